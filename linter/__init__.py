@@ -1,0 +1,5 @@
+"""gpulint: lint AI/GPU workload manifests before a GPU is provisioned."""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"

@@ -1,0 +1,121 @@
+"""Read manifest files into documents with source maps; every failure becomes a LoadProblem."""
+
+from __future__ import annotations
+
+import codecs
+from dataclasses import dataclass, field
+from pathlib import Path as FsPath
+
+from linter.load.composer import Composer, Document, Limits, LoadProblem
+from linter.load.positions import Span
+
+__all__ = ["Document", "Limits", "LoadProblem", "LoadedFile", "load_bytes", "load_text", "read"]
+
+DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+
+_UTF_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+_FILE_START = Span(1, 1, 1, 2)
+
+
+@dataclass
+class LoadedFile:
+    """What one file yielded: documents, problems, and its text (for suppression comments)."""
+
+    documents: list[Document] = field(default_factory=list)
+    problems: list[LoadProblem] = field(default_factory=list)
+    text: str = ""
+    unrelated: bool = False  # the marker was absent: not one of our files, not parsed
+
+
+def _position_of_offset(raw: bytes, offset: int) -> Span:
+    line = raw.count(b"\n", 0, offset) + 1
+    column = offset - (raw.rfind(b"\n", 0, offset) + 1) + 1
+    return Span(line, column, line, column + 1)
+
+
+def decode(raw: bytes) -> tuple[str | None, LoadProblem | None]:
+    """Decode file bytes as YAML allows (UTF-8, or UTF-16/32 with a BOM)."""
+    for bom, encoding in _UTF_BOMS:
+        if raw.startswith(bom):
+            try:
+                return raw.decode(encoding), None
+            except UnicodeDecodeError:
+                return None, LoadProblem(f"not valid {encoding.upper()} text", _FILE_START)
+    if b"\x00" in raw[:8192]:
+        return None, LoadProblem("binary content (NUL bytes); not a YAML or JSON file", _FILE_START)
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as err:
+        span = _position_of_offset(raw, err.start)
+        return None, LoadProblem(
+            f"not valid UTF-8: byte 0x{raw[err.start]:02x} at line {span.line}, "
+            f"column {span.column}",
+            span,
+        )
+
+
+def load_text(text: str, limits: Limits | None = None, json: bool = False) -> LoadedFile:
+    """Parse YAML (or JSON) text into documents."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    if json:
+        # JSON allows tabs as whitespace where YAML indentation does not; a raw tab can only sit
+        # between tokens in valid JSON, so a space in its place keeps every column the same.
+        text = text.replace("\t", " ")
+    composer = Composer(limits or Limits())
+    try:
+        composer.feed(YAML(typ="safe", pure=False).parse(text))
+    except MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        span = Span(mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2) if mark else _FILE_START
+        problem = " ".join(part for part in (err.context, err.problem) if part)
+        composer.problems.append(LoadProblem(f"YAML syntax error: {problem}", span))
+    except YAMLError as err:
+        composer.problems.append(LoadProblem(f"cannot parse: {err}", _FILE_START))
+    return LoadedFile(composer.documents, composer.problems, text)
+
+
+def load_bytes(raw: bytes, limits: Limits | None = None, json: bool = False) -> LoadedFile:
+    text, problem = decode(raw)
+    if text is None:
+        assert problem is not None
+        return LoadedFile(problems=[problem])
+    return load_text(text, limits, json)
+
+
+def read(
+    path: FsPath,
+    limits: Limits | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    marker: bytes | None = None,
+) -> LoadedFile:
+    """Read and parse one file; unreadable or oversized files become a problem, not an error.
+
+    With ``marker``, a file whose bytes do not contain it is returned unparsed as ``unrelated``:
+    a repository's other YAML and JSON (and any binary file named .yaml) costs one read.
+    """
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            return LoadedFile(
+                problems=[
+                    LoadProblem(
+                        f"file is {size:,} bytes, above the {max_bytes:,}-byte limit "
+                        "(raise it with --max-file-size); not read",
+                        _FILE_START,
+                    )
+                ]
+            )
+        raw = path.read_bytes()
+        if marker is not None and marker not in raw:
+            return LoadedFile(unrelated=True)
+    except OSError as err:
+        return LoadedFile(problems=[LoadProblem(f"cannot read file: {err.strerror or err}", _FILE_START)])
+    return load_bytes(raw, limits, json=path.suffix.lower() == ".json")

@@ -1,0 +1,82 @@
+"""Source positions: spans and the per-document source map.
+
+This is the one place that knows about line and column numbers. Everything downstream (rules,
+facts, config validation) speaks in manifest paths such as ``("spec", "resources", "capacity")``
+and asks the source map where that path is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+PathPart = Union[str, int]
+Path = tuple[PathPart, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A 1-based, end-exclusive region of a text file."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+def format_path(path: Path) -> str:
+    """Render a manifest path the way users write it: ``spec.endpoints[0].region``."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out or "<document>"
+
+
+def parse_path(text: str) -> Path:
+    """Inverse of :func:`format_path` for dotted paths with ``[N]`` indices."""
+    parts: list[PathPart] = []
+    for chunk in text.split("."):
+        if not chunk:
+            raise ValueError(f"empty segment in path {text!r}")
+        name, _, rest = chunk.partition("[")
+        if name:
+            parts.append(name)
+        while rest:
+            index, _, rest = rest.partition("]")
+            if not index.isdigit():
+                raise ValueError(f"bad index in path {text!r}")
+            parts.append(int(index))
+            rest = rest.removeprefix("[")
+    return tuple(parts)
+
+
+class SourceMap:
+    """Where each key and value of one document is in its file.
+
+    Mapping members are recorded with the span of their key (findings point at the offending key,
+    so GitHub annotates the right line); sequence items with the span of the item.
+    """
+
+    __slots__ = ("_spans", "document")
+
+    def __init__(self, document: Span) -> None:
+        self.document = document
+        self._spans: dict[Path, Span] = {}
+
+    def record(self, path: Path, span: Span) -> None:
+        self._spans.setdefault(path, span)
+
+    def exact(self, path: Path) -> Span | None:
+        """The span recorded for ``path`` itself, or None."""
+        return self._spans.get(path)
+
+    def locate(self, path: Path) -> Span:
+        """The span of ``path`` or of its nearest recorded ancestor (the document itself last)."""
+        for end in range(len(path), 0, -1):
+            span = self._spans.get(path[:end])
+            if span is not None:
+                return span
+        return self.document
