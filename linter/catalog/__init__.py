@@ -17,5 +17,5 @@ from ruamel.yaml import YAML
 @functools.lru_cache(maxsize=None)
 def load(name: str) -> Any:
     """Return the parsed contents of ``data/<name>.yaml`` (cached for the process)."""
-    text = resources.files(__package__).joinpath("data", f"{name}.yaml").read_text("utf-8")
+    text = resources.files(__package__).joinpath("data").joinpath(f"{name}.yaml").read_text("utf-8")
     return YAML(typ="safe", pure=False).load(text)

@@ -139,6 +139,8 @@ class Composer:
                 "was not read",
                 _point(event),
             )
+        if not self._stack and self._source_map is not None:
+            self._source_map.document = _point(event)  # the root node: where "the document" is
         path, span = self._child_path(_point(event))
         if self._source_map is not None and path:
             self._source_map.record(path, span)

@@ -1,0 +1,60 @@
+"""The ``gpulint`` command: argument parsing, exit codes, and nothing heavy at import time.
+
+Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 usage,
+configuration or internal error (one line on stderr; a traceback only with --debug).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from linter import __version__
+from linter.commands import COMMANDS
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gpulint",
+        description="Lint AI/GPU workload manifests before a GPU is provisioned.",
+    )
+    parser.add_argument("--version", action="version", version=f"gpulint {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, module in COMMANDS.items():
+        module.register(subparsers.add_parser(name, help=module.HELP, description=module.HELP))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_ERROR
+    try:
+        code: int = COMMANDS[args.command].run(args)
+        return code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as err:  # every known failure is turned into a one-line message below
+        from linter.errors import USER_ERRORS
+
+        if args.debug:
+            raise
+        if isinstance(err, USER_ERRORS):
+            print(f"gpulint: error: {err}", file=sys.stderr)
+        else:
+            print(f"gpulint: internal error: {type(err).__name__}: {err} "
+                  "(run with --debug for a traceback, and please report it)", file=sys.stderr)
+        return EXIT_ERROR
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

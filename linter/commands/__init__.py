@@ -1,0 +1,16 @@
+"""Sub-commands of ``gpulint``. Each module has HELP, ``register(parser)`` and ``run(args)``;
+modules import their heavy dependencies inside ``run``."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from linter.commands import check, explain, facts, rules, schema
+
+COMMANDS: dict[str, ModuleType] = {
+    "check": check,
+    "rules": rules,
+    "explain": explain,
+    "schema": schema,
+    "facts": facts,
+}

@@ -1,0 +1,26 @@
+"""``gpulint explain GL202``: a rule's documentation."""
+
+from __future__ import annotations
+
+import argparse
+
+from linter.commands.setup import add_config_arguments, load_setup
+
+HELP = "show the documentation of a rule (by id or name)"
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("rule", metavar="RULE", help="rule id (GL202) or name (spot-without-checkpointing)")
+    add_config_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from linter.errors import UsageError
+    from linter.policy.docs import markdown
+
+    rulebook = load_setup(args).rulebook
+    rule = rulebook.by_id.get(args.rule.upper()) or rulebook.by_name.get(args.rule.lower())
+    if rule is None:
+        raise UsageError(f"no rule {args.rule!r}; `gpulint rules` lists them")
+    print(markdown(rule.meta), end="")
+    return 0

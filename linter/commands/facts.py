@@ -1,0 +1,33 @@
+"""``gpulint facts FILE``: the facts rules see, per workload, as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from linter.commands.setup import add_config_arguments
+
+HELP = "print the computed facts of each workload as JSON"
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="PATH")
+    add_config_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from linter.commands.setup import load_setup
+    from linter.discover import discover
+    from linter.facts import RunIndex, compute_facts
+    from linter.runner import collect
+
+    setup = load_setup(args)
+    manifests = collect(discover(args.paths, setup.config.config.exclude)).manifests
+    run_index = RunIndex(manifests)
+    out = [
+        {"file": m.file, "document": m.index, "name": m.name, "facts": compute_facts(m, run_index)}
+        for m in manifests
+        if m.kind == "Workload"
+    ]
+    print(json.dumps(out, indent=2))
+    return 0

@@ -1,0 +1,118 @@
+"""Project configuration: ``.gpulint.yaml`` found upwards from the working directory, or
+``[tool.gpulint]`` in pyproject.toml. Validated; every error names the file and, for YAML, the line.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic.alias_generators import to_camel
+
+from linter.load import read
+from linter.load.positions import SourceMap
+from linter.validation import describe_error, error_path
+
+CONFIG_NAMES = (".gpulint.yaml", ".gpulint.yml")
+FailOn = Literal["error", "warning", "note", "never"]
+
+
+class ConfigError(Exception):
+    """Configuration that cannot be used; the message names the file (and line where known)."""
+
+
+class _Base(BaseModel):
+    model_config = ConfigDict(
+        strict=True, extra="forbid", frozen=True, alias_generator=to_camel, populate_by_name=True
+    )
+
+
+class RuleConfig(_Base):
+    enabled: Optional[bool] = None
+    severity: Optional[Literal["error", "warning", "note"]] = None
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class Config(_Base):
+    """The schema of ``.gpulint.yaml`` (and of ``[tool.gpulint]``)."""
+
+    fail_on: Optional[FailOn] = None
+    select: list[str] = Field(default_factory=list, description="Rule ids or prefixes to run (default: all).")
+    ignore: list[str] = Field(default_factory=list, description="Rule ids or prefixes to skip.")
+    rules: dict[str, RuleConfig] = Field(default_factory=dict)
+    rules_dirs: list[str] = Field(default_factory=list, description="Folders of organisation rules, relative to the config file.")
+    exclude: list[str] = Field(default_factory=list, description="Glob patterns of paths not to lint.")
+    residency: list[str] = Field(default_factory=list, description="Organisation default for data.residency.")
+    max_file_size: Optional[int] = Field(None, ge=1, description="Bytes; larger files are refused.")
+
+
+class LoadedConfig:
+    """A validated config plus where it came from (to resolve relative paths and to point at
+    keys when a rule id or option in it is wrong)."""
+
+    def __init__(self, config: Config, path: Path | None, source_map: SourceMap | None) -> None:
+        self.config = config
+        self.path = path
+        self.source_map = source_map
+
+    @property
+    def base(self) -> Path:
+        return self.path.parent if self.path else Path.cwd()
+
+    def error(self, where: tuple[Any, ...], message: str) -> ConfigError:
+        if self.path is None:
+            return ConfigError(message)
+        if self.source_map is None:
+            return ConfigError(f"{self.path}: [tool.gpulint] {message}")
+        span = self.source_map.locate(where)
+        return ConfigError(f"{self.path}:{span.line}:{span.column}: {message}")
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest .gpulint.yaml, or pyproject.toml with a [tool.gpulint] table, upwards."""
+    for directory in (start, *start.parents):
+        for name in CONFIG_NAMES:
+            if (directory / name).is_file():
+                return directory / name
+        pyproject = directory / "pyproject.toml"
+        if pyproject.is_file() and _pyproject_table(pyproject) is not None:
+            return pyproject
+    return None
+
+
+def load_config(path: Path | None) -> LoadedConfig:
+    if path is None:
+        return LoadedConfig(Config(), None, None)
+    if path.name == "pyproject.toml":
+        data = _pyproject_table(path) or {}
+        source_map = None
+    else:
+        loaded = read(path)
+        if loaded.problems:
+            p = loaded.problems[0]
+            raise ConfigError(f"{path}:{p.span.line}:{p.span.column}: {p.message}")
+        document = loaded.documents[0] if loaded.documents else None
+        data = document.data if document is not None and document.data is not None else {}
+        source_map = document.source_map if document is not None else None
+    try:
+        config = Config.model_validate(data)
+    except ValidationError as err:
+        error = err.errors()[0]
+        where = error_path(error, data)
+        raise LoadedConfig(Config(), path, source_map).error(where, describe_error(error, where)) from None
+    return LoadedConfig(config, path, source_map)
+
+
+def _pyproject_table(path: Path) -> dict[str, Any] | None:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib
+    try:
+        with path.open("rb") as handle:
+            table = tomllib.load(handle).get("tool", {}).get("gpulint")
+    except (OSError, tomllib.TOMLDecodeError) as err:
+        raise ConfigError(f"{path}: cannot read: {err}") from None
+    return table if isinstance(table, dict) else None

@@ -1,0 +1,13 @@
+"""Typed models of the manifest kinds; the one registry of kinds lives here."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from linter.model.base import API_GROUP, API_VERSION
+from linter.model.quota_ledger import QuotaLedger
+from linter.model.workload import Workload
+
+KINDS: dict[str, type[BaseModel]] = {"Workload": Workload, "QuotaLedger": QuotaLedger}
+
+__all__ = ["API_GROUP", "API_VERSION", "KINDS", "QuotaLedger", "Workload"]

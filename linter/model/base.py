@@ -1,0 +1,64 @@
+"""Shared pieces of the manifest models: strict camelCase base, metadata, counts with suffixes."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+from pydantic.alias_generators import to_camel
+
+API_GROUP = "gpulint.dev"
+API_VERSION = f"{API_GROUP}/v1alpha1"
+
+
+class Strict(BaseModel):
+    """Base of every manifest model: manifest spelling (camelCase), no coercion, no extra keys.
+
+    Strict typing is deliberate: ``count: "8"`` is a mistake a linter should report, not fix.
+    """
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        frozen=True,
+        alias_generator=to_camel,
+        populate_by_name=True,
+    )
+
+
+_COUNT = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)\s*([KkMmBbTt]?)\s*$")
+_SCALE = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
+
+
+def parse_count(value: Any) -> Any:
+    """Turn ``70B``, ``1.5T``, ``350M`` or ``7.2e9`` into a number; leave anything else to the
+    type check so that it is reported with the value the user wrote."""
+    if isinstance(value, str):
+        match = _COUNT.match(value)
+        if match:
+            return float(match.group(1)) * _SCALE[match.group(2).lower()]
+    return value
+
+
+ParameterCount = Annotated[
+    float,
+    BeforeValidator(parse_count),
+    Field(gt=0),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "number", "exclusiveMinimum": 0},
+                {"type": "string", "pattern": _COUNT.pattern},
+            ],
+            "description": "Parameter count: a number (7.2e9) or a string with a K/M/B/T "
+            "suffix (70B).",
+        }
+    ),
+]
+
+
+class Metadata(Strict):
+    name: str = Field(min_length=1, max_length=253, description="Name of this document.")
+    labels: dict[str, str] = Field(default_factory=dict)
+    annotations: dict[str, str] = Field(default_factory=dict)

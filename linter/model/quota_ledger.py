@@ -1,0 +1,35 @@
+"""The ``QuotaLedger`` kind: the quotas an organisation has been granted (or asked for)."""
+
+from __future__ import annotations
+
+from typing import Literal, Optional
+
+from pydantic import Field
+
+from linter.model.base import API_VERSION, Metadata, Strict
+
+
+class QuotaEntry(Strict):
+    provider: str = Field(min_length=1)
+    region: Optional[str] = Field(None, description="Omit for global quotas such as GPUS_ALL_REGIONS.")
+    quota: Optional[str] = Field(None, description="Quota code (L-417A185B) or name.")
+    capacity: Optional[Literal["on-demand", "spot", "reserved"]] = None
+    approved: Optional[float] = Field(None, ge=0, description="Approved amount, in the quota's unit.")
+    status: Literal["approved", "requested", "denied"] = "approved"
+    reference: Optional[str] = Field(None, description="Ticket or case id of the request.")
+    model: Optional[str] = Field(None, description="Managed-API entries: the model the quota is for.")
+    requests_per_minute: Optional[float] = Field(None, ge=0)
+    tokens_per_minute: Optional[float] = Field(None, ge=0)
+
+
+class QuotaLedgerSpec(Strict):
+    entries: list[QuotaEntry] = Field(default_factory=list)
+
+
+class QuotaLedger(Strict):
+    """Approved (or requested) accelerator and managed-API quotas."""
+
+    api_version: Literal[API_VERSION]  # type: ignore[valid-type]
+    kind: Literal["QuotaLedger"]
+    metadata: Metadata
+    spec: QuotaLedgerSpec

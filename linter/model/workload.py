@@ -1,0 +1,132 @@
+"""The ``Workload`` kind: one deployable AI workload (a server, a fine-tuning job, a training run).
+
+Sub-objects default to empty objects rather than null so that rule conditions can read
+``workload.spec.checkpointing.enabled`` without guarding every level; an unset scalar is null.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Optional
+
+from pydantic import Field
+
+from linter.model.base import API_VERSION, Metadata, ParameterCount, Strict
+
+Profile = Literal["inference", "fine-tuning", "training", "dev"]
+Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4"]
+Capacity = Literal["on-demand", "spot", "reserved"]
+LawfulBasis = Literal[
+    "consent", "contract", "legal-obligation", "vital-interests", "public-task",
+    "legitimate-interests",
+]
+PositiveInt = int
+
+
+class Model(Strict):
+    id: Optional[str] = Field(None, description="Hugging Face style id, e.g. meta-llama/Llama-3.1-8B-Instruct.")
+    config: Optional[str] = Field(None, description="Path to a Hugging Face config.json, relative to the manifest.")
+    parameters: Optional[ParameterCount] = None
+    precision: Optional[Precision] = Field(None, description="Weight precision; bf16 when unset.")
+
+
+class Serving(Strict):
+    engine: Optional[str] = Field(None, description="vllm, sglang, tgi, triton, ...")
+    max_batch_size: Optional[int] = Field(None, ge=1, description="Concurrent sequences per replica.")
+    max_context_tokens: Optional[int] = Field(None, ge=1, description="Tokens per sequence (prompt + output).")
+    kv_cache_precision: Optional[Precision] = None
+    gpu_memory_utilization: float = Field(0.9, gt=0, le=1)
+    tensor_parallel: Optional[int] = Field(None, ge=1, description="GPUs one replica is sharded over; defaults to accelerator.count.")
+    replicas: Optional[int] = Field(None, ge=0)
+    latency_sensitive: Optional[bool] = Field(None, description="Interactive traffic with a latency objective.")
+    on_demand_fallback_replicas: Optional[int] = Field(None, ge=0, description="Replicas kept on on-demand capacity when the rest run on spot.")
+
+
+class FineTuning(Strict):
+    method: Optional[Literal["full", "lora", "qlora"]] = None
+    optimizer: Optional[str] = Field(None, description="adamw, adamw-8bit, sgd, adafactor, ...")
+    micro_batch_size: Optional[int] = Field(None, ge=1)
+    sequence_length: Optional[int] = Field(None, ge=1)
+    gradient_checkpointing: Optional[bool] = None
+    sharding: Optional[Literal["none", "zero1", "zero2", "zero3", "fsdp"]] = None
+    lora_rank: Optional[int] = Field(None, ge=1)
+
+
+class Accelerator(Strict):
+    type: str = Field(min_length=1, description="GPU type, e.g. H100-80GB, L4, A100-40GB.")
+    count: int = Field(1, ge=1, description="Accelerators per node.")
+
+
+class Resources(Strict):
+    provider: Optional[str] = Field(None, pattern=r"^[a-z0-9][a-z0-9-]*$", description="aws, gcp, azure, on-prem, ...")
+    region: Optional[str] = None
+    instance_type: Optional[str] = None
+    accelerator: Optional[Accelerator] = None
+    nodes: int = Field(1, ge=1)
+    capacity: Capacity = "on-demand"
+    pool: Optional[str] = Field(None, description="Capacity pool, cluster or node group it runs on.")
+
+
+class Lifecycle(Strict):
+    idle_shutdown_minutes: Optional[int] = Field(None, ge=0)
+    max_runtime_hours: Optional[float] = Field(None, gt=0)
+    scale_to_zero: Optional[bool] = Field(None, description="Inference: replicas drop to zero when there is no traffic.")
+    always_on: Optional[str] = Field(None, min_length=1, description="Inference: why this service must never scale down.")
+
+
+class Checkpointing(Strict):
+    enabled: Optional[bool] = None
+    interval_minutes: Optional[float] = Field(None, gt=0)
+    uri: Optional[str] = None
+    resume_from_latest: Optional[bool] = None
+
+
+class Data(Strict):
+    personal_data: Optional[bool] = None
+    categories: list[str] = Field(default_factory=list)
+    residency: list[str] = Field(default_factory=list, description="Allowed jurisdictions, e.g. [EU].")
+    lawful_basis: Optional[LawfulBasis] = None
+    transparency_notice: Optional[str] = Field(None, description="Where data subjects are told (URL or document id).")
+    processor_agreement: Optional[str] = Field(None, description="Data processing agreement reference for managed APIs.")
+
+
+class Endpoint(Strict):
+    provider: str = Field(min_length=1, description="bedrock, vertex-ai, azure-openai, ...")
+    model: Optional[str] = None
+    region: Optional[str] = None
+    inference_profile: Optional[str] = None
+    deployment_type: Optional[str] = Field(None, description="Azure OpenAI: global, data-zone or regional.")
+    expected_requests_per_minute: Optional[float] = Field(None, ge=0)
+    expected_tokens_per_minute: Optional[float] = Field(None, ge=0)
+
+
+class Justification(Strict):
+    self_hosting: Optional[str] = Field(None, min_length=1)
+    training_from_scratch: Optional[str] = Field(None, min_length=1)
+
+
+class AcceptableUse(Strict):
+    reviewed: Optional[bool] = None
+    policy: Optional[str] = None
+
+
+class WorkloadSpec(Strict):
+    profile: Profile
+    model: Model = Field(default_factory=Model)
+    serving: Serving = Field(default_factory=Serving)
+    fine_tuning: FineTuning = Field(default_factory=FineTuning)
+    resources: Resources = Field(default_factory=Resources)
+    lifecycle: Lifecycle = Field(default_factory=Lifecycle)
+    checkpointing: Checkpointing = Field(default_factory=Checkpointing)
+    data: Data = Field(default_factory=Data)
+    endpoints: list[Endpoint] = Field(default_factory=list)
+    justification: Justification = Field(default_factory=Justification)
+    acceptable_use: AcceptableUse = Field(default_factory=AcceptableUse)
+
+
+class Workload(Strict):
+    """A deployable AI workload and the capacity it asks for."""
+
+    api_version: Literal[API_VERSION]  # type: ignore[valid-type]
+    kind: Literal["Workload"]
+    metadata: Metadata
+    spec: WorkloadSpec

@@ -1,0 +1,1 @@
+"""Policy: rule files, their validation and compilation."""

@@ -1,0 +1,134 @@
+"""Load rule files, validate them and compile their CEL, with positions in every error."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from linter import cel
+from linter.load import read
+from linter.load.positions import SourceMap, parse_path
+from linter.policy.rule_file import RuleFile
+from linter.policy.template import Template, parse_template
+from linter.validation import error_path, describe_error
+
+
+class RuleError(Exception):
+    """A rule file that cannot be used; the message starts with ``file:line:col:``."""
+
+
+@dataclass(frozen=True)
+class CompiledCheck:
+    violation: Any
+    path: str
+    message: Template
+    related: Any | None
+
+
+@dataclass(frozen=True)
+class CompiledRule:
+    meta: RuleFile
+    source: Path
+    applies: Any | None
+    each: Any | None
+    checks: tuple[CompiledCheck, ...]
+
+    @property
+    def id(self) -> str:
+        return self.meta.id
+
+
+class Rulebook:
+    """The rules of one run, by id and by name. Duplicate ids or names are errors."""
+
+    def __init__(self, rules: Iterable[CompiledRule]) -> None:
+        self.by_id: dict[str, CompiledRule] = {}
+        self.by_name: dict[str, CompiledRule] = {}
+        for rule in sorted(rules, key=lambda r: r.id):
+            for index, key in ((self.by_id, rule.id), (self.by_name, rule.meta.name)):
+                clash = index.get(key)
+                if clash is not None:
+                    raise RuleError(f"{rule.source}:1:1: rule {key} is also defined in {clash.source}")
+                index[key] = rule
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.by_id.values())
+
+    def __len__(self) -> int:
+        return len(self.by_id)
+
+
+def rule_files(directories: Sequence[Path]) -> list[Path]:
+    files: list[Path] = []
+    for directory in directories:
+        if not directory.is_dir():
+            raise RuleError(f"{directory}: rules directory not found")
+        files.extend(sorted(p for p in directory.iterdir() if p.suffix in (".yaml", ".yml")))
+    return files
+
+
+def load_rulebook(directories: Sequence[Path]) -> Rulebook:
+    return Rulebook(load_rule(path) for path in rule_files(directories))
+
+
+def load_rule(path: Path) -> CompiledRule:
+    loaded = read(path)
+    if loaded.problems:
+        problem = loaded.problems[0]
+        raise RuleError(f"{path}:{problem.span.line}:{problem.span.column}: {problem.message}")
+    if len(loaded.documents) != 1:
+        raise RuleError(f"{path}:1:1: a rule file holds exactly one YAML document")
+    document = loaded.documents[0]
+    try:
+        meta = RuleFile.model_validate(document.data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = error_path(first, document.data)
+        raise RuleError(_at(path, document.source_map, where, describe_error(first, where))) from None
+    return _compile(meta, path, document.source_map)
+
+
+def _at(path: Path, source_map: SourceMap, where: tuple[Any, ...], message: str) -> str:
+    span = source_map.locate(where)
+    return f"{path}:{span.line}:{span.column}: {message}"
+
+
+def _compile(meta: RuleFile, path: Path, source_map: SourceMap) -> CompiledRule:
+    def program(source: str | None, where: tuple[Any, ...]) -> Any | None:
+        if source is None:
+            return None
+        try:
+            return cel.compile_expression(source)
+        except cel.CelError as err:
+            raise RuleError(_at(path, source_map, where, f"invalid CEL: {err}")) from None
+
+    if meta.engine and meta.checks:
+        raise RuleError(_at(path, source_map, ("checks",), "an engine rule has no checks"))
+    if not meta.engine and not meta.checks:
+        raise RuleError(_at(path, source_map, ("id",), "a rule needs at least one entry in checks"))
+    checks = []
+    for index, check in enumerate(meta.checks):
+        where = ("checks", index)
+        try:
+            for alternative in check.path.split("|"):
+                parse_path(alternative.strip().replace("{index}", "0"))
+            message = parse_template(check.message)
+        except ValueError as err:
+            raise RuleError(_at(path, source_map, (*where, "path"), str(err))) from None
+        except cel.CelError as err:
+            raise RuleError(_at(path, source_map, (*where, "message"), str(err))) from None
+        checks.append(
+            CompiledCheck(
+                program(check.violation, (*where, "violation")),
+                check.path,
+                message,
+                program(check.related, (*where, "related")),
+            )
+        )
+    return CompiledRule(
+        meta, path, program(meta.applies, ("applies",)), program(meta.each, ("each",)), tuple(checks)
+    )

@@ -1,0 +1,72 @@
+"""The rule file format (``rules/*.yaml``): the same format organisations write their own rules in."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+RULE_ID = r"^[A-Z][A-Z0-9]*[0-9]{3}$"
+RULE_NAME = r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$"
+
+
+class _Base(BaseModel):
+    model_config = ConfigDict(
+        strict=True, extra="forbid", frozen=True, alias_generator=to_camel, populate_by_name=True
+    )
+
+
+class OptionSpec(_Base):
+    """A threshold or setting the organisation can change in config."""
+
+    type: Literal["integer", "number", "string", "boolean", "list"]
+    default: Any
+    description: str = Field(min_length=1)
+
+
+class Scope(_Base):
+    """Cheap structured filters applied before any CEL runs."""
+
+    kinds: list[str] = Field(default_factory=lambda: ["Workload"], min_length=1)
+    profiles: list[str] = Field(default_factory=list, description="Empty: every profile.")
+
+
+class Check(_Base):
+    """One way to violate the rule: a condition, where it points, and what it says."""
+
+    violation: str = Field(min_length=1, description="CEL; true means the document violates the rule.")
+    path: str = Field(min_length=1, description="Manifest path the finding points at; may use {index} inside `each`.")
+    message: str = Field(min_length=1, description="Message template; {cel-expression} or {cel-expression:format}.")
+    related: Optional[str] = Field(
+        None,
+        description="CEL yielding a list of {file, document, path, message} maps: other places "
+        "involved (shown as SARIF related locations).",
+    )
+
+
+class Docs(_Base):
+    what_it_does: str = Field(min_length=1)
+    why_is_this_bad: str = Field(min_length=1)
+    example: str = Field(min_length=1)
+    use_instead: str = Field(min_length=1)
+    references: list[str] = Field(default_factory=list)
+
+
+class RuleFile(_Base):
+    """One rule. ``engine: true`` rules are reported by the engine itself (input problems)."""
+
+    id: str = Field(pattern=RULE_ID)
+    name: str = Field(pattern=RULE_NAME)
+    severity: Literal["error", "warning", "note"]
+    tags: list[str] = Field(default_factory=list, max_length=10)
+    summary: str = Field(min_length=1)
+    principle: Optional[int] = Field(None, ge=1, le=10, description="The guidance principle it enforces.")
+    security: bool = Field(False, description="Security/privacy relevant (gets a SARIF security-severity).")
+    engine: bool = False
+    scope: Scope = Field(default_factory=Scope)
+    applies: Optional[str] = Field(None, description="CEL; the rule is skipped where false.")
+    each: Optional[str] = Field(None, description="CEL list; checks run once per element, bound to `item` and `index`.")
+    checks: list[Check] = Field(default_factory=list)
+    options: dict[str, OptionSpec] = Field(default_factory=dict)
+    docs: Docs

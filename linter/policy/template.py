@@ -1,0 +1,78 @@
+"""Message templates: ``"needs {facts.memory.requiredGiB:.1f} GiB"``.
+
+Each ``{...}`` holds a CEL expression, optionally followed by a Python format spec after the last
+colon. Expressions are compiled when the rule is loaded and evaluated only when a check fires.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from linter import cel
+
+_FIELD = re.compile(r"\{\{|\}\}|\{([^{}]+)\}")
+_FORMAT_SPEC = re.compile(r"[<>=^]?[+\- ]?#?0?\d*[,_]?(?:\.\d+)?[bcdeEfFgGnosxX%]?")
+
+
+@dataclass(frozen=True)
+class Template:
+    parts: tuple[str | tuple[Any, str], ...]  # literal text, or (compiled program, format spec)
+
+    def render(self, context: Any) -> str:
+        out: list[str] = []
+        for part in self.parts:
+            if isinstance(part, str):
+                out.append(part)
+                continue
+            program, spec = part
+            try:
+                out.append(format_value(cel.evaluate(program, context), spec))
+            except (cel.CelError, ValueError):
+                out.append("?")
+        return "".join(out)
+
+
+def parse_template(text: str) -> Template:
+    """Compile a template; raises cel.CelError naming the expression that does not compile."""
+    parts: list[str | tuple[Any, str]] = []
+    last = 0
+    for match in _FIELD.finditer(text):
+        parts.append(text[last : match.start()])
+        last = match.end()
+        if match.group(1) is None:
+            parts.append(match.group(0)[0])
+            continue
+        expression, spec = _split_spec(match.group(1))
+        try:
+            parts.append((cel.compile_expression(expression), spec))
+        except cel.CelError as err:
+            raise cel.CelError(f"in message placeholder {{{match.group(1)}}}: {err}") from None
+    parts.append(text[last:])
+    return Template(tuple(part for part in parts if part != ""))
+
+
+def _split_spec(field: str) -> tuple[str, str]:
+    expression, colon, spec = field.rpartition(":")
+    if colon and spec and _FORMAT_SPEC.fullmatch(spec) and expression.strip():
+        return expression.strip(), spec
+    return field.strip(), ""
+
+
+def format_value(value: Any, spec: str = "") -> str:
+    """Render a CEL result for people: 2.0 -> 2, 0.12345 -> 0.12, lists joined, null -> unset."""
+    if spec:
+        return format(value, spec)
+    if value is None:
+        return "unset"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if math.isfinite(value) and value == int(value):
+            return str(int(value))
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    if isinstance(value, (list, tuple)):
+        return ", ".join(format_value(item) for item in value)
+    return str(value)

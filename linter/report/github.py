@@ -1,0 +1,38 @@
+"""GitHub Actions workflow commands, for annotations without code scanning."""
+
+from __future__ import annotations
+
+from linter.findings import Severity
+from linter.report.summary import reported
+from linter.runner import RunResult
+
+_COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "notice"}
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render(result: RunResult) -> str:
+    names = {rule.id: rule.meta.name for rule in result.rulebook}
+    lines = []
+    for finding in reported(result.findings):
+        span = finding.location.span
+        title = f"{finding.rule_id} {names.get(finding.rule_id, '')}".strip()
+        properties = ",".join(
+            f"{key}={_escape_property(str(value))}"
+            for key, value in (
+                ("file", finding.location.file),
+                ("line", span.line),
+                ("col", span.column),
+                ("endLine", span.end_line),
+                ("endColumn", span.end_column),
+                ("title", title),
+            )
+        )
+        lines.append(f"::{_COMMAND[finding.severity]} {properties}::{_escape_data(finding.message)}")
+    return "\n".join(lines) + ("\n" if lines else "")

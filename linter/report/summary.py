@@ -1,0 +1,24 @@
+"""Counts shared by the renderers."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from linter.findings import Finding
+
+
+def reported(findings: Iterable[Finding]) -> list[Finding]:
+    """Findings that are not suppressed, in report order."""
+    return [f for f in findings if f.suppressed_reason is None]
+
+
+def counts(findings: Iterable[Finding]) -> dict[str, int]:
+    findings = list(findings)
+    by_level = Counter(f.severity.value for f in findings if f.suppressed_reason is None)
+    return {
+        "errors": by_level["error"],
+        "warnings": by_level["warning"],
+        "notes": by_level["note"],
+        "suppressed": sum(1 for f in findings if f.suppressed_reason is not None),
+    }

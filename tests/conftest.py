@@ -1,0 +1,62 @@
+"""Shared helpers: lint text or files through the real pipeline, run the CLI in-process."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from linter.cli import main
+from linter.config import LoadedConfig, load_config
+from linter.policy.loader import Rulebook, load_rulebook
+from linter.resources import bundled
+from linter.runner import RunResult, lint_paths
+from linter.selection import Selection
+
+REPO = Path(__file__).resolve().parent.parent
+EXPECT = re.compile(r"#\s*expect:\s*([A-Z]+[0-9]{3}(?:\s*,\s*[A-Z]+[0-9]{3})*)")
+
+
+@pytest.fixture(scope="session")
+def rulebook() -> Rulebook:
+    return load_rulebook([bundled("rules")])
+
+
+def lint(
+    paths: Sequence[Path | str],
+    rulebook: Rulebook,
+    select: Sequence[str] = (),
+    config: LoadedConfig | None = None,
+    root: Path | None = None,
+) -> RunResult:
+    config = config or load_config(None)
+    return lint_paths([str(p) for p in paths], rulebook, config, Selection(config, select), root)
+
+
+def expected_markers(path: Path) -> set[tuple[str, int]]:
+    """``# expect: GL202`` (or ``GL202, GL201``) on a line: that rule reports that line."""
+    out = set()
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        match = EXPECT.search(line)
+        if match:
+            out |= {(rule_id.strip(), number) for rule_id in match.group(1).split(",")}
+    return out
+
+
+@dataclass
+class CliResult:
+    code: int
+    out: str
+    err: str
+
+
+def run_cli(*args: str) -> CliResult:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(list(args))
+    return CliResult(code, out.getvalue(), err.getvalue())

@@ -1,0 +1,62 @@
+"""Meta-tests: every rule is documented, has fixtures, and its own examples behave."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, lint
+from linter.policy.docs import SECTIONS, markdown
+from linter.policy.loader import Rulebook, load_rule, rule_files
+from linter.policy.reference import pages
+from linter.resources import bundled
+
+RULE_FILES = rule_files([REPO / "rules"])
+# Its example needs an organisation rule that errors; tests/test_engine.py covers it that way.
+EXAMPLE_NEEDS_CUSTOM_RULE = {"GL006"}
+
+
+@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.stem)
+def test_rule_file_is_named_after_its_id(path: Path) -> None:
+    assert load_rule(path).id == path.stem
+
+
+@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.stem)
+def test_docs_have_every_section(path: Path) -> None:
+    page = markdown(load_rule(path).meta)
+    assert [line[3:] for line in page.splitlines() if line.startswith("## ")] == list(SECTIONS)
+
+
+@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.stem)
+def test_policy_rules_quote_the_guidance_and_have_fixtures(path: Path) -> None:
+    rule = load_rule(path)
+    if rule.meta.engine:
+        return
+    assert rule.meta.principle is not None
+    assert "The guidance:" in rule.meta.docs.why_is_this_bad
+    fixtures = REPO / "tests" / "rules" / rule.id
+    assert list((fixtures / "good").glob("*.y*ml")), "needs a good fixture"
+    assert list((fixtures / "bad").glob("*.y*ml")), "needs a bad fixture"
+
+
+@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.stem)
+def test_example_triggers_and_use_instead_does_not(path: Path, tmp_path: Path, rulebook: Rulebook) -> None:
+    rule = load_rule(path)
+    if rule.id in EXAMPLE_NEEDS_CUSTOM_RULE:
+        pytest.skip("covered by tests/test_engine.py")
+    for section, should_fire in ((rule.meta.docs.example, True), (rule.meta.docs.use_instead, False)):
+        manifest = tmp_path / "example.yaml"
+        manifest.write_text(section, encoding="utf-8")
+        fired = {f.rule_id for f in lint([manifest], rulebook).findings}
+        assert (rule.id in fired) is should_fire, f"{'Example' if should_fire else 'Use instead'}: {fired}"
+
+
+def test_bundled_rules_are_the_repository_rules() -> None:
+    assert sorted(p.name for p in bundled("rules").glob("*.yaml")) == sorted(p.name for p in RULE_FILES)
+
+
+def test_generated_reference_is_current() -> None:
+    expected = pages()
+    on_disk = {p.name: p.read_text(encoding="utf-8") for p in (REPO / "docs" / "rules").glob("*.md")}
+    assert on_disk == expected, "run: python -m linter.policy.reference"
