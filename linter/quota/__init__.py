@@ -1,0 +1,37 @@
+"""Accelerator and managed-API quota arithmetic, and regional availability hints.
+
+Pure functions over the packaged catalogue (``quotas``, ``managed_endpoints``,
+``availability``); callers pass instance shapes in, so nothing here depends on the instance-type
+catalogue.
+"""
+
+from __future__ import annotations
+
+from linter.quota.availability import offered_in_region
+from linter.quota.compute import quota_for
+from linter.quota.keys import (
+    ANY_CAPACITY,
+    ON_DEMAND,
+    SPOT,
+    ManagedQuotaKey,
+    QuotaKey,
+    capacity_class,
+    matches,
+    units_needed,
+)
+from linter.quota.managed import dynamic_shared_quota, endpoint_quota
+
+__all__ = [
+    "ANY_CAPACITY",
+    "ON_DEMAND",
+    "SPOT",
+    "ManagedQuotaKey",
+    "QuotaKey",
+    "capacity_class",
+    "dynamic_shared_quota",
+    "endpoint_quota",
+    "matches",
+    "offered_in_region",
+    "quota_for",
+    "units_needed",
+]

@@ -1,0 +1,96 @@
+"""Throughput quotas of managed inference APIs (Bedrock, Vertex AI, Azure OpenAI)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from linter import catalog
+from linter.quota.keys import ManagedQuotaKey
+from linter.residency.endpoints import bedrock_profile
+from linter.residency.names import cloud_of, squash
+
+
+def endpoint_quota(
+    provider: str,
+    model: str | None,
+    region: str | None,
+    inference_profile: str | None,
+    *,
+    deployment_type: str | None = None,
+) -> list[ManagedQuotaKey]:
+    """The requests- and tokens-per-minute quotas a call to a managed model draws on.
+
+    - Bedrock: per source region and model; the on-demand, cross-region (geographic profile) or
+      global counter, chosen by the profile (from ``inference_profile``, else a prefix on
+      ``model``). Model IDs the catalogue knows are turned into the quota's model name.
+    - Vertex AI: per project, region and base model; [] for Gemini 2.0 and later, which use
+      Dynamic Shared Quota (see :func:`dynamic_shared_quota`).
+    - Azure OpenAI: tokens per minute per model, deployment type and region.
+
+    Returns [] when the provider, model, region, profile or deployment type is unknown or unset.
+    """
+    if not model or not region:
+        return []
+    data = catalog.load("managed_endpoints")
+    cloud = cloud_of(provider)
+    if cloud == "aws":
+        return _bedrock(data["bedrock"], model, region, inference_profile)
+    if cloud == "gcp" and not dynamic_shared_quota(provider, model):
+        return [
+            ManagedQuotaKey("gcp", region, model, model, "regional", q["name"], q["unit"])
+            for q in data["vertex"]["quotas"]
+        ]
+    if cloud == "azure":
+        return _azure_openai(data["azure_openai"], model, region, deployment_type)
+    return []
+
+
+def dynamic_shared_quota(provider: str, model: str) -> bool:
+    """True when the model has no per-project quota to check: Vertex AI Gemini 2.0+ on
+    pay-as-you-go shares capacity per model and region, returning 429 under load; only
+    Provisioned Throughput guarantees it."""
+    patterns = catalog.load("managed_endpoints")["vertex"]["dynamic_shared_quota"]
+    name = model.strip().lower().rsplit("/", 1)[-1]  # publishers/google/models/gemini-2.5-pro
+    return cloud_of(provider) == "gcp" and any(re.match(p, name) for p in patterns)
+
+
+def _bedrock(
+    data: Any, model: str, region: str, inference_profile: str | None
+) -> list[ManagedQuotaKey]:
+    # The model may carry the profile prefix itself; the base model ID is what the quota names.
+    profile, model_id = bedrock_profile(model)
+    if inference_profile:
+        profile, _ = bedrock_profile(inference_profile)
+        if profile is None:
+            return []
+    route = profile["quota"] if profile else "on-demand"
+    known = next((m for m in data["models"] if m["id"] == model_id), None)
+    name = known["name"] if known else model_id
+    codes = known.get("codes", {}) if known else {}
+    return [
+        ManagedQuotaKey(
+            "aws",
+            region,
+            name,
+            model_id,
+            route,
+            quota["name"].format(model=name),
+            quota["unit"],
+            codes.get(f"{route} {quota['unit']}"),
+            tuple(alias.format(model=name) for alias in quota.get("aliases", [])),
+        )
+        for quota in data["quotas"][route]
+    ]
+
+
+def _azure_openai(
+    data: Any, model: str, region: str, deployment_type: str | None
+) -> list[ManagedQuotaKey]:
+    wanted = squash(deployment_type or "")
+    kind = next((d for d in data["deployment_types"] if wanted in d["names"]), None)
+    if kind is None:
+        return []
+    quota = data["quota"]
+    name = quota["name"].format(usage=kind["usage"], model=model)
+    return [ManagedQuotaKey("azure", region, model, model, kind["usage"], name, quota["unit"])]

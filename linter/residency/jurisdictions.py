@@ -1,0 +1,85 @@
+"""Residency allow-lists: jurisdiction tags expanded to countries, and the ``within`` test.
+
+Semantics of an allow-list entry (case-insensitive):
+
+- ``EU``: the 27 EU member states only (not IS/LI/NO, not the UK or Switzerland).
+- ``EEA``: the EU plus Iceland, Liechtenstein and Norway.
+- ``UK``: the United Kingdom (same as ``GB``).
+- ``adequacy``: the EEA plus every country with a whole-jurisdiction EU adequacy decision
+  (GDPR Art. 45: e.g. CH, GB, JP, KR, IL, NZ). The partial decisions (Canada: PIPEDA recipients;
+  US: Data Privacy Framework certified organisations) are not included: the linter cannot see
+  whether a recipient is covered.
+- ``adequacy-partial``: ``adequacy`` plus CA and US, for organisations that hold that evidence.
+- any other two-letter entry: an ISO 3166-1 country code (``DE``, ``CH``, ``US``).
+
+Anything else matches nothing; :func:`unknown_allowed` lists such entries so they can be
+reported. The tags and their members are data (``jurisdictions.yaml``), not code.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from typing import Any
+
+from linter import catalog
+from linter.residency.places import ANYWHERE, Destination, Place
+
+
+@functools.cache
+def _tag_countries() -> dict[str, frozenset[str]]:
+    data = catalog.load("jurisdictions")
+    tags: dict[str, Any] = data["tags"]
+    by_scope: dict[str, set[str]] = {}
+    for decision in data["adequacy_decisions"]:
+        by_scope.setdefault(decision["scope"], set()).add(decision["country"])
+
+    def expand(tag: str) -> frozenset[str]:
+        spec = tags[tag]
+        found = set(spec.get("countries", []))
+        for scope in spec.get("adequacy", []):
+            found |= by_scope.get(scope, set())
+        for included in spec.get("includes", []):
+            found |= expand(included)
+        return frozenset(found)
+
+    return {tag.casefold(): expand(tag) for tag in tags}
+
+
+def _entry_countries(entry: str) -> frozenset[str] | None:
+    text = entry.strip()
+    tag = _tag_countries().get(text.casefold())
+    if tag is not None:
+        return tag
+    if len(text) == 2 and text.isalpha() and text.isascii():
+        return frozenset({text.upper()})
+    return None
+
+
+def allowed_countries(allowed: Iterable[str]) -> frozenset[str]:
+    """The ISO country codes an allow-list admits."""
+    found: set[str] = set()
+    for entry in allowed:
+        found |= _entry_countries(entry) or frozenset()
+    return frozenset(found)
+
+
+def unknown_allowed(allowed: Iterable[str]) -> list[str]:
+    """Allow-list entries that are neither a known tag nor a two-letter country code."""
+    return [entry for entry in allowed if _entry_countries(entry) is None]
+
+
+def within(where: Place | Destination | None, allowed: Iterable[str]) -> bool | None:
+    """Whether a place (or a destination's place) lies in the allow-list.
+
+    Returns None when the place is unknown (a region missing from the catalogue, or a destination
+    that could not be determined), and False for a destination that may be :data:`ANYWHERE`:
+    unbounded routing is never within a list of jurisdictions.
+    """
+    if isinstance(where, Destination):
+        if where.place is None:
+            return False if where.region == ANYWHERE else None
+        where = where.place
+    if where is None:
+        return None
+    return where.country in allowed_countries(allowed)
