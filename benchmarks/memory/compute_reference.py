@@ -1,0 +1,109 @@
+"""Record independent reference figures for every model in the catalogue.
+
+Builds each catalogue model with Hugging Face transformers on the ``meta`` device (no weights are
+allocated; this is what ``accelerate estimate-memory`` does) from the catalogue's config values and
+writes, per model:
+
+- ``parameters``: sum of ``numel`` over ``model.parameters()`` (tied weights counted once);
+- ``decoder_matrix_parameters``: numel of >=2-D parameters inside the decoder layers, routers and
+  (3-D expert) biases excluded (what weight-only quantisation formats quantise);
+- ``router_parameters``: numel of MoE router weights;
+- ``kv_bytes_per_token_bf16``: ``2 * n_kv * head_dim * 2`` summed over attention layers (MLA: the
+  ``kv_lora_rank + qk_rope_head_dim`` latent), read from the transformers config object, so
+  defaults (``head_dim``, ``layer_types``) are transformers' own, not gpulint's;
+- ``kv_bytes_per_token_full_layers_bf16``: the same over full-attention layers only (growth per
+  token beyond the sliding windows).
+
+Needs torch and transformers, which gpulint itself does not depend on. Run it in a separate venv:
+
+    python3 -m venv /tmp/refenv
+    /tmp/refenv/bin/pip install /opt/wheels/torch-2.13.0+cpu-*.whl transformers ruamel.yaml
+    /tmp/refenv/bin/python benchmarks/memory/compute_reference.py
+
+The output, ``tests/memory/data/reference.json``, is committed; tests compare against it and do not
+need torch.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import torch
+import transformers
+from ruamel.yaml import YAML
+from transformers import AutoConfig, AutoModelForCausalLM
+
+ROOT = Path(__file__).resolve().parents[2]
+CATALOGUE = ROOT / "linter" / "catalog" / "data" / "models.yaml"
+OUTPUT = ROOT / "tests" / "memory" / "data" / "reference.json"
+DECODER_LAYER = re.compile(r"\.(layers|h)\.\d+\.")
+NOT_CONFIG = {"id", "aliases", "source", "checkpoint_bytes", "checkpoint_dtype", "model_type"}
+
+
+def _is_router(name: str) -> bool:
+    return ".router." in name or name.endswith("mlp.gate.weight")
+
+
+def _kv_bytes(config: Any) -> tuple[int, int]:
+    layers = config.num_hidden_layers
+    if getattr(config, "kv_lora_rank", None):
+        per_layer = (config.kv_lora_rank + config.qk_rope_head_dim) * 2
+        return layers * per_layer, layers * per_layer
+    head_dim = getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads
+    kv_heads = getattr(config, "num_key_value_heads", None)
+    if config.model_type == "falcon":
+        kv_heads = 1 if config.multi_query else config.num_attention_heads
+    per_layer = 2 * kv_heads * head_dim * 2
+    types = getattr(config, "layer_types", None) or ["full_attention"] * layers
+    if config.model_type == "mistral" and config.sliding_window is not None:
+        types = ["sliding_attention"] * layers
+    full = sum(1 for t in types if t == "full_attention")
+    return layers * per_layer, full * per_layer
+
+
+def reference(entry: dict[str, Any]) -> dict[str, Any]:
+    fields = {k: v for k, v in entry.items() if k not in NOT_CONFIG}
+    config = AutoConfig.for_model(entry["model_type"], **fields)
+    with torch.device("meta"):
+        model = AutoModelForCausalLM.from_config(config)
+    params = sum(p.numel() for p in model.parameters())
+    matrix = router = 0
+    for name, p in model.named_parameters():
+        if not DECODER_LAYER.search(name) or p.ndim < 2 or name.endswith("bias"):
+            continue
+        if _is_router(name):
+            router += p.numel()
+        else:
+            matrix += p.numel()
+    kv_all, kv_full = _kv_bytes(config)
+    return {
+        "parameters": params,
+        "decoder_matrix_parameters": matrix,
+        "router_parameters": router,
+        "kv_bytes_per_token_bf16": kv_all,
+        "kv_bytes_per_token_full_layers_bf16": kv_full,
+    }
+
+
+def main() -> int:
+    catalogue = YAML(typ="safe").load(CATALOGUE.read_text("utf-8"))
+    out: dict[str, Any] = {
+        "generated_by": "benchmarks/memory/compute_reference.py",
+        "torch": torch.__version__,
+        "transformers": transformers.__version__,
+        "catalogue_as_of": catalogue["as_of"],
+        "models": {},
+    }
+    for entry in catalogue["models"]:
+        out["models"][entry["id"]] = reference(entry)
+        print(entry["id"], out["models"][entry["id"]], file=sys.stderr)
+    OUTPUT.write_text(json.dumps(out, indent=2, sort_keys=True) + "\n", "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,364 @@
+"""Decoder architecture read from a Hugging Face ``config.json`` and its exact parameter count.
+
+The count reproduces what transformers builds for each supported ``model_type`` (checked against
+``from_config`` on the meta device in tests/memory/data/reference.json): tied or untied embeddings,
+explicit ``head_dim``, q/k/v/o biases, q/k norms, attention sinks, gated or plain MLPs, MoE
+experts (all resident), shared experts, routers, dense-first layers and MLA projections.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from linter import catalog
+
+FULL = "full"
+SLIDING = "sliding"
+
+SUPPORTED_MODEL_TYPES = (
+    "deepseek_v3",
+    "falcon",
+    "gemma",
+    "gemma2",
+    "gemma3",
+    "gemma3_text",
+    "gpt_oss",
+    "llama",
+    "mistral",
+    "mixtral",
+    "phi3",
+    "qwen2",
+    "qwen3",
+    "qwen3_moe",
+)
+
+
+class ArchitectureError(ValueError):
+    """A config that cannot be turned into an exact architecture (unknown type, missing keys)."""
+
+
+@dataclass(frozen=True)
+class Architecture:
+    """Shape of a decoder-only transformer; every size is a config value, nothing is derived."""
+
+    model_type: str
+    vocab_size: int
+    hidden_size: int
+    num_hidden_layers: int
+    num_attention_heads: int
+    num_key_value_heads: int
+    head_dim: int
+    intermediate_size: int
+    tie_word_embeddings: bool
+    max_position_embeddings: int | None = None
+    qkv_bias: bool = False
+    o_bias: bool = False
+    mlp_bias: bool = False
+    qk_norm: bool = False
+    attention_sinks: bool = False
+    gated_mlp: bool = True
+    norms_per_layer: int = 2
+    norm_bias: bool = False
+    num_experts: int = 0
+    experts_per_token: int = 0
+    moe_intermediate_size: int = 0
+    shared_expert_intermediate_size: int = 0
+    expert_bias: bool = False
+    router_bias: bool = False
+    moe_layers: int = 0
+    q_lora_rank: int = 0
+    kv_lora_rank: int = 0
+    qk_nope_head_dim: int = 0
+    qk_rope_head_dim: int = 0
+    v_head_dim: int = 0
+    sliding_window: int | None = None
+    layer_types: tuple[str, ...] = ()
+    checkpoint_bytes: int | None = None
+    checkpoint_dtype: str | None = None
+
+    @property
+    def is_mla(self) -> bool:
+        return self.kv_lora_rank > 0
+
+    @property
+    def is_moe(self) -> bool:
+        return self.num_experts > 0
+
+    @property
+    def q_dim(self) -> int:
+        return self.num_attention_heads * self.head_dim
+
+    @property
+    def kv_dim(self) -> int:
+        return self.num_key_value_heads * self.head_dim
+
+    @property
+    def dense_layers(self) -> int:
+        return self.num_hidden_layers - self.moe_layers
+
+    @property
+    def full_attention_layers(self) -> int:
+        return sum(1 for t in self.layer_types if t == FULL)
+
+    @property
+    def sliding_attention_layers(self) -> int:
+        return self.num_hidden_layers - self.full_attention_layers
+
+    def _attention_matrices(self) -> int:
+        h, heads = self.hidden_size, self.num_attention_heads
+        if self.is_mla:
+            qk_head = self.qk_nope_head_dim + self.qk_rope_head_dim
+            q = (
+                h * self.q_lora_rank + self.q_lora_rank * heads * qk_head
+                if self.q_lora_rank
+                else h * heads * qk_head
+            )
+            kv = h * (self.kv_lora_rank + self.qk_rope_head_dim) + self.kv_lora_rank * heads * (
+                self.qk_nope_head_dim + self.v_head_dim
+            )
+            return q + kv + heads * self.v_head_dim * h
+        return h * (self.q_dim + 2 * self.kv_dim) + self.q_dim * h
+
+    def _attention_vectors(self) -> int:
+        n = (self.q_dim + 2 * self.kv_dim) * self.qkv_bias + self.hidden_size * self.o_bias
+        n += 2 * self.head_dim * self.qk_norm + self.num_attention_heads * self.attention_sinks
+        if self.is_mla:
+            n += self.kv_lora_rank + self.q_lora_rank
+        return n
+
+    def _mlp_matrices(self, intermediate: int) -> int:
+        return (3 if self.gated_mlp else 2) * self.hidden_size * intermediate
+
+    def _expert_matrices(self) -> int:
+        return self.num_experts * 3 * self.hidden_size * self.moe_intermediate_size
+
+    def _moe_vectors(self) -> int:
+        e, h, i = self.num_experts, self.hidden_size, self.moe_intermediate_size
+        return e * (2 * i + h) * self.expert_bias + e * self.router_bias
+
+    @property
+    def router_parameters(self) -> int:
+        return self.moe_layers * self.hidden_size * self.num_experts
+
+    @property
+    def expert_parameters(self) -> int:
+        """Weight matrices of the routed experts (what MXFP4 quantises in gpt-oss)."""
+        return self.moe_layers * self._expert_matrices()
+
+    @property
+    def decoder_matrix_parameters(self) -> int:
+        """Decoder weight matrices that weight-only quantisation stores in low precision.
+
+        Attention and MLP projections, routed and shared experts; not embeddings, lm_head, norms,
+        biases or routers (those stay 16-bit in GPTQ/AWQ/FP8/bitsandbytes checkpoints).
+        """
+        dense = self.dense_layers * self._mlp_matrices(self.intermediate_size)
+        shared = self.moe_layers * self._mlp_matrices(self.shared_expert_intermediate_size)
+        attention = self.num_hidden_layers * self._attention_matrices()
+        return attention + dense + self.expert_parameters + shared
+
+    @property
+    def embedding_parameters(self) -> int:
+        """Input embedding plus untied lm_head."""
+        return self.vocab_size * self.hidden_size * (1 if self.tie_word_embeddings else 2)
+
+    @property
+    def parameters(self) -> int:
+        """Exact parameter count, every MoE expert included (all are resident in memory)."""
+        norm = self.hidden_size * (2 if self.norm_bias else 1)
+        per_layer_vectors = self._attention_vectors() + self.norms_per_layer * norm
+        mlp_bias = (2 * self.intermediate_size + self.hidden_size) if self.mlp_bias else 0
+        return (
+            self.embedding_parameters
+            + self.decoder_matrix_parameters
+            + self.router_parameters
+            + self.num_hidden_layers * per_layer_vectors
+            + self.dense_layers * mlp_bias
+            + self.moe_layers * self._moe_vectors()
+            + norm
+        )
+
+
+def _int(config: Mapping[str, Any], key: str, default: int | None = None) -> int:
+    value = config.get(key, default)
+    if value is None:
+        raise ArchitectureError(f"config has no {key!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ArchitectureError(f"config {key!r} must be a non-negative integer, got {value!r}")
+    return value
+
+
+def _layer_types(config: Mapping[str, Any], model_type: str, layers: int) -> tuple[str, ...]:
+    """Per-layer attention kind, following each transformers config class's defaults."""
+    window = config.get("sliding_window")
+    declared = config.get("layer_types")
+    if declared:
+        kinds = {"full_attention": FULL, "sliding_attention": SLIDING}
+        unknown = sorted({t for t in declared if t not in kinds})
+        if unknown or len(declared) != layers:
+            raise ArchitectureError(f"unsupported layer_types {unknown or declared!r}")
+        return tuple(kinds[t] for t in declared)
+    if model_type in ("gemma2", "gpt_oss"):
+        return tuple(SLIDING if (i + 1) % 2 else FULL for i in range(layers))
+    if model_type == "gemma3_text":
+        pattern = _int(config, "sliding_window_pattern", 6)
+        return tuple(SLIDING if (i + 1) % pattern else FULL for i in range(layers))
+    if model_type == "qwen2" and config.get("use_sliding_window") and window:
+        first = _int(config, "max_window_layers", 28)
+        return tuple(SLIDING if i >= first else FULL for i in range(layers))
+    if model_type in ("mistral", "mixtral") and window:
+        return (SLIDING,) * layers
+    return (FULL,) * layers
+
+
+def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
+    """Build an Architecture from a parsed Hugging Face ``config.json``.
+
+    Multimodal configs contribute their ``text_config`` only (vision towers are not counted).
+    Raises ArchitectureError (a ValueError) for model types whose layout is not modelled
+    exactly, rather than guessing.
+    """
+    text = config.get("text_config")
+    if isinstance(text, Mapping):
+        config = {**text, "model_type": text.get("model_type", f"{config.get('model_type')}_text")}
+    model_type = str(config.get("model_type", "")).lower()
+    if model_type not in SUPPORTED_MODEL_TYPES:
+        raise ArchitectureError(
+            f"model_type {model_type!r} is not modelled exactly; supported: "
+            + ", ".join(SUPPORTED_MODEL_TYPES)
+        )
+    if model_type == "gemma3":
+        model_type = "gemma3_text"
+    hidden = _int(config, "hidden_size")
+    layers = _int(config, "num_hidden_layers")
+    heads = _int(config, "num_attention_heads")
+    if heads == 0 or layers == 0:
+        raise ArchitectureError("config declares zero layers or attention heads")
+    kv_heads = _int(config, "num_key_value_heads", heads)
+    bias = bool(config.get("attention_bias", False))
+    fields: dict[str, Any] = {
+        "qkv_bias": bias,
+        "o_bias": bias,
+        "mlp_bias": bool(config.get("mlp_bias", False)),
+    }
+    intermediate = config.get("intermediate_size")
+    if model_type == "falcon":
+        new_arch = bool(config.get("new_decoder_architecture", False))
+        if new_arch:
+            kv_heads = _int(config, "num_kv_heads", heads)
+        else:
+            kv_heads = 1 if config.get("multi_query", True) else heads
+        plain_bias = bool(config.get("bias", False))
+        parallel = bool(config.get("parallel_attn", True))
+        intermediate = config.get("ffn_hidden_size") or 4 * hidden
+        fields.update(
+            qkv_bias=plain_bias,
+            o_bias=plain_bias,
+            mlp_bias=False,
+            gated_mlp=False,
+            norm_bias=True,
+            norms_per_layer=2 if new_arch or not parallel else 1,
+        )
+        if plain_bias:
+            raise ArchitectureError("falcon with bias=true is not modelled exactly")
+    elif model_type == "qwen2":
+        fields.update(qkv_bias=True, o_bias=False)
+    elif model_type in ("qwen3", "qwen3_moe"):
+        fields.update(qk_norm=True)
+    elif model_type == "gemma2":
+        fields.update(norms_per_layer=4)
+    elif model_type == "gemma3_text":
+        fields.update(norms_per_layer=4, qk_norm=True)
+    elif model_type == "gpt_oss":
+        fields.update(attention_sinks=True, expert_bias=True, router_bias=True)
+    if model_type in ("mixtral", "gpt_oss"):
+        experts = _int(config, "num_local_experts")
+        fields.update(
+            num_experts=experts,
+            moe_intermediate_size=_int(config, "intermediate_size"),
+            experts_per_token=_int(config, "num_experts_per_tok", 2),
+            moe_layers=layers,
+        )
+    elif model_type == "qwen3_moe":
+        step = _int(config, "decoder_sparse_step", 1)
+        dense_only = set(config.get("mlp_only_layers") or [])
+        experts = _int(config, "num_experts")
+        sparse = sum(
+            1 for i in range(layers) if i not in dense_only and experts > 0 and (i + 1) % step == 0
+        )
+        fields.update(
+            num_experts=experts,
+            moe_intermediate_size=_int(config, "moe_intermediate_size"),
+            experts_per_token=_int(config, "num_experts_per_tok", 8),
+            moe_layers=sparse,
+        )
+    elif model_type == "deepseek_v3":
+        moe_i = _int(config, "moe_intermediate_size")
+        first_dense = _int(config, "first_k_dense_replace", 0)
+        if _int(config, "moe_layer_freq", 1) != 1:
+            raise ArchitectureError("deepseek_v3 with moe_layer_freq != 1 is not modelled exactly")
+        fields.update(
+            num_experts=_int(config, "n_routed_experts"),
+            moe_intermediate_size=moe_i,
+            experts_per_token=_int(config, "num_experts_per_tok"),
+            shared_expert_intermediate_size=moe_i * _int(config, "n_shared_experts", 0),
+            moe_layers=max(0, layers - first_dense),
+            q_lora_rank=_int(config, "q_lora_rank", 0),
+            kv_lora_rank=_int(config, "kv_lora_rank"),
+            qk_nope_head_dim=_int(config, "qk_nope_head_dim"),
+            qk_rope_head_dim=_int(config, "qk_rope_head_dim"),
+            v_head_dim=_int(config, "v_head_dim"),
+        )
+    if intermediate is None:
+        raise ArchitectureError("config has no 'intermediate_size'")
+    window = config.get("sliding_window")
+    if model_type == "mistral" and "sliding_window" not in config:
+        window = 4096  # transformers' MistralConfig default
+    types = _layer_types({**config, "sliding_window": window}, model_type, layers)
+    max_pos = config.get("max_position_embeddings")
+    return Architecture(
+        model_type=model_type,
+        vocab_size=_int(config, "vocab_size"),
+        hidden_size=hidden,
+        num_hidden_layers=layers,
+        num_attention_heads=heads,
+        num_key_value_heads=kv_heads,
+        head_dim=_int(config, "head_dim", hidden // heads) or hidden // heads,
+        intermediate_size=_int({"intermediate_size": intermediate}, "intermediate_size"),
+        tie_word_embeddings=bool(config.get("tie_word_embeddings", model_type == "falcon")),
+        max_position_embeddings=max_pos if isinstance(max_pos, int) else None,
+        sliding_window=window if SLIDING in types else None,
+        layer_types=types,
+        checkpoint_bytes=config.get("checkpoint_bytes"),
+        checkpoint_dtype=config.get("checkpoint_dtype"),
+        **fields,
+    )
+
+
+_SUFFIXES = ("-instruct", "-chat", "-it")
+
+
+def _catalogue_key(model_id: str) -> str:
+    key = model_id.strip().lower()
+    for suffix in _SUFFIXES:
+        if key.endswith(suffix):
+            return key[: -len(suffix)]
+    return key
+
+
+def catalogue_entry(model_id: str) -> Mapping[str, Any] | None:
+    """The models.yaml entry for an id or alias (case-insensitive; -Instruct/-Chat/-it variants)."""
+    wanted = {model_id.strip().lower(), _catalogue_key(model_id)}
+    for entry in catalog.load("models")["models"]:
+        names = [entry["id"], *entry.get("aliases", [])]
+        if any(n.lower() in wanted or _catalogue_key(n) in wanted for n in names):
+            return dict(entry)
+    return None
+
+
+def architecture_from_catalogue(model_id: str) -> Architecture | None:
+    """Architecture of a catalogue model, or None when the model is not in the catalogue."""
+    entry = catalogue_entry(model_id)
+    return None if entry is None else architecture_from_hf_config(entry)

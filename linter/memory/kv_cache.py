@@ -1,0 +1,90 @@
+"""KV-cache bytes per token and per sequence, as vLLM's paged cache accounts them.
+
+Sources (memory.md §1.2, §1.3): vLLM ``AttentionSpec.page_size_bytes = block_size * n_kv *
+(head_size + head_size_v) * dtype``; ``get_num_kv_heads`` replicates KV heads when the tensor
+parallel degree exceeds them (per rank: ``max(1, n_kv // tp)``); ``MLAAttentionSpec`` caches one
+latent of ``kv_lora_rank + qk_rope_head_dim`` per token and layer, replicated on every TP rank;
+``SlidingWindowSpec.max_admission_blocks_per_request = cdiv(min(W - 1 + max_in_flight_tokens,
+max_model_len), block) + 1``; ``CacheConfig.DEFAULT_BLOCK_SIZE = 16``.
+"""
+
+from __future__ import annotations
+
+from linter.memory.architecture import Architecture
+
+BLOCK_SIZE = 16
+
+
+def _cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def kv_bytes_per_token_per_layer(arch: Architecture, element_bytes: int, tp: int = 1) -> int:
+    """Bytes one token adds to one attention layer on one tensor-parallel rank."""
+    if tp < 1:
+        raise ValueError("tensor-parallel degree must be >= 1")
+    if arch.is_mla:
+        return (arch.kv_lora_rank + arch.qk_rope_head_dim) * element_bytes
+    return 2 * max(1, arch.num_key_value_heads // tp) * arch.head_dim * element_bytes
+
+
+def kv_bytes_per_token(
+    arch: Architecture, element_bytes: int, tp: int = 1, *, full_layers_only: bool = False
+) -> int:
+    """Per-rank bytes per token over all attention layers (or only full-attention layers: the
+    growth per token once the sliding windows are full)."""
+    layers = arch.full_attention_layers if full_layers_only else arch.num_hidden_layers
+    return layers * kv_bytes_per_token_per_layer(arch, element_bytes, tp)
+
+
+def sequence_kv_bytes(
+    arch: Architecture,
+    tokens: int,
+    element_bytes: int,
+    tp: int = 1,
+    *,
+    in_flight_tokens: int = 0,
+    block_size: int = BLOCK_SIZE,
+) -> int:
+    """Per-rank KV bytes one sequence of ``tokens`` holds, in whole blocks."""
+    if tokens <= 0:
+        return 0
+    per_layer = kv_bytes_per_token_per_layer(arch, element_bytes, tp)
+    full_tokens = _cdiv(tokens, block_size) * block_size
+    total = arch.full_attention_layers * full_tokens
+    if arch.sliding_attention_layers:
+        window = arch.sliding_window or tokens
+        kept = min(window - 1 + in_flight_tokens, tokens)
+        sliding_tokens = (_cdiv(kept, block_size) + 1) * block_size
+        total += arch.sliding_attention_layers * sliding_tokens
+    return total * per_layer
+
+
+def max_tokens_within(
+    arch: Architecture,
+    budget_bytes: int,
+    element_bytes: int,
+    tp: int = 1,
+    *,
+    batch: int = 1,
+    in_flight_tokens: int = 0,
+    limit: int = 1 << 24,
+) -> int:
+    """Largest sequence length whose KV for ``batch`` sequences fits ``budget_bytes`` (binary
+    search, as vLLM's "estimated maximum model length"), capped at ``limit``."""
+
+    def fits(n: int) -> bool:
+        return (
+            batch * sequence_kv_bytes(arch, n, element_bytes, tp, in_flight_tokens=in_flight_tokens)
+            <= budget_bytes
+        )
+
+    if budget_bytes <= 0 or not fits(1):
+        return 0
+    low, high = 1, limit
+    if fits(high):
+        return high
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if fits(mid) else (low, mid)
+    return low
