@@ -19,9 +19,10 @@ EVALUATION_RULE = "GL006"
 
 @dataclass(frozen=True)
 class RuleSettings:
-    """A rule as configured for this run."""
+    """A rule as configured for this run. ``severity`` is the config's override, if any; without
+    one, a finding has its check's severity, else the rule's."""
 
-    severity: Severity
+    severity: Severity | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -62,7 +63,7 @@ def _evaluate_manifest(
             continue
         context.add_variable("options", dict(settings.options))
         try:
-            yield from _evaluate_rule(rule, settings, manifest, context, run)
+            yield from _evaluate_rule(rule, manifest, context, run)
         except cel.CelError as err:
             yield Finding(
                 EVALUATION_RULE,
@@ -74,7 +75,6 @@ def _evaluate_manifest(
 
 def _evaluate_rule(
     rule: CompiledRule,
-    settings: RuleSettings,
     manifest: Manifest,
     context: Any,
     run: RunIndex,
@@ -92,7 +92,7 @@ def _evaluate_rule(
             context.add_variable("index", index)
         for check in rule.checks:
             if _truth(check.violation, context, "violation"):
-                yield _finding(rule, settings, check, manifest, context, run, index)
+                yield _finding(rule, check, manifest, context, run)
 
 
 def _truth(program: Any, context: Any, what: str) -> bool:
@@ -104,30 +104,28 @@ def _truth(program: Any, context: Any, what: str) -> bool:
 
 def _finding(
     rule: CompiledRule,
-    settings: RuleSettings,
     check: CompiledCheck,
     manifest: Manifest,
     context: Any,
     run: RunIndex,
-    index: int,
 ) -> Finding:
-    path = pick_path(manifest, check.path, index)
+    path = pick_path(manifest, check.path.render(context))
     related: tuple[Location, ...] = ()
     if check.related is not None:
         related = tuple(_related(cel.evaluate(check.related, context), run))
     return Finding(
         rule.id,
-        settings.severity,
+        Severity(check.severity or rule.meta.severity),
         check.message.render(context),
         manifest.location(path),
         related,
     )
 
 
-def pick_path(manifest: Manifest, spec: str, index: int = 0) -> ManifestPath:
+def pick_path(manifest: Manifest, spec: str) -> ManifestPath:
     """``spec.lifecycle | spec.resources``: the first alternative present in the document, else
     the first one (which then resolves to its nearest present ancestor)."""
-    alternatives = [parse_path(part.strip().replace("{index}", str(index))) for part in spec.split("|")]
+    alternatives = [parse_path(part.strip()) for part in spec.split("|")]
     for path in alternatives:
         if manifest.source_map.exact(path) is not None:
             return path

@@ -29,6 +29,7 @@ class RunResult:
     settings: dict[str, RuleSettings]
     files_checked: int = 0
     skipped: list[str] = field(default_factory=list)  # explicit files holding nothing of ours
+    texts: dict[str, str] = field(default_factory=dict)  # display path -> text, for fingerprints
 
 
 def lint_paths(
@@ -88,7 +89,7 @@ def lint_candidates(
 ) -> RunResult:
     settings = selection.settings(rulebook)
     collected = collect(candidates, config.config.max_file_size or DEFAULT_MAX_BYTES)
-    run = RunIndex(collected.manifests)
+    run = RunIndex(collected.manifests, config.config.residency)
     enabled = [(rule, settings[rule.id]) for rule in rulebook if rule.id in settings]
     findings = [*collected.findings, *evaluate(enabled, collected.manifests, run)]
     return RunResult(
@@ -97,6 +98,7 @@ def lint_candidates(
         settings,
         collected.files_checked,
         collected.skipped,
+        collected.texts,
     )
 
 
@@ -119,5 +121,6 @@ def _finalise(
     for finding in out:
         rule_settings = settings.get(finding.rule_id)
         if rule_settings is not None:
-            final.append(dataclasses.replace(finding, severity=rule_settings.severity))
+            severity = rule_settings.severity or finding.severity
+            final.append(dataclasses.replace(finding, severity=severity))
     return sorted(final, key=lambda f: f.sort_key)

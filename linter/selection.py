@@ -47,8 +47,7 @@ class Selection:
                 continue
             if _matches(rule.id, ignore) or (rule_config is not None and rule_config.enabled is False):
                 continue
-            severity = Severity(rule_config.severity if rule_config and rule_config.severity
-                                else rule.meta.severity)
+            severity = Severity(rule_config.severity) if rule_config and rule_config.severity else None
             options = self._options(rule.id, rulebook, rule_config.options if rule_config else {})
             out[rule.id] = RuleSettings(severity, options)
         return out

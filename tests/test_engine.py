@@ -81,5 +81,5 @@ def test_path_alternatives_pick_the_first_present(tmp_path: Path) -> None:
 
 
 def test_message_format_specs(tmp_path: Path) -> None:
-    found = run(tmp_path, violation="true", message="{2.0/3.0:.3f} {1.5} {[1, 2]} {null} {{literal}}")
-    assert found == [("ACME100", 5, 1, "0.667 1.5 1, 2 unset {literal}")]
+    found = run(tmp_path, violation="true", message="{2.0/3.0:.3f} {1.5} {[1, 2]} {[]} {null} {{literal}}")
+    assert found == [("ACME100", 5, 1, "0.667 1.5 1, 2 none unset {literal}")]

@@ -23,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
 
     setup = load_setup(args)
     manifests = collect(discover(args.paths, setup.config.config.exclude)).manifests
-    run_index = RunIndex(manifests)
+    run_index = RunIndex(manifests, setup.config.config.residency)
     out = [
         {"file": m.file, "document": m.index, "name": m.name, "facts": compute_facts(m, run_index)}
         for m in manifests

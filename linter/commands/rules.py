@@ -6,6 +6,7 @@ import argparse
 import json
 
 from linter.commands.setup import add_config_arguments, load_setup
+from linter.engine import RuleSettings
 
 HELP = "list rules with their id, severity and summary"
 
@@ -15,6 +16,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     add_config_arguments(parser)
 
 
+def _severity(rule_id: str, settings: dict[str, RuleSettings]) -> str | None:
+    configured = settings.get(rule_id)
+    return configured.severity.value if configured and configured.severity else None
+
+
 def run(args: argparse.Namespace) -> int:
     setup = load_setup(args)
     settings = setup.selection.settings(setup.rulebook)
@@ -22,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
         {
             "id": rule.id,
             "name": rule.meta.name,
-            "severity": settings[rule.id].severity.value if rule.id in settings else rule.meta.severity,
+            "severity": _severity(rule.id, settings) or rule.meta.severity,
             "enabled": rule.id in settings,
             "summary": rule.meta.summary,
         }

@@ -1,53 +1,74 @@
-"""The ``resources`` fact: which accelerators a workload runs on and how many, from the
-instance-type or GPU catalogue."""
+"""The ``resources`` fact: which accelerators a workload runs on and how many, resolved through the
+instance-type and GPU catalogues."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from linter.documents import Manifest
 from linter.facts.run import RunIndex
 from linter.model import Workload
 
+if TYPE_CHECKING:
+    from linter.memory.gpus import GpuSpec, InstanceSpec
 
-def compute(manifest: Manifest, run: RunIndex) -> dict[str, Any]:
-    from linter.memory.gpus import resolve_gpu, resolve_instance
 
-    workload = manifest.model
-    assert isinstance(workload, Workload)
+@dataclass(frozen=True)
+class Placement:
+    """What a workload's ``resources`` resolve to. ``gpus_per_node`` is None when unknown."""
+
+    gpu: GpuSpec | None
+    gpus_per_node: float | None
+    instance: InstanceSpec | None
+    replicas: int
+    unknown: str | None  # what could not be resolved, for the message
+
+    @property
+    def gpu_name(self) -> str | None:
+        return self.gpu.name if self.gpu else None
+
+
+def placement(workload: Workload) -> Placement:
+    """Resolve instance type and accelerator; an explicit accelerator wins over the instance's."""
+    from linter.memory import resolve_gpu, resolve_instance
+
     resources = workload.spec.resources
-    gpu_name: str | None = None
-    gpus_per_node: float | None = None
-    unknown: str | None = None
-    instance = None
+    gpu, gpus_per_node, instance, unknown = None, None, None, None
     if resources.instance_type:
         instance = resolve_instance(resources.instance_type, resources.provider)
         if instance is None:
             unknown = f"instance type {resources.instance_type!r}"
         else:
             gpus_per_node = instance.gpu_count
-            gpu_name = instance.gpu.name if instance.gpu_count else None
+            gpu = instance.gpu if instance.gpu_count else None
     if resources.accelerator is not None:
-        gpu = resolve_gpu(resources.accelerator.type)
         gpus_per_node = resources.accelerator.count
+        gpu = resolve_gpu(resources.accelerator.type)
         if gpu is None:
             unknown = unknown or f"accelerator type {resources.accelerator.type!r}"
-            gpu_name = None
-        else:
-            gpu_name = gpu.name
-    declared = resources.accelerator is not None or resources.instance_type is not None
     replicas = workload.spec.serving.replicas if workload.spec.profile == "inference" else None
-    replicas = 1 if replicas is None else replicas
-    total = None if gpus_per_node is None else gpus_per_node * resources.nodes * replicas
+    return Placement(gpu, gpus_per_node, instance, 1 if replicas is None else replicas, unknown)
+
+
+def compute(manifest: Manifest, run: RunIndex) -> dict[str, Any]:
+    workload = manifest.model
+    assert isinstance(workload, Workload)
+    where = placement(workload)
+    nodes = workload.spec.resources.nodes
+    per_node = where.gpus_per_node
     return {
-        "declared": declared,
-        "gpuType": gpu_name,
-        "gpusPerNode": gpus_per_node,
-        "nodes": resources.nodes,
-        "replicas": replicas,
-        "totalGpus": total,
-        "usesGpu": None if gpus_per_node is None else gpus_per_node > 0,
-        "unknown": unknown,
-        "instanceFamily": instance.family if instance else None,
-        "vcpusPerInstance": instance.vcpus if instance else None,
+        "gpuType": where.gpu_name,
+        "gpuMemoryBytes": where.gpu.memory_bytes if where.gpu else None,
+        "gpusPerNode": per_node,
+        "nodes": nodes,
+        "replicas": where.replicas,
+        "gpusPerReplica": None if per_node is None else per_node * nodes,
+        "totalGpus": None if per_node is None else per_node * nodes * where.replicas,
+        "usesGpu": None if per_node is None else per_node > 0,
+        "unknown": where.unknown,
+        "instanceFamily": where.instance.family if where.instance else None,
+        "vcpusPerInstance": where.instance.vcpus if where.instance else None,
+        "interconnect": (where.instance.interconnect.type
+                         if where.instance and where.instance.interconnect else None),
     }

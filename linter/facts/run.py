@@ -1,17 +1,25 @@
-"""The whole run as facts see it: every valid manifest, indexed once."""
+"""The whole run as facts see it: every valid manifest, indexed once, and run-wide settings."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from linter.documents import Manifest
 from linter.model import QuotaLedger, Workload
 
+T = TypeVar("T")
+
 
 class RunIndex:
-    def __init__(self, manifests: Sequence[Manifest]) -> None:
+    """Read-only view of a run. ``shared`` computes a run-wide index once (per name) so that a
+    fact needing all workloads (a quota sum, a shared pool) costs O(n), not O(n^2)."""
+
+    def __init__(self, manifests: Sequence[Manifest], default_residency: Sequence[str] = ()) -> None:
         self.manifests = tuple(manifests)
+        self.default_residency = tuple(default_residency)
+        self._shared: dict[str, Any] = {}
 
     @functools.cached_property
     def workloads(self) -> tuple[Manifest, ...]:
@@ -20,6 +28,12 @@ class RunIndex:
     @functools.cached_property
     def ledgers(self) -> tuple[Manifest, ...]:
         return tuple(m for m in self.manifests if isinstance(m.model, QuotaLedger))
+
+    def shared(self, name: str, build: Callable[[RunIndex], T]) -> T:
+        if name not in self._shared:
+            self._shared[name] = build(self)
+        value: T = self._shared[name]
+        return value
 
     @functools.cached_property
     def _by_position(self) -> dict[tuple[str, int], Manifest]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,9 @@ from linter.policy.template import Template, parse_template
 from linter.validation import error_path, describe_error
 
 
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
 class RuleError(Exception):
     """A rule file that cannot be used; the message starts with ``file:line:col:``."""
 
@@ -24,7 +28,8 @@ class RuleError(Exception):
 @dataclass(frozen=True)
 class CompiledCheck:
     violation: Any
-    path: str
+    severity: str | None
+    path: Template
     message: Template
     related: Any | None
 
@@ -115,7 +120,8 @@ def _compile(meta: RuleFile, path: Path, source_map: SourceMap) -> CompiledRule:
         where = ("checks", index)
         try:
             for alternative in check.path.split("|"):
-                parse_path(alternative.strip().replace("{index}", "0"))
+                parse_path(_PLACEHOLDER.sub("0", alternative.strip()))
+            path_template = parse_template(check.path)
             message = parse_template(check.message)
         except ValueError as err:
             raise RuleError(_at(path, source_map, (*where, "path"), str(err))) from None
@@ -124,7 +130,8 @@ def _compile(meta: RuleFile, path: Path, source_map: SourceMap) -> CompiledRule:
         checks.append(
             CompiledCheck(
                 program(check.violation, (*where, "violation")),
-                check.path,
+                check.severity,
+                path_template,
                 message,
                 program(check.related, (*where, "related")),
             )

@@ -36,8 +36,11 @@ class Check(_Base):
     """One way to violate the rule: a condition, where it points, and what it says."""
 
     violation: str = Field(min_length=1, description="CEL; true means the document violates the rule.")
-    path: str = Field(min_length=1, description="Manifest path the finding points at; may use {index} inside `each`.")
+    path: str = Field(min_length=1, description="Manifest path the finding points at, e.g. `spec.endpoints[{index}].region | spec`: alternatives separated by |, placeholders are CEL.")
     message: str = Field(min_length=1, description="Message template; {cel-expression} or {cel-expression:format}.")
+    severity: Optional[Literal["error", "warning", "note"]] = Field(
+        None, description="This check's severity when it differs from the rule's."
+    )
     related: Optional[str] = Field(
         None,
         description="CEL yielding a list of {file, document, path, message} maps: other places "

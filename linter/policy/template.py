@@ -62,7 +62,8 @@ def _split_spec(field: str) -> tuple[str, str]:
 
 
 def format_value(value: Any, spec: str = "") -> str:
-    """Render a CEL result for people: 2.0 -> 2, 0.12345 -> 0.12, lists joined, null -> unset."""
+    """Render a CEL result for people: 2.0 -> 2, 0.12345 -> 0.12, lists joined (empty: none),
+    null -> unset."""
     if spec:
         return format(value, spec)
     if value is None:
@@ -74,5 +75,5 @@ def format_value(value: Any, spec: str = "") -> str:
             return str(int(value))
         return f"{value:.2f}".rstrip("0").rstrip(".")
     if isinstance(value, (list, tuple)):
-        return ", ".join(format_value(item) for item in value)
+        return ", ".join(format_value(item) for item in value) if value else "none"
     return str(value)
