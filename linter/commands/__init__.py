@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from linter.commands import check, explain, facts, rules, schema
+from linter.commands import check, explain, facts, memory, rules, schema
 
 COMMANDS: dict[str, ModuleType] = {
     "check": check,
@@ -13,4 +13,5 @@ COMMANDS: dict[str, ModuleType] = {
     "explain": explain,
     "schema": schema,
     "facts": facts,
+    "memory": memory,
 }

@@ -11,13 +11,14 @@ from collections.abc import Callable
 from typing import Any
 
 from linter.documents import Manifest
-from linter.facts import quota, residency, resources
+from linter.facts import memory, quota, residency, resources
 from linter.facts.run import RunIndex
 
 FactProvider = Callable[[Manifest, RunIndex], dict[str, Any]]
 
 PROVIDERS: dict[str, FactProvider] = {
     "resources": resources.compute,
+    "memory": memory.compute,
     "quota": quota.compute,
     "residency": residency.compute,
 }

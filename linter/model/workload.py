@@ -43,7 +43,9 @@ class Serving(Strict):
 
 class FineTuning(Strict):
     method: Optional[Literal["full", "lora", "qlora"]] = None
-    optimizer: Optional[str] = Field(None, description="adamw, adamw-8bit, sgd, adafactor, ...")
+    optimizer: Optional[Literal["adamw", "adamw-8bit", "paged-adamw-8bit", "adamw-bf16", "sgd"]] = Field(
+        None, description="Optimizer whose state is sized; adamw when unset."
+    )
     micro_batch_size: Optional[int] = Field(None, ge=1)
     sequence_length: Optional[int] = Field(None, ge=1)
     gradient_checkpointing: Optional[bool] = None
