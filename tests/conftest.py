@@ -19,6 +19,11 @@ from linter.runner import RunResult, lint_paths
 from linter.selection import Selection
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: needs the network or takes tens of seconds "
+                                       '(deselect with -m "not slow")')
 EXPECT = re.compile(r"#\s*expect:\s*([A-Z]+[0-9]{3}(?:\s*,\s*[A-Z]+[0-9]{3})*)")
 
 

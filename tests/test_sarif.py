@@ -8,8 +8,11 @@ from typing import Any
 
 import jsonschema
 import pytest
-
 from conftest import REPO, run_cli
+
+from linter.policy.loader import Rulebook
+from linter.report import sarif
+from linter.report.fingerprint import line_hashes
 
 SCHEMA = json.loads((REPO / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
 
@@ -63,6 +66,8 @@ def test_results_point_at_keys_with_repo_relative_uris(tmp_path: Path, monkeypat
     rules = document["runs"][0]["tool"]["driver"]["rules"]
     assert rules[result["ruleIndex"]]["id"] == "GL202"
     assert document["runs"][0]["automationDetails"] == {"id": "gpulint/"}
+    line_hash = line_hashes(job.read_text())[7]
+    assert result["partialFingerprints"] == {"primaryLocationLineHash": line_hash}
 
 
 def test_warning_level_is_written_explicitly(tmp_path: Path) -> None:
@@ -72,7 +77,7 @@ def test_warning_level_is_written_explicitly(tmp_path: Path) -> None:
         "  profile: training\n  resources:\n    accelerator: {type: H100, count: 8}\n"
         "  lifecycle: {idleShutdownMinutes: 600}\n"
     )
-    document = json.loads(run_cli("check", "--format", "sarif", str(job)).out)
+    document = json.loads(run_cli("check", "--format", "sarif", "--select", "GL201", str(job)).out)
     validate(document)
     assert [r["level"] for r in document["runs"][0]["results"]] == ["warning"]
 
@@ -86,3 +91,102 @@ def test_suppressed_findings_are_left_out(tmp_path: Path) -> None:
     )
     document = json.loads(run_cli("check", "--format", "sarif", str(job)).out)
     assert document["runs"][0]["results"] == []
+
+
+TRAINING_ON_SPOT = (
+    "apiVersion: gpulint.dev/v1alpha1\nkind: Workload\nmetadata: {name: a}\nspec:\n"
+    "  profile: training\n  resources:\n    accelerator: {type: H100, count: 8}\n"
+    "    capacity: spot\n  lifecycle: {maxRuntimeHours: 4}\n"
+)
+
+
+@pytest.fixture
+def repository(tmp_path: Path) -> Path:
+    """A repository with one finding in ml/jobs/job.yaml."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "ml" / "jobs").mkdir(parents=True)
+    (tmp_path / "ml" / "jobs" / "job.yaml").write_text(TRAINING_ON_SPOT)
+    return tmp_path
+
+
+def _uris(*args: str) -> list[str]:
+    document = json.loads(run_cli("check", "--format", "sarif", "--select", "GL202", *args).out)
+    validate(document)
+    return [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for r in document["runs"][0]["results"]]
+
+
+def test_uris_are_the_same_from_any_working_directory(
+    repository: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(repository)
+    assert _uris("ml") == ["ml/jobs/job.yaml"]
+    monkeypatch.chdir(repository / "ml" / "jobs")
+    assert _uris(".") == ["ml/jobs/job.yaml"]
+    assert _uris(str(repository / "ml" / "jobs" / "job.yaml")) == ["ml/jobs/job.yaml"]
+
+
+def test_sarif_root_option(repository: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(repository / "ml" / "jobs")
+    assert _uris("--sarif-root", "..", ".") == ["jobs/job.yaml"]
+    assert _uris("--sarif-root", str(repository / "ml" / "jobs"), "job.yaml") == ["job.yaml"]
+
+
+def test_file_outside_the_root_gets_a_file_uri(
+    repository: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    elsewhere = tmp_path_factory.mktemp("elsewhere") / "my job.yaml"
+    elsewhere.write_text(TRAINING_ON_SPOT)
+    monkeypatch.chdir(repository)
+    document = json.loads(run_cli("check", "--format", "sarif", "--select", "GL202",
+                                  str(elsewhere)).out)
+    validate(document)
+    location = document["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"] == {"uri": elsewhere.as_uri()}
+    assert elsewhere.as_uri().endswith("/my%20job.yaml")
+
+
+def test_sarif_root_must_be_a_directory(repository: Path) -> None:
+    result = run_cli("check", "--format", "sarif", "--sarif-root", str(repository / "nope"),
+                     str(repository))
+    assert (result.code, result.out) == (2, "")
+    assert result.err == f"gpulint: error: --sarif-root {repository / 'nope'}: not a directory\n"
+
+
+def test_category(repository: Path) -> None:
+    document = json.loads(run_cli("check", "--format", "sarif", "--sarif-category", "gpulint/ml",
+                                  str(repository)).out)
+    assert document["runs"][0]["automationDetails"] == {"id": "gpulint/ml/"}
+
+
+def test_security_severity_only_on_security_rules(examples_sarif: dict[str, Any],
+                                                  rulebook: Rulebook) -> None:
+    rules = examples_sarif["runs"][0]["tool"]["driver"]["rules"]
+    assert any(rule.meta.security for rule in rulebook)
+    for rule in rules:
+        properties = rule["properties"]
+        assert properties["precision"] == "high"
+        if rulebook.by_id[rule["id"]].meta.security:
+            assert properties["tags"][0] == "security"
+            assert properties["security-severity"] == sarif.SECURITY_SEVERITY[
+                rule["defaultConfiguration"]["level"]]
+        else:
+            assert "security-severity" not in properties
+            assert "security" not in properties["tags"]
+
+
+def test_results_beyond_githubs_limit_are_cut_most_severe_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "a-warning.yaml").write_text(
+        "apiVersion: gpulint.dev/v1alpha1\nkind: Workload\nmetadata: {name: a}\nspec:\n"
+        "  profile: training\n  resources:\n    accelerator: {type: H100, count: 8}\n"
+        "  lifecycle: {idleShutdownMinutes: 600}\n"
+    )
+    (tmp_path / "b-error.yaml").write_text(TRAINING_ON_SPOT)
+    monkeypatch.setattr(sarif, "MAX_RESULTS", 1)
+    result = run_cli("check", "--format", "sarif", "--select", "GL201,GL202", str(tmp_path))
+    document = json.loads(result.out)
+    assert [r["ruleId"] for r in document["runs"][0]["results"]] == ["GL202"]
+    assert result.err == ("gpulint: warning: 2 results are more than GitHub code scanning accepts "
+                          "in one run; the SARIF holds the 1 most severe\n")

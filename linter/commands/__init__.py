@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from linter.commands import check, explain, facts, memory, rules, schema
+from linter.commands import check, explain, facts, init, memory, rules, schema
 
 COMMANDS: dict[str, ModuleType] = {
     "check": check,
@@ -14,4 +14,5 @@ COMMANDS: dict[str, ModuleType] = {
     "schema": schema,
     "facts": facts,
     "memory": memory,
+    "init": init,
 }

@@ -5,8 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from linter.commands.setup import add_config_arguments, load_setup
+
+if TYPE_CHECKING:
+    from linter.report.sarif import Places
+    from linter.runner import RunResult
 
 HELP = "lint manifests (files or directories, recursively)"
 FAIL_LEVELS = ("error", "warning", "note", "never")
@@ -17,34 +22,44 @@ def _split(values: list[str]) -> list[str]:
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help="files or directories (default: .)")
     parser.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
-    parser.add_argument("--output", "-o", metavar="FILE", help="write the report here instead of stdout")
+    parser.add_argument("--output", "-o", metavar="FILE",
+                        help="write the report here instead of stdout")
     parser.add_argument("--select", action="append", default=[], metavar="IDS",
                         help="only these rule ids or prefixes (comma-separated, repeatable)")
     parser.add_argument("--ignore", action="append", default=[], metavar="IDS",
                         help="skip these rule ids or prefixes (comma-separated, repeatable)")
     parser.add_argument("--fail-on", choices=FAIL_LEVELS, default=None,
                         help="lowest severity that makes the exit code 1 (default: error)")
+    baseline = parser.add_mutually_exclusive_group()
+    baseline.add_argument("--baseline", metavar="FILE",
+                          help="report only findings that are not in this baseline file")
+    baseline.add_argument("--write-baseline", metavar="FILE",
+                          help="record the current findings in FILE and exit 0")
+    parser.add_argument("--sarif-root", metavar="DIR",
+                        help="SARIF URIs are relative to DIR (default: the git repository root "
+                             "above the working directory, else the working directory)")
+    parser.add_argument("--sarif-category", metavar="NAME", default="gpulint",
+                        help="SARIF automationDetails category, one per analysis "
+                             "(default: gpulint)")
     add_config_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from linter.findings import Severity
-    from linter.report import renderer
     from linter.runner import lint_paths
 
     setup = load_setup(args, _split(args.select), _split(args.ignore))
     result = lint_paths(args.paths or ["."], setup.rulebook, setup.config, setup.selection)
     for skipped in result.skipped:
         print(f"gpulint: skipped {skipped}: no gpulint.dev/v1alpha1 documents", file=sys.stderr)
-    if args.format == "text":
-        from linter.report.text import render
-
-        color = args.output is None and sys.stdout.isatty()
-        report = render(result, color=color)
-    else:
-        report = renderer(args.format)(result)
+    if args.write_baseline:
+        return _write_baseline(result, Path(args.write_baseline))
+    if args.baseline:
+        result = _apply_baseline(result, Path(args.baseline))
+    report = _render(result, args)
     if args.output:
         Path(args.output).write_text(report, encoding="utf-8")
     else:
@@ -53,5 +68,76 @@ def run(args: argparse.Namespace) -> int:
     if fail_on == "never":
         return 0
     threshold = Severity(fail_on).rank
-    failing = any(f.suppressed_reason is None and f.severity.rank >= threshold for f in result.findings)
+    failing = any(f.suppressed_reason is None and f.severity.rank >= threshold
+                  for f in result.findings)
     return 1 if failing else 0
+
+
+def _render(result: RunResult, args: argparse.Namespace) -> str:
+    if args.format == "text":
+        from linter.report.text import render
+
+        return render(result, color=args.output is None and sys.stdout.isatty())
+    if args.format == "sarif":
+        from linter.report import sarif
+
+        document, warnings = sarif.build(result, _places(args.sarif_root), args.sarif_category)
+        for warning in warnings:
+            print(f"gpulint: warning: {warning}", file=sys.stderr)
+        return sarif.dumps(document)
+    from linter.report import renderer
+
+    return renderer(args.format)(result)
+
+
+def _places(sarif_root: str | None) -> Places:
+    from linter.errors import UsageError
+    from linter.report.sarif import Places
+    from linter.report.uris import source_root
+
+    cwd = Path.cwd()
+    if sarif_root is None:
+        return Places(base=cwd, root=source_root(cwd))
+    root = Path(sarif_root)
+    if not root.is_dir():
+        raise UsageError(f"--sarif-root {sarif_root}: not a directory")
+    return Places(base=cwd, root=root.absolute())
+
+
+def _write_baseline(result: RunResult, target: Path) -> int:
+    from linter import baseline
+    from linter.errors import UsageError
+    from linter.report.summary import reported
+
+    anchor = target.absolute().parent
+    entries = [baseline.entry(f, result.texts, Path.cwd(), anchor)
+               for f in reported(result.findings)]
+    try:
+        target.write_text(baseline.serialise(entries), encoding="utf-8")
+    except OSError as err:
+        raise UsageError(f"{target}: cannot write baseline: {err.strerror or err}") from None
+    print(f"gpulint: wrote {len(entries)} baseline entries to {target}", file=sys.stderr)
+    return 0
+
+
+def _apply_baseline(result: RunResult, source: Path) -> RunResult:
+    import dataclasses
+
+    from linter import baseline
+    from linter.errors import UsageError
+
+    try:
+        entries = baseline.parse(source.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise UsageError(f"{source}: cannot read baseline: {err.strerror or err}") from None
+    except baseline.BaselineError as err:
+        raise UsageError(f"{source}: {err}") from None
+    comparison = baseline.compare(result.findings, entries, result.texts, Path.cwd(),
+                                  source.absolute().parent)
+    if comparison.stale:
+        print(f"gpulint: {len(comparison.stale)} baseline entries in {source} are stale "
+              "(no longer found; rewrite it with --write-baseline):", file=sys.stderr)
+        for item in comparison.stale:
+            print(f"  {item.file}: {item.rule_id} {item.path}: {item.message}", file=sys.stderr)
+    known = {id(f) for f in comparison.known}
+    return dataclasses.replace(result, findings=[f for f in result.findings if id(f) not in known])

@@ -9,8 +9,10 @@ dicts (property bags) pass through as they are.
 from __future__ import annotations
 
 import json
-from pathlib import PurePosixPath
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
 
 import attr
 import sarif_om as om
@@ -19,13 +21,34 @@ from linter import __version__
 from linter.findings import Finding, Location
 from linter.policy import docs
 from linter.policy.loader import CompiledRule
+from linter.report.fingerprint import line_hashes
 from linter.report.summary import reported
+from linter.report.uris import artifact_uri
 from linter.runner import RunResult
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/gpulint/gpulint"
 DEFAULT_CATEGORY = "gpulint"
 SECURITY_SEVERITY = {"error": "8.0", "warning": "5.0", "note": "2.0"}
+# GitHub code scanning: more results or related locations than this and the upload is rejected;
+# of more tags than this only the first ones are kept.
+MAX_RESULTS = 25_000
+MAX_LOCATIONS = 1_000
+MAX_TAGS = 10
+
+
+@dataclass(frozen=True)
+class Places:
+    """Where display paths start (the working directory of the run) and what URIs are relative
+    to (the source root, normally the repository root)."""
+
+    base: Path = field(default_factory=Path.cwd)
+    root: Path = field(default_factory=Path.cwd)
+
+
+class Sarif(NamedTuple):
+    document: dict[str, Any]
+    warnings: list[str]  # what had to be cut to stay within GitHub's limits
 
 
 def to_jsonable(value: Any) -> Any:
@@ -46,10 +69,10 @@ def to_jsonable(value: Any) -> Any:
 
 def _descriptor(rule: CompiledRule) -> om.ReportingDescriptor:
     meta = rule.meta
-    properties: dict[str, Any] = {"tags": list(meta.tags), "precision": "high"}
+    tags = ["security", *(t for t in meta.tags if t != "security")] if meta.security else meta.tags
+    properties: dict[str, Any] = {"tags": list(tags)[:MAX_TAGS], "precision": "high"}
     if meta.security:
         properties["security-severity"] = SECURITY_SEVERITY[meta.severity]
-        properties["tags"] = [*meta.tags, "security"][:10]
     return om.ReportingDescriptor(
         id=meta.id,
         name=meta.name,
@@ -64,17 +87,11 @@ def _descriptor(rule: CompiledRule) -> om.ReportingDescriptor:
     )
 
 
-def _artifact(file: str) -> om.ArtifactLocation:
-    """Repository-relative POSIX path against %SRCROOT%; a file outside the root gets a file URI."""
-    if file.startswith("/"):
-        return om.ArtifactLocation(uri=PurePosixPath(file).as_uri())
-    return om.ArtifactLocation(uri=file, uri_base_id="%SRCROOT%")
-
-
-def _physical(location: Location) -> om.PhysicalLocation:
+def _physical(location: Location, places: Places) -> om.PhysicalLocation:
+    uri, base_id = artifact_uri(location.file, places.base, places.root)
     span = location.span
     return om.PhysicalLocation(
-        artifact_location=_artifact(location.file),
+        artifact_location=om.ArtifactLocation(uri=uri, uri_base_id=base_id),
         region=om.Region(
             start_line=span.line,
             start_column=span.column,
@@ -84,25 +101,72 @@ def _physical(location: Location) -> om.PhysicalLocation:
     )
 
 
-def _result(finding: Finding, index: dict[str, int]) -> om.Result:
+def _result(
+    finding: Finding,
+    index: dict[str, int],
+    places: Places,
+    fingerprint: Callable[[Location], str | None],
+) -> om.Result:
     related = [
-        om.Location(id=number, physical_location=_physical(r),
+        om.Location(id=number, physical_location=_physical(r, places),
                     message=om.Message(text=r.message or "related location"))
-        for number, r in enumerate(finding.related, start=1)
+        for number, r in enumerate(finding.related[:MAX_LOCATIONS], start=1)
     ]
+    line_hash = fingerprint(finding.location)
     return om.Result(
         rule_id=finding.rule_id,
         rule_index=index[finding.rule_id],
         level=finding.severity.value,
         message=om.Message(text=finding.message),
-        locations=[om.Location(physical_location=_physical(finding.location))],
+        locations=[om.Location(physical_location=_physical(finding.location, places))],
         related_locations=related or None,
+        partial_fingerprints={"primaryLocationLineHash": line_hash} if line_hash else None,
     )
 
 
-def build(result: RunResult, category: str = DEFAULT_CATEGORY) -> dict[str, Any]:
+def _fingerprints(texts: dict[str, str]) -> Callable[[Location], str | None]:
+    """Line hashes per file, computed once per file on first use. A file whose text is unknown
+    (unreadable, not UTF-8, too large) gets none: upload-sarif computes it from the checkout."""
+    cache: dict[str, list[str]] = {}
+
+    def lookup(location: Location) -> str | None:
+        text = texts.get(location.file)
+        if not text:
+            return None
+        hashes = cache.get(location.file)
+        if hashes is None:
+            hashes = cache[location.file] = line_hashes(text)
+        line = location.span.line
+        return hashes[line - 1] if 1 <= line <= len(hashes) else None
+
+    return lookup
+
+
+def _within_limits(findings: Sequence[Finding]) -> tuple[list[Finding], list[str]]:
+    """At most MAX_RESULTS results, the most severe kept, in report order."""
+    warnings = []
+    kept = list(findings)
+    if len(kept) > MAX_RESULTS:
+        ranked = sorted(range(len(kept)), key=lambda i: -kept[i].severity.rank)
+        chosen = set(ranked[:MAX_RESULTS])
+        kept = [f for i, f in enumerate(kept) if i in chosen]
+        warnings.append(f"{len(findings):,} results are more than GitHub code scanning accepts in "
+                        f"one run; the SARIF holds the {MAX_RESULTS:,} most severe")
+    crowded = sum(1 for f in kept if len(f.related) > MAX_LOCATIONS)
+    if crowded:
+        warnings.append(f"{crowded} results have more than {MAX_LOCATIONS:,} related locations; "
+                        f"the SARIF holds the first {MAX_LOCATIONS:,} of each")
+    return kept, warnings
+
+
+def build(
+    result: RunResult, places: Places | None = None, category: str = DEFAULT_CATEGORY
+) -> Sarif:
+    places = places or Places()
     rules = list(result.rulebook)
     index = {rule.id: number for number, rule in enumerate(rules)}
+    findings, warnings = _within_limits(reported(result.findings))
+    fingerprint = _fingerprints(result.texts)
     run = om.Run(
         tool=om.Tool(
             driver=om.ToolComponent(
@@ -115,11 +179,17 @@ def build(result: RunResult, category: str = DEFAULT_CATEGORY) -> dict[str, Any]
         ),
         automation_details=om.RunAutomationDetails(id=f"{category.rstrip('/')}/"),
         column_kind="unicodeCodePoints",
-        results=[_result(f, index) for f in reported(result.findings)],
+        results=[_result(f, index, places, fingerprint) for f in findings],
     )
     log = om.SarifLog(version="2.1.0", schema_uri=SCHEMA_URI, runs=[run])
-    return to_jsonable(log)  # type: ignore[no-any-return]
+    return Sarif(to_jsonable(log), warnings)
+
+
+def dumps(document: dict[str, Any]) -> str:
+    return json.dumps(document, indent=2) + "\n"
 
 
 def render(result: RunResult) -> str:
-    return json.dumps(build(result), indent=2) + "\n"
+    """The registry's entry point: URIs relative to the working directory, warnings dropped
+    (``gpulint check`` calls :func:`build` itself to print them)."""
+    return dumps(build(result).document)
