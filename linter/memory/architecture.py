@@ -340,7 +340,7 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
 _SUFFIXES = ("-instruct", "-chat", "-it")
 
 
-def _catalogue_key(model_id: str) -> str:
+def catalogue_key(model_id: str) -> str:
     key = model_id.strip().lower()
     for suffix in _SUFFIXES:
         if key.endswith(suffix):
@@ -350,10 +350,10 @@ def _catalogue_key(model_id: str) -> str:
 
 def catalogue_entry(model_id: str) -> Mapping[str, Any] | None:
     """The models.yaml entry for an id or alias (case-insensitive; -Instruct/-Chat/-it variants)."""
-    wanted = {model_id.strip().lower(), _catalogue_key(model_id)}
+    wanted = {model_id.strip().lower(), catalogue_key(model_id)}
     for entry in catalog.load("models")["models"]:
         names = [entry["id"], *entry.get("aliases", [])]
-        if any(n.lower() in wanted or _catalogue_key(n) in wanted for n in names):
+        if any(n.lower() in wanted or catalogue_key(n) in wanted for n in names):
             return dict(entry)
     return None
 
