@@ -43,7 +43,7 @@ def test_text_report_and_exit_code(spot: Path) -> None:
 
 def test_clean_file_exits_zero(tmp_path: Path) -> None:
     clean = tmp_path / "clean.yaml"
-    clean.write_text(SPOT.replace("capacity: spot", "capacity: on-demand"))
+    clean.write_text(SPOT.replace("capacity: spot", "capacity: reserved"))
     result = run_cli("check", str(clean))
     assert (result.code, result.out) == (0, "No problems found in 1 file.\n")
 

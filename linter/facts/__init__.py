@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from linter.documents import Manifest
-from linter.facts import memory, quota, residency, resources
+from linter.facts import cost, memory, pool, quota, residency, resources
 from linter.facts.run import RunIndex
 
 FactProvider = Callable[[Manifest, RunIndex], dict[str, Any]]
@@ -20,6 +20,8 @@ PROVIDERS: dict[str, FactProvider] = {
     "resources": resources.compute,
     "memory": memory.compute,
     "quota": quota.compute,
+    "pool": pool.compute,
+    "cost": cost.compute,
     "residency": residency.compute,
 }
 

@@ -39,6 +39,8 @@ class Serving(Strict):
     replicas: Optional[int] = Field(None, ge=0)
     latency_sensitive: Optional[bool] = Field(None, description="Interactive traffic with a latency objective.")
     on_demand_fallback_replicas: Optional[int] = Field(None, ge=0, description="Replicas kept on on-demand capacity when the rest run on spot.")
+    expected_requests_per_minute: Optional[float] = Field(None, ge=0, description="Sustained request rate the service is sized for.")
+    expected_tokens_per_minute: Optional[float] = Field(None, ge=0, description="Sustained tokens per minute (prompt + output) the service is sized for.")
 
 
 class FineTuning(Strict):
@@ -73,6 +75,7 @@ class Lifecycle(Strict):
     max_runtime_hours: Optional[float] = Field(None, gt=0)
     scale_to_zero: Optional[bool] = Field(None, description="Inference: replicas drop to zero when there is no traffic.")
     always_on: Optional[str] = Field(None, min_length=1, description="Inference: why this service must never scale down.")
+    hours_per_month: Optional[float] = Field(None, gt=0, le=744, description="Expected running hours per month, for cost (default: 730 for inference, maxRuntimeHours for jobs).")
 
 
 class Checkpointing(Strict):
