@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -12,6 +13,7 @@ from linter.facts import RunIndex, compute_facts
 from linter.findings import Finding, Location, Severity
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import parse_path
+from linter.policy.flatten import MISSING, SEPARATOR, kind_variable, resolve
 from linter.policy.loader import CompiledCheck, CompiledRule
 
 EVALUATION_RULE = "GL006"
@@ -37,38 +39,69 @@ def evaluate(
         if not rule.meta.engine:
             for kind in rule.meta.scope.kinds:
                 by_kind.setdefault(kind, []).append((rule, settings))
+    names_by_kind = {
+        kind: frozenset(name for rule, _ in applicable for name in rule.variables)
+        for kind, applicable in by_kind.items()
+    }
     for manifest in manifests:
         applicable = by_kind.get(manifest.kind)
         if applicable:
-            yield from _evaluate_manifest(manifest, applicable, run)
+            yield from _evaluate_manifest(manifest, applicable, names_by_kind[manifest.kind], run)
+
+
+_UNDEFINED = re.compile(r"Undefined variable or function: '(\w+)'")
+
+
+def explain(error: cel.CelError) -> str:
+    """The backend's message in manifest terms: a flattened name that is not defined is a path
+    the document does not have."""
+    message = str(error)
+    match = _UNDEFINED.search(message)
+    if match and SEPARATOR in match.group(1):
+        return f"no such field: {match.group(1).replace(SEPARATOR, '.')}"
+    return message
 
 
 def activation(manifest: Manifest, run: RunIndex) -> dict[str, Any]:
     """The variables a rule sees: the document under its kind's name and as ``document``, and
     ``facts``. Built once per manifest and shared by every rule."""
     document = manifest.model.model_dump(mode="json", by_alias=True)
-    kind_variable = manifest.kind[0].lower() + manifest.kind[1:]
-    return {"document": document, kind_variable: document, "facts": compute_facts(manifest, run)}
+    return {"document": document, kind_variable(manifest.kind): document, "facts": compute_facts(manifest, run)}
 
 
 def _evaluate_manifest(
-    manifest: Manifest, rules: Sequence[tuple[CompiledRule, RuleSettings]], run: RunIndex
+    manifest: Manifest,
+    rules: Sequence[tuple[CompiledRule, RuleSettings]],
+    names: frozenset[str],
+    run: RunIndex,
 ) -> Iterator[Finding]:
     variables = activation(manifest, run)
-    context = cel.new_context(variables)
+    # Rule expressions are flattened (linter.policy.flatten) so that each reads only the values
+    # at the paths it names; the context holds exactly those names. What changes from
+    # rule to rule (options) or item to item (item, index) is served by a resolver: adding a
+    # variable would make the backend convert the whole context again on the next evaluation.
+    prepared = {}
+    for name in names:
+        value = resolve(variables, name)
+        if value is not MISSING:
+            prepared[name] = value
+    context = cel.new_context(prepared)
+    varying: dict[str, Any] = {}
+    context.set_variable_resolver(varying.get)
     profile = variables["document"].get("spec", {}).get("profile")
     for rule, settings in rules:
         profiles = rule.meta.scope.profiles
         if profiles and profile not in profiles:
             continue
-        context.add_variable("options", dict(settings.options))
+        varying.clear()
+        varying["options"] = settings.options
         try:
-            yield from _evaluate_rule(rule, manifest, context, run)
+            yield from _evaluate_rule(rule, manifest, context, varying, run)
         except cel.CelError as err:
             yield Finding(
                 EVALUATION_RULE,
                 Severity.WARNING,
-                f"rule {rule.id} ({rule.meta.name}) could not be evaluated here: {err}",
+                f"rule {rule.id} ({rule.meta.name}) could not be evaluated here: {explain(err)}",
                 manifest.location(("kind",)),
             )
 
@@ -77,6 +110,7 @@ def _evaluate_rule(
     rule: CompiledRule,
     manifest: Manifest,
     context: Any,
+    varying: dict[str, Any],
     run: RunIndex,
 ) -> Iterator[Finding]:
     if rule.applies is not None and not _truth(rule.applies, context, "applies"):
@@ -88,8 +122,7 @@ def _evaluate_rule(
             raise cel.CelError("`each` must evaluate to a list")
     for index, item in enumerate(items):
         if rule.each is not None:
-            context.add_variable("item", item)
-            context.add_variable("index", index)
+            varying["item"], varying["index"] = item, index
         for check in rule.checks:
             if _truth(check.violation, context, "violation"):
                 yield _finding(rule, check, manifest, context, run)

@@ -55,7 +55,7 @@ def run(tmp_path: Path, **fields: str) -> list[tuple[str, int, int, str]]:
 
 def test_runtime_error_is_gl006_and_the_run_goes_on(tmp_path: Path) -> None:
     found = run(tmp_path, violation='workload.spec.owner == "x"')
-    assert found == [("GL006", 2, 1, "rule ACME100 (test-rule) could not be evaluated here: no such key: owner")]
+    assert found == [("GL006", 2, 1, "rule ACME100 (test-rule) could not be evaluated here: no such field: workload.spec.owner")]
 
 
 def test_non_boolean_condition_is_gl006(tmp_path: Path) -> None:

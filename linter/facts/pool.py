@@ -10,6 +10,7 @@ from linter.facts.run import RunIndex
 from linter.model import Workload
 
 TRAINING = frozenset({"training", "fine-tuning"})
+MAX_LISTED = 5
 
 
 def _side(workload: Workload) -> str | None:
@@ -33,18 +34,29 @@ def compute(manifest: Manifest, run: RunIndex) -> dict[str, Any]:
     workload = manifest.model
     assert isinstance(workload, Workload)
     pool, side = workload.spec.resources.pool, _side(workload)
-    conflicts = []
+    others: list[Manifest] = []
     if pool and side:
         for other in run.shared("pool.index", _by_pool).get(pool, []):
             assert isinstance(other.model, Workload)
             other_side = _side(other.model)
             if other_side and other_side != side:
-                conflicts.append({
-                    "file": other.file,
-                    "document": other.index,
-                    "path": "spec.resources.pool",
-                    "name": other.name,
-                    "profile": other.model.spec.profile,
-                    "message": f"{other.model.spec.profile} workload {other.name} in pool {pool}",
-                })
-    return {"name": pool, "side": side, "conflicts": conflicts}
+                others.append(other)
+    return {
+        "name": pool,
+        "side": side,
+        "conflictCount": len(others),
+        # a sample, not all: in a large repository a shared pool can hold thousands of workloads
+        "conflicts": [_reference(other, pool) for other in others[:MAX_LISTED]],
+    }
+
+
+def _reference(other: Manifest, pool: str) -> dict[str, Any]:
+    assert isinstance(other.model, Workload)
+    return {
+        "file": other.file,
+        "document": other.index,
+        "path": "spec.resources.pool",
+        "name": other.name,
+        "profile": other.model.spec.profile,
+        "message": f"{other.model.spec.profile} workload {other.name} in pool {pool}",
+    }

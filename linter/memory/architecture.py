@@ -8,6 +8,8 @@ experts (all resident), shared experts, routers, dense-first layers and MLA proj
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -358,6 +360,7 @@ def catalogue_entry(model_id: str) -> Mapping[str, Any] | None:
     return None
 
 
+@functools.lru_cache(maxsize=4096)
 def architecture_from_catalogue(model_id: str) -> Architecture | None:
     """Architecture of a catalogue model, or None when the model is not in the catalogue."""
     entry = catalogue_entry(model_id)

@@ -85,6 +85,7 @@ def all_gpus() -> tuple[GpuSpec, ...]:
     return tuple(_gpu(entry) for entry in catalog.load("gpus")["gpus"])
 
 
+@functools.lru_cache(maxsize=4096)
 def resolve_gpu(name: str) -> GpuSpec | None:
     """Look up a GPU by canonical name or alias; case, ``_``, spaces and ``-`` are equivalent."""
     index = _gpu_index()
@@ -92,6 +93,7 @@ def resolve_gpu(name: str) -> GpuSpec | None:
     return index.get(key) or index.get(key.removeprefix("nvidia-"))
 
 
+@functools.lru_cache(maxsize=4096)
 def resolve_instance(instance_type: str, provider: str | None = None) -> InstanceSpec | None:
     """Look up an instance type, case-insensitively (Azure sizes with or without ``Standard_``)."""
     wanted = instance_type.strip().lower()

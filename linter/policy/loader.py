@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from linter import cel
 from linter.load import read
 from linter.load.positions import SourceMap, parse_path
+from linter.policy.flatten import compile_rule_expression
 from linter.policy.rule_file import RuleFile
 from linter.policy.template import Template, parse_template
 from linter.validation import error_path, describe_error
@@ -41,6 +42,7 @@ class CompiledRule:
     applies: Any | None
     each: Any | None
     checks: tuple[CompiledCheck, ...]
+    variables: frozenset[str]  # names its expressions read, to prepare the activation once
 
     @property
     def id(self) -> str:
@@ -107,7 +109,7 @@ def _compile(meta: RuleFile, path: Path, source_map: SourceMap) -> CompiledRule:
         if source is None:
             return None
         try:
-            return cel.compile_expression(source)
+            return compile_rule_expression(source)
         except cel.CelError as err:
             raise RuleError(_at(path, source_map, where, f"invalid CEL: {err}")) from None
 
@@ -136,6 +138,9 @@ def _compile(meta: RuleFile, path: Path, source_map: SourceMap) -> CompiledRule:
                 program(check.related, (*where, "related")),
             )
         )
-    return CompiledRule(
-        meta, path, program(meta.applies, ("applies",)), program(meta.each, ("each",)), tuple(checks)
-    )
+    applies, each = program(meta.applies, ("applies",)), program(meta.each, ("each",))
+    programs = [applies, each]
+    for check in checks:
+        programs += [check.violation, check.related, *check.path.programs, *check.message.programs]
+    names = frozenset(name for p in programs if p is not None for name in p.variables())
+    return CompiledRule(meta, path, applies, each, tuple(checks), names)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from linter import cel
+from linter.policy.flatten import compile_rule_expression
 
 _FIELD = re.compile(r"\{\{|\}\}|\{([^{}]+)\}")
 _FORMAT_SPEC = re.compile(r"[<>=^]?[+\- ]?#?0?\d*[,_]?(?:\.\d+)?[bcdeEfFgGnosxX%]?")
@@ -20,6 +21,10 @@ _FORMAT_SPEC = re.compile(r"[<>=^]?[+\- ]?#?0?\d*[,_]?(?:\.\d+)?[bcdeEfFgGnosxX%
 @dataclass(frozen=True)
 class Template:
     parts: tuple[str | tuple[Any, str], ...]  # literal text, or (compiled program, format spec)
+
+    @property
+    def programs(self) -> list[Any]:
+        return [part[0] for part in self.parts if not isinstance(part, str)]
 
     def render(self, context: Any) -> str:
         out: list[str] = []
@@ -47,7 +52,7 @@ def parse_template(text: str) -> Template:
             continue
         expression, spec = _split_spec(match.group(1))
         try:
-            parts.append((cel.compile_expression(expression), spec))
+            parts.append((compile_rule_expression(expression), spec))
         except cel.CelError as err:
             raise cel.CelError(f"in message placeholder {{{match.group(1)}}}: {err}") from None
     parts.append(text[last:])

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from linter.memo import memoize_list
+
+import functools
+
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -55,6 +59,7 @@ def _total(entry: Mapping[str, Any]) -> tuple[float, float, str]:
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def api_price(provider: str, model: str, region: str | None) -> ApiPrice | None:
     """The catalogued per-token price of ``model`` (the provider's model id) on ``provider``.
 
@@ -91,6 +96,7 @@ def _same_model(hf_id: str, other: str) -> bool:
     return mine is not None and theirs is not None and mine["id"] == theirs["id"]
 
 
+@memoize_list
 def managed_offerings(hf_id: str) -> list[Offering]:
     """Managed APIs that serve the open-weight model ``hf_id`` (a Hugging Face id).
 

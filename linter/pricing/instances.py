@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -49,6 +51,7 @@ def _cheapest_first(entry: Mapping[str, Any]) -> tuple[bool, float, str]:
     return (on_demand is None, float(on_demand or 0.0), entry["region"])
 
 
+@functools.lru_cache(maxsize=4096)
 def instance_price(provider: str, instance_type: str, region: str | None) -> InstancePrice | None:
     """The catalogued price of ``instance_type`` in ``region``, or None when not catalogued.
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import fnmatch
 
 from linter import catalog
@@ -9,6 +11,7 @@ from linter.residency.names import squash
 from linter.residency.places import provider_places
 
 
+@functools.lru_cache(maxsize=4096)
 def offered_in_region(
     provider: str, region: str, *, instance_type: str | None = None, gpu_type: str | None = None
 ) -> bool | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from linter.memo import memoize_list
+
 import fnmatch
 import re
 from typing import Any
@@ -11,6 +13,7 @@ from linter.quota.keys import ANY_CAPACITY, SPOT, QuotaKey, capacity_class
 from linter.residency.names import squash
 
 
+@memoize_list
 def quota_for(
     provider: str,
     region: str | None,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from linter.memo import memoize_list
+
 import re
 from typing import Any
 
@@ -11,6 +13,7 @@ from linter.residency.endpoints import bedrock_profile
 from linter.residency.names import cloud_of, squash
 
 
+@memoize_list
 def endpoint_quota(
     provider: str,
     model: str | None,

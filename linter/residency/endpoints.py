@@ -8,6 +8,8 @@ destination it may route to before applying an allow-list.
 
 from __future__ import annotations
 
+from linter.memo import memoize_list
+
 from typing import Any
 
 from linter import catalog
@@ -30,6 +32,7 @@ def bedrock_profile(text: str | None) -> tuple[dict[str, Any] | None, str]:
     return None, profile_id
 
 
+@memoize_list
 def endpoint_destinations(
     provider: str,
     region: str | None,

@@ -64,6 +64,7 @@ def _places() -> dict[tuple[str, str], Place]:
     }
 
 
+@functools.lru_cache(maxsize=4096)
 def region_place(provider: str, region: str) -> Place | None:
     """The place of ``region`` (zones such as ``us-east-1a`` or ``us-central1-a`` resolve to
     their region); None when the provider or region is not in the catalogue. ``provider`` may

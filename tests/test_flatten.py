@@ -1,0 +1,59 @@
+"""Flattening rule expressions: the rewrite is exact, and evaluation gives the same answers."""
+
+from __future__ import annotations
+
+import pytest
+
+from linter import cel
+from linter.policy.flatten import MISSING, flatten, resolve
+
+ROOTS = {"workload", "facts"}
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ('workload.spec.resources.capacity == "spot"', 'workload__spec__resources__capacity == "spot"'),
+        ("has(workload.spec.model.id)", "has(workload__spec__model.id)"),
+        ("workload.spec.endpoints.map(e, e.provider)", "workload__spec__endpoints.map(e, e.provider)"),
+        ("workload.spec.endpoints[0].region", "workload__spec__endpoints[0].region"),
+        ('"workload.spec.x" + workload.metadata.name', '"workload.spec.x" + workload__metadata__name'),
+        ("item.requests.expected > 1e9", "item.requests.expected > 1e9"),
+        ("facts . memory . status", "facts__memory__status"),
+        ("workload", "workload"),
+    ],
+)
+def test_rewrite(source: str, expected: str) -> None:
+    assert flatten(source, ROOTS) == expected
+
+
+def test_resolve_tells_null_from_missing() -> None:
+    activation = {"workload": {"spec": {"a": None, "b": {"c": 1}}}}
+    assert resolve(activation, "workload__spec__a") is None
+    assert resolve(activation, "workload__spec__b__c") == 1
+    assert resolve(activation, "workload__spec__zz") is MISSING
+    assert resolve(activation, "workload__spec__b__c__d") is MISSING
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'workload.spec.resources.capacity == "spot"',
+        "workload.spec.checkpointing.enabled == null",
+        "size(workload.spec.endpoints) == 2 && workload.spec.endpoints[1].region == 'us'",
+        "workload.spec.endpoints.exists(e, e.region == 'eu')",
+        "has(workload.spec.model.id) && !has(workload.spec.model.config)",
+        "facts.memory.estimate.fits || facts.memory.gib.required > 10.0",
+    ],
+)
+def test_flattened_and_plain_evaluate_the_same(source: str) -> None:
+    activation = {
+        "workload": {"spec": {"resources": {"capacity": "spot"}, "checkpointing": {"enabled": None},
+                              "endpoints": [{"region": "eu"}, {"region": "us"}], "model": {"id": "m"}}},
+        "facts": {"memory": {"estimate": {"fits": False}, "gib": {"required": 12.5}}},
+    }
+    plain = cel.evaluate(cel.compile_expression(source), cel.new_context(activation))
+    program = cel.compile_expression(flatten(source, ROOTS))
+    names = {name: resolve(activation, name) for name in program.variables()}
+    flat = cel.evaluate(program, cel.new_context({k: v for k, v in names.items() if v is not MISSING}))
+    assert flat == plain
