@@ -7,19 +7,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from linter import suppress
+from linter import cache, suppress
 from linter.config import LoadedConfig
 from linter.discover import Candidate, discover
 from linter.documents import Manifest, classify, is_ours
 from linter.engine import RuleSettings, evaluate
-from linter.facts import RunIndex
+from linter.facts import RunIndex, prepare
 from linter.findings import Finding, Location, Severity
-from linter.load import DEFAULT_MAX_BYTES, Limits, read
+from linter.load import DEFAULT_MAX_BYTES, Limits, LoadedFile, read
 from linter.model import API_GROUP
-from linter.policy.loader import Rulebook
+from linter.parallel import fork_map
+from linter.policy.loader import CompiledRule, Rulebook
 from linter.selection import Selection
 
 PARSE_RULE = "GL002"
+# Below this many files (or manifests) starting worker processes costs more than it saves.
+PARALLEL_THRESHOLD = 200
 
 
 @dataclass
@@ -38,10 +41,25 @@ def lint_paths(
     config: LoadedConfig,
     selection: Selection,
     root: Path | None = None,
+    jobs: int = 1,
+    cache_dir: Path | None = None,
 ) -> RunResult:
-    """Lint files and directories: load, validate, evaluate rules, apply suppressions."""
+    """Lint files and directories: load, validate, evaluate rules, apply suppressions. With
+    ``cache_dir``, an unchanged run (same files, rules, config, version) is answered from it."""
     candidates = discover(paths, config.config.exclude, root)
-    return lint_candidates(candidates, rulebook, config, selection)
+    if cache_dir is None:
+        return lint_candidates(candidates, rulebook, config, selection, jobs)
+    inputs = [config.config.model_dump_json(), repr(selection.select), repr(selection.ignore)]
+    key = cache.run_key(candidates, inputs, (rule.source for rule in rulebook))
+    cached = cache.load(cache_dir, key) if key else None
+    if cached is not None:
+        settings = selection.settings(rulebook)
+        return RunResult(cached["findings"], rulebook, settings, cached["filesChecked"],
+                         cached["skipped"], cached["texts"])
+    result = lint_candidates(candidates, rulebook, config, selection, jobs)
+    if key:
+        cache.store(cache_dir, key, result.findings, result.files_checked, result.skipped, result.texts)
+    return result
 
 
 @dataclass
@@ -55,12 +73,28 @@ class Collected:
     skipped: list[str] = field(default_factory=list)
 
 
-def collect(candidates: Sequence[Candidate], max_bytes: int = DEFAULT_MAX_BYTES) -> Collected:
+def read_all(
+    candidates: Sequence[Candidate], max_bytes: int = DEFAULT_MAX_BYTES, jobs: int = 1
+) -> list[LoadedFile]:
+    """Read and parse every candidate (in worker processes for large runs), in order."""
+    limits = Limits()
+    marker = API_GROUP.encode()
+
+    def read_slice(start: int, stop: int) -> list[LoadedFile]:
+        return [read(c.path, limits, max_bytes, marker=marker) for c in candidates[start:stop]]
+
+    parts = fork_map(read_slice, len(candidates), jobs) if _worth_it(len(candidates), jobs) else None
+    if parts is None:
+        return read_slice(0, len(candidates))
+    return [loaded for part in parts for loaded in part]
+
+
+def collect(
+    candidates: Sequence[Candidate], max_bytes: int = DEFAULT_MAX_BYTES, jobs: int = 1
+) -> Collected:
     """Read, parse and validate each candidate file (GL001/GL002 findings for what fails)."""
     out = Collected()
-    limits = Limits()
-    for candidate in candidates:
-        loaded = read(candidate.path, limits, max_bytes, marker=API_GROUP.encode())
+    for candidate, loaded in zip(candidates, read_all(candidates, max_bytes, jobs)):
         if loaded.unrelated:
             if candidate.explicit:
                 out.skipped.append(candidate.display)
@@ -86,12 +120,15 @@ def lint_candidates(
     rulebook: Rulebook,
     config: LoadedConfig,
     selection: Selection,
+    jobs: int = 1,
 ) -> RunResult:
+    """Lint candidate files; with ``jobs`` > 1 large runs use that many worker processes."""
     settings = selection.settings(rulebook)
-    collected = collect(candidates, config.config.max_file_size or DEFAULT_MAX_BYTES)
+    max_bytes = config.config.max_file_size or DEFAULT_MAX_BYTES
+    collected = collect(candidates, max_bytes, jobs)
     run = RunIndex(collected.manifests, config.config.residency)
     enabled = [(rule, settings[rule.id]) for rule in rulebook if rule.id in settings]
-    findings = [*collected.findings, *evaluate(enabled, collected.manifests, run)]
+    findings = [*collected.findings, *_evaluate_parallel(enabled, collected.manifests, run, jobs)]
     return RunResult(
         _finalise(findings, collected.texts, rulebook, settings),
         rulebook,
@@ -100,6 +137,22 @@ def lint_candidates(
         collected.skipped,
         collected.texts,
     )
+
+
+def _worth_it(count: int, jobs: int) -> bool:
+    return jobs > 1 and count >= PARALLEL_THRESHOLD
+
+
+def _evaluate_parallel(
+    rules: list[tuple[CompiledRule, RuleSettings]], manifests: list[Manifest], run: RunIndex, jobs: int
+) -> list[Finding]:
+    if _worth_it(len(manifests), jobs):
+        prepare(run)  # build run-wide indices once, before the workers inherit them
+        parts = fork_map(lambda start, stop: list(evaluate(rules, manifests[start:stop], run)),
+                         len(manifests), jobs)
+        if parts is not None:
+            return [finding for part in parts for finding in part]
+    return list(evaluate(rules, manifests, run))
 
 
 def _finalise(

@@ -24,6 +24,14 @@ REPO = Path(__file__).resolve().parent.parent
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: needs the network or takes tens of seconds "
                                        '(deselect with -m "not slow")')
+
+
+@pytest.fixture(autouse=True)
+def no_result_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test lints afresh; tests/test_cache.py turns the cache on where it is the subject."""
+    monkeypatch.setenv("GPULINT_NO_CACHE", "1")
+
+
 EXPECT = re.compile(r"#\s*expect:\s*([A-Z]+[0-9]{3}(?:\s*,\s*[A-Z]+[0-9]{3})*)")
 
 

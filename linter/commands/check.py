@@ -31,6 +31,10 @@ def register(parser: argparse.ArgumentParser) -> None:
                         help="only these rule ids or prefixes (comma-separated, repeatable)")
     parser.add_argument("--ignore", action="append", default=[], metavar="IDS",
                         help="skip these rule ids or prefixes (comma-separated, repeatable)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="do not read or write the result cache (.gpulint_cache)")
+    parser.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                        help="worker processes for large runs (default: every available CPU)")
     parser.add_argument("--fail-on", choices=FAIL_LEVELS, default=None,
                         help="lowest severity that makes the exit code 1 (default: error)")
     baseline = parser.add_mutually_exclusive_group()
@@ -49,10 +53,18 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from linter.findings import Severity
+    from linter.cache import default_directory
+    from linter.errors import UsageError
+    from linter.parallel import available_cpus
     from linter.runner import lint_paths
 
     setup = load_setup(args, _split(args.select), _split(args.ignore))
-    result = lint_paths(args.paths or ["."], setup.rulebook, setup.config, setup.selection)
+    jobs = args.jobs if args.jobs is not None else available_cpus()
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    cache_dir = None if args.no_cache else default_directory(setup.config.base)
+    result = lint_paths(args.paths or ["."], setup.rulebook, setup.config, setup.selection,
+                        jobs=jobs, cache_dir=cache_dir)
     for skipped in result.skipped:
         print(f"gpulint: skipped {skipped}: no gpulint.dev/v1alpha1 documents", file=sys.stderr)
     if args.write_baseline:

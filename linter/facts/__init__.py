@@ -26,6 +26,13 @@ PROVIDERS: dict[str, FactProvider] = {
 }
 
 
+def prepare(run: RunIndex) -> None:
+    """Build the run-wide indices facts share (quota draws and ledgers, pools) up front, so
+    worker processes inherit them instead of each building its own."""
+    pool.prepare(run)
+    quota.prepare(run)
+
+
 def compute_facts(manifest: Manifest, run: RunIndex) -> dict[str, Any]:
     """Every registered fact for one workload (other kinds have none)."""
     if manifest.kind != "Workload":
@@ -33,4 +40,4 @@ def compute_facts(manifest: Manifest, run: RunIndex) -> dict[str, Any]:
     return {name: provider(manifest, run) for name, provider in PROVIDERS.items()}
 
 
-__all__ = ["PROVIDERS", "FactProvider", "RunIndex", "compute_facts"]
+__all__ = ["PROVIDERS", "FactProvider", "RunIndex", "compute_facts", "prepare"]

@@ -20,33 +20,48 @@ def _side(workload: Workload) -> str | None:
     return "serving" if profile == "inference" else None
 
 
-def _by_pool(run: RunIndex) -> dict[str, list[Manifest]]:
-    index: dict[str, list[Manifest]] = {}
+class _Side:
+    """The workloads of one side of one pool: how many, and the first few to name."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.sample: list[Manifest] = []
+
+    def add(self, manifest: Manifest) -> None:
+        self.count += 1
+        if len(self.sample) < MAX_LISTED:
+            self.sample.append(manifest)
+
+
+def _by_pool(run: RunIndex) -> dict[tuple[str, str], _Side]:
+    """(pool, side) -> its workloads; built once per run so each lookup is O(1)."""
+    index: dict[tuple[str, str], _Side] = {}
     for manifest in run.workloads:
         assert isinstance(manifest.model, Workload)
-        pool = manifest.model.spec.resources.pool
-        if pool:
-            index.setdefault(pool, []).append(manifest)
+        pool, side = manifest.model.spec.resources.pool, _side(manifest.model)
+        if pool and side:
+            index.setdefault((pool, side), _Side()).add(manifest)
     return index
+
+
+def prepare(run: RunIndex) -> None:
+    run.shared("pool.index", _by_pool)
 
 
 def compute(manifest: Manifest, run: RunIndex) -> dict[str, Any]:
     workload = manifest.model
     assert isinstance(workload, Workload)
     pool, side = workload.spec.resources.pool, _side(workload)
-    others: list[Manifest] = []
+    other = None
     if pool and side:
-        for other in run.shared("pool.index", _by_pool).get(pool, []):
-            assert isinstance(other.model, Workload)
-            other_side = _side(other.model)
-            if other_side and other_side != side:
-                others.append(other)
+        opposite = "serving" if side == "training" else "training"
+        other = run.shared("pool.index", _by_pool).get((pool, opposite))
     return {
         "name": pool,
         "side": side,
-        "conflictCount": len(others),
+        "conflictCount": other.count if other else 0,
         # a sample, not all: in a large repository a shared pool can hold thousands of workloads
-        "conflicts": [_reference(other, pool) for other in others[:MAX_LISTED]],
+        "conflicts": [_reference(m, pool) for m in other.sample] if other and pool else [],
     }
 
 

@@ -14,6 +14,7 @@ from linter.model import QuotaLedger, Workload
 from linter.quota import ManagedQuotaKey, QuotaKey, endpoint_quota, matches, offered_in_region, quota_for, units_needed
 
 CLOUD_PROVIDERS = frozenset({"aws", "gcp", "azure"})
+MAX_LISTED = 5
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,9 @@ def _accelerator_quota(manifest: Manifest, run: RunIndex) -> list[dict[str, Any]
             "approved": approved if status == "approved" else None,
             "runTotal": total,
             "shortfall": max(0.0, total - approved) if status == "approved" else None,
-            "workloads": [f"{d.manifest.name} ({d.needed:g} {key.unit})" for d in sharing],
+            "workloadCount": len(sharing),
+            # a sample: thousands of workloads can share one quota in a large repository
+            "workloads": [f"{d.manifest.name} ({d.needed:g} {key.unit})" for d in sharing[:MAX_LISTED]],
             "ledgerEntries": [_ref(ledger, number) for ledger, number, _ in covering],
         })
     return out
@@ -161,6 +164,11 @@ def _availability(manifest: Manifest) -> bool | None:
     where: Placement = placement(workload)
     return offered_in_region(resources.provider, resources.region,
                              instance_type=resources.instance_type, gpu_type=where.gpu_name)
+
+
+def prepare(run: RunIndex) -> None:
+    run.shared("quota.draws", _all_draws)
+    run.shared("quota.entries", _ledger_entries)
 
 
 def compute(manifest: Manifest, run: RunIndex) -> dict[str, Any]:

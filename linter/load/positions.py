@@ -57,26 +57,29 @@ class SourceMap:
     """Where each key and value of one document is in its file.
 
     Mapping members are recorded with the span of their key (findings point at the offending key,
-    so GitHub annotates the right line); sequence items with the span of the item.
+    so GitHub annotates the right line); sequence items with the span of the item. Spans are kept
+    as plain tuples: a large run holds one map per document, and worker processes send them back
+    pickled, where tuples of ints cost far less than objects.
     """
 
     __slots__ = ("_spans", "document")
 
     def __init__(self, document: Span) -> None:
         self.document = document
-        self._spans: dict[Path, Span] = {}
+        self._spans: dict[Path, tuple[int, int, int, int]] = {}
 
     def record(self, path: Path, span: Span) -> None:
-        self._spans.setdefault(path, span)
+        self._spans.setdefault(path, (span.line, span.column, span.end_line, span.end_column))
 
     def exact(self, path: Path) -> Span | None:
         """The span recorded for ``path`` itself, or None."""
-        return self._spans.get(path)
+        raw = self._spans.get(path)
+        return None if raw is None else Span(*raw)
 
     def locate(self, path: Path) -> Span:
         """The span of ``path`` or of its nearest recorded ancestor (the document itself last)."""
         for end in range(len(path), 0, -1):
-            span = self._spans.get(path[:end])
-            if span is not None:
-                return span
+            raw = self._spans.get(path[:end])
+            if raw is not None:
+                return Span(*raw)
         return self.document

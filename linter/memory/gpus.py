@@ -80,6 +80,7 @@ def _gpu_index() -> dict[str, GpuSpec]:
     return index
 
 
+@functools.lru_cache(maxsize=1)
 def all_gpus() -> tuple[GpuSpec, ...]:
     """Every catalogued accelerator, in catalogue order."""
     return tuple(_gpu(entry) for entry in catalog.load("gpus")["gpus"])

@@ -51,4 +51,5 @@ def render(result: RunResult) -> str:
         "findings": [finding_to_dict(f, names.get(f.rule_id)) for f in result.findings],
         "summary": {**counts(result.findings), "filesChecked": result.files_checked},
     }
-    return json.dumps(document, indent=2, sort_keys=False) + "\n"
+    # compact: Python's indenting encoder is pure Python, 20x slower on a large report
+    return json.dumps(document, separators=(",", ":")) + "\n"

@@ -1,0 +1,66 @@
+"""Spread work over forked worker processes, for large runs.
+
+Workers are forked so they inherit everything already loaded (compiled rules, parsed manifests,
+catalogues, run-wide indices) instead of receiving it pickled; only each slice's results travel
+back. Where ``fork`` is unavailable (Windows, or macOS where it is unsafe) or the work is small,
+callers run it in-process instead.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import TypeVar
+
+T = TypeVar("T")
+Task = Callable[[int, int], T]
+
+# The task of the current fork_map call. Module state, because a forked worker can only reach
+# what existed before the fork; it is set and cleared around each call.
+_TASK: Task[object] | None = None
+
+
+def available_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def can_fork() -> bool:
+    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+
+
+def slices(total: int, parts: int) -> list[tuple[int, int]]:
+    """``parts`` contiguous, near-equal (start, stop) ranges covering ``range(total)``."""
+    size, extra = divmod(total, parts)
+    out, start = [], 0
+    for index in range(parts):
+        stop = start + size + (1 if index < extra else 0)
+        if stop > start:
+            out.append((start, stop))
+        start = stop
+    return out
+
+
+def _run(bounds: tuple[int, int]) -> object:
+    assert _TASK is not None
+    return _TASK(*bounds)
+
+
+def fork_map(task: Task[T], total: int, jobs: int) -> Sequence[T] | None:
+    """``task(start, stop)`` for slices of ``range(total)`` in ``jobs`` forked workers, results in
+    order; None when it should run in-process instead (one job, or no fork)."""
+    global _TASK
+    if jobs <= 1 or total < 2 or not can_fork():
+        return None
+    _TASK = task  # type: ignore[assignment]
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            return list(pool.map(_run, slices(total, jobs * 4)))  # type: ignore[arg-type]
+    finally:
+        _TASK = None
