@@ -21,8 +21,13 @@ MODELS = [
     ("google/gemma-2-9b", "A100-40GB", 1),
     ("meta-llama/Llama-3.2-1B-Instruct", "T4", 1),
 ]
-REGIONS = [("aws", "us-east-1", "p4d.24xlarge"), ("aws", "eu-central-1", "g6e.xlarge"),
-           ("gcp", "us-central1", None), ("azure", "westeurope", None), ("on-prem", None, None)]
+REGIONS = [
+    ("aws", "us-east-1", "p4d.24xlarge"),
+    ("aws", "eu-central-1", "g6e.xlarge"),
+    ("gcp", "us-central1", None),
+    ("azure", "westeurope", None),
+    ("on-prem", None, None),
+]
 
 
 def inference(rng: random.Random, n: int) -> str:
@@ -67,13 +72,17 @@ def inference(rng: random.Random, n: int) -> str:
         f"    personalData: {'true' if personal else 'false'}",
     ]
     if personal:
-        lines += ["    categories: [contact details, support tickets]", "    residency: [EU]",
-                  "    lawfulBasis: contract", "    transparencyNotice: https://example.com/privacy"]
+        lines += [
+            "    categories: [contact details, support tickets]",
+            "    residency: [EU]",
+            "    lawfulBasis: contract",
+            "    transparencyNotice: https://example.com/privacy",
+        ]
     lines += [
         "  endpoints:",
         "    - provider: bedrock",
         f"      region: {rng.choice(['eu-central-1', 'us-east-1'])}",
-        "      model: \"anthropic.claude-3-5-sonnet-20240620-v1:0\"",
+        '      model: "anthropic.claude-3-5-sonnet-20240620-v1:0"',
         f"      inferenceProfile: {rng.choice(['eu', 'global', 'us'])}",
         f"      expectedRequestsPerMinute: {rng.choice([50, 500])}",
         "  justification:",
@@ -127,8 +136,13 @@ def training(rng: random.Random, n: int, profile: str) -> str:
         f"    maxRuntimeHours: {rng.choice([12, 48])}",
     ]
     if spot and rng.random() < 0.7:
-        lines += ["  checkpointing:", "    enabled: true", f"    uri: s3://ckpt/run-{n}/",
-                  f"    intervalMinutes: {rng.choice([20, 30, 90])}", "    resumeFromLatest: true"]
+        lines += [
+            "  checkpointing:",
+            "    enabled: true",
+            f"    uri: s3://ckpt/run-{n}/",
+            f"    intervalMinutes: {rng.choice([20, 30, 90])}",
+            "    resumeFromLatest: true",
+        ]
     lines += ["  acceptableUse:", "    reviewed: true", "    policy: https://example.com/aup"]
     return "\n".join(lines) + "\n"
 
@@ -145,7 +159,11 @@ spec:
     - {provider: aws, region: eu-central-1, quota: L-DB2E81BA, capacity: on-demand, approved: 256}
     - {provider: gcp, region: us-central1, quota: NVIDIA_A100_GPUS, approved: 64}
     - {provider: gcp, quota: GPUS_ALL_REGIONS, approved: 128}
-    - {provider: bedrock, region: eu-central-1, model: "anthropic.claude-3-5-sonnet-20240620-v1:0", requestsPerMinute: 1000, tokensPerMinute: 2000000}
+    - provider: bedrock
+      region: eu-central-1
+      model: "anthropic.claude-3-5-sonnet-20240620-v1:0"
+      requestsPerMinute: 1000
+      tokensPerMinute: 2000000
 """
 
 DEPLOYMENT = """\

@@ -114,8 +114,13 @@ def serialise(entries: Iterable[Entry]) -> str:
         "version": VERSION,
         "tool": "gpulint",
         "entries": [
-            {"ruleId": e.rule_id, "file": e.file, "hash": e.hash, "path": e.path,
-             "message": e.message}
+            {
+                "ruleId": e.rule_id,
+                "file": e.file,
+                "hash": e.hash,
+                "path": e.path,
+                "message": e.message,
+            }
             for e in ordered
         ],
     }
@@ -130,8 +135,10 @@ def parse(text: str) -> list[Entry]:
     if not isinstance(document, dict) or "version" not in document:
         raise BaselineError("not a gpulint baseline (no version field)")
     if document["version"] != VERSION:
-        raise BaselineError(f"baseline version {document['version']!r} is not supported "
-                            f"(this gpulint reads version {VERSION})")
+        raise BaselineError(
+            f"baseline version {document['version']!r} is not supported "
+            f"(this gpulint reads version {VERSION})"
+        )
     entries = document.get("entries")
     if not isinstance(entries, list):
         raise BaselineError("'entries' must be a list")

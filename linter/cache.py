@@ -47,7 +47,9 @@ def _code_stamp() -> str:
     return hashlib.sha256("\n".join(stamps).encode()).hexdigest()
 
 
-def run_key(candidates: Sequence[Candidate], inputs: Iterable[str], rule_files: Iterable[Path]) -> str | None:
+def run_key(
+    candidates: Sequence[Candidate], inputs: Iterable[str], rule_files: Iterable[Path]
+) -> str | None:
     """Hash of everything the run's result depends on; None if a file cannot be read (such a
     run is never cached: its result reports the read error)."""
     digest = hashlib.sha256()
@@ -66,25 +68,41 @@ def run_key(candidates: Sequence[Candidate], inputs: Iterable[str], rule_files: 
 
 def _location_to_dict(location: Location) -> dict[str, Any]:
     span = location.span
-    return {"file": location.file, "span": [span.line, span.column, span.end_line, span.end_column],
-            "document": location.document, "path": list(location.path), "message": location.message}
+    return {
+        "file": location.file,
+        "span": [span.line, span.column, span.end_line, span.end_column],
+        "document": location.document,
+        "path": list(location.path),
+        "message": location.message,
+    }
 
 
 def _location_from_dict(data: dict[str, Any]) -> Location:
-    return Location(data["file"], Span(*data["span"]), data["document"], tuple(data["path"]), data["message"])
+    return Location(
+        data["file"], Span(*data["span"]), data["document"], tuple(data["path"]), data["message"]
+    )
 
 
 def _finding_to_dict(finding: Finding) -> dict[str, Any]:
-    return {"rule": finding.rule_id, "severity": finding.severity.value, "message": finding.message,
-            "location": _location_to_dict(finding.location),
-            "related": [_location_to_dict(r) for r in finding.related],
-            "suppressed": finding.suppressed_reason}
+    return {
+        "rule": finding.rule_id,
+        "severity": finding.severity.value,
+        "message": finding.message,
+        "location": _location_to_dict(finding.location),
+        "related": [_location_to_dict(r) for r in finding.related],
+        "suppressed": finding.suppressed_reason,
+    }
 
 
 def _finding_from_dict(data: dict[str, Any]) -> Finding:
-    return Finding(data["rule"], Severity(data["severity"]), data["message"],
-                   _location_from_dict(data["location"]),
-                   tuple(_location_from_dict(r) for r in data["related"]), data["suppressed"])
+    return Finding(
+        data["rule"],
+        Severity(data["severity"]),
+        data["message"],
+        _location_from_dict(data["location"]),
+        tuple(_location_from_dict(r) for r in data["related"]),
+        data["suppressed"],
+    )
 
 
 def load(directory: Path, key: str) -> dict[str, Any] | None:
@@ -98,13 +116,23 @@ def load(directory: Path, key: str) -> dict[str, Any] | None:
     return data  # type: ignore[no-any-return]
 
 
-def store(directory: Path, key: str, findings: list[Finding], files_checked: int,
-          skipped: list[str], texts: dict[str, str]) -> None:
+def store(
+    directory: Path,
+    key: str,
+    findings: list[Finding],
+    files_checked: int,
+    skipped: list[str],
+    texts: dict[str, str],
+) -> None:
     """Write the entry (atomically) and drop the oldest beyond KEEP_ENTRIES; a cache that cannot
     be written is skipped silently, it only costs speed."""
     needed = {finding.location.file for finding in findings}
-    entry = {"findings": [_finding_to_dict(f) for f in findings], "filesChecked": files_checked,
-             "skipped": skipped, "texts": {file: text for file, text in texts.items() if file in needed}}
+    entry = {
+        "findings": [_finding_to_dict(f) for f in findings],
+        "filesChecked": files_checked,
+        "skipped": skipped,
+        "texts": {file: text for file, text in texts.items() if file in needed},
+    }
     try:
         directory.mkdir(parents=True, exist_ok=True)
         gitignore = directory / ".gitignore"
@@ -113,7 +141,9 @@ def store(directory: Path, key: str, findings: list[Finding], files_checked: int
         temporary = directory / f".run-{key}.{os.getpid()}.tmp"
         temporary.write_text(json.dumps(entry), encoding="utf-8")
         temporary.replace(directory / f"run-{key}.json")
-        entries = sorted(directory.glob("run-*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+        entries = sorted(
+            directory.glob("run-*.json"), key=lambda p: p.stat().st_mtime, reverse=True
+        )
         for old in entries[KEEP_ENTRIES:]:
             old.unlink(missing_ok=True)
     except OSError:

@@ -28,7 +28,9 @@ def _backend() -> ModuleType:
         for candidate in sorted(Path(spec.origin).parent.glob("cel.*")):
             if candidate.suffix in (".so", ".pyd"):
                 loader = importlib.machinery.ExtensionFileLoader("cel.cel", str(candidate))
-                ext_spec = importlib.util.spec_from_file_location("cel.cel", candidate, loader=loader)
+                ext_spec = importlib.util.spec_from_file_location(
+                    "cel.cel", candidate, loader=loader
+                )
                 if ext_spec is not None:
                     module = importlib.util.module_from_spec(ext_spec)
                     loader.exec_module(module)

@@ -16,7 +16,6 @@ from linter.commands import COMMANDS
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gpulint",
@@ -51,8 +50,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(err, USER_ERRORS):
             print(f"gpulint: error: {err}", file=sys.stderr)
         else:
-            print(f"gpulint: internal error: {type(err).__name__}: {err} "
-                  "(run with --debug for a traceback, and please report it)", file=sys.stderr)
+            print(
+                f"gpulint: internal error: {type(err).__name__}: {err} "
+                "(run with --debug for a traceback, and please report it)",
+                file=sys.stderr,
+            )
         return EXIT_ERROR
 
 

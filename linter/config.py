@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, Literal, Optional
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
@@ -30,22 +30,31 @@ class _Base(BaseModel):
 
 
 class RuleConfig(_Base):
-    enabled: Optional[bool] = None
-    severity: Optional[Literal["error", "warning", "note"]] = None
+    enabled: bool | None = None
+    severity: Literal["error", "warning", "note"] | None = None
     options: dict[str, Any] = Field(default_factory=dict)
 
 
 class Config(_Base):
     """The schema of ``.gpulint.yaml`` (and of ``[tool.gpulint]``)."""
 
-    fail_on: Optional[FailOn] = None
-    select: list[str] = Field(default_factory=list, description="Rule ids or prefixes to run (default: all).")
+    fail_on: FailOn | None = None
+    select: list[str] = Field(
+        default_factory=list, description="Rule ids or prefixes to run (default: all)."
+    )
     ignore: list[str] = Field(default_factory=list, description="Rule ids or prefixes to skip.")
     rules: dict[str, RuleConfig] = Field(default_factory=dict)
-    rules_dirs: list[str] = Field(default_factory=list, description="Folders of organisation rules, relative to the config file.")
-    exclude: list[str] = Field(default_factory=list, description="Glob patterns of paths not to lint.")
-    residency: list[str] = Field(default_factory=list, description="Organisation default for data.residency.")
-    max_file_size: Optional[int] = Field(None, ge=1, description="Bytes; larger files are refused.")
+    rules_dirs: list[str] = Field(
+        default_factory=list,
+        description="Folders of organisation rules, relative to the config file.",
+    )
+    exclude: list[str] = Field(
+        default_factory=list, description="Glob patterns of paths not to lint."
+    )
+    residency: list[str] = Field(
+        default_factory=list, description="Organisation default for data.residency."
+    )
+    max_file_size: int | None = Field(None, ge=1, description="Bytes; larger files are refused.")
 
 
 class LoadedConfig:
@@ -101,7 +110,9 @@ def load_config(path: Path | None) -> LoadedConfig:
     except ValidationError as err:
         error = err.errors()[0]
         where = error_path(error, data)
-        raise LoadedConfig(Config(), path, source_map).error(where, describe_error(error, where)) from None
+        raise LoadedConfig(Config(), path, source_map).error(
+            where, describe_error(error, where)
+        ) from None
     return LoadedConfig(config, path, source_map)
 
 

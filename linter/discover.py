@@ -31,7 +31,9 @@ def display_path(path: Path, root: Path) -> str:
         return absolute.as_posix()
 
 
-def discover(paths: Sequence[str], exclude: Iterable[str] = (), root: Path | None = None) -> list[Candidate]:
+def discover(
+    paths: Sequence[str], exclude: Iterable[str] = (), root: Path | None = None
+) -> list[Candidate]:
     """Files named directly, plus YAML/JSON files found recursively under named directories.
 
     Hidden directories (``.git``, ``.venv``), ``node_modules`` and virtual environments are not
@@ -68,8 +70,7 @@ def discover(paths: Sequence[str], exclude: Iterable[str] = (), root: Path | Non
 def _walk(top: Path) -> Iterable[Path]:
     for directory, subdirectories, files in os.walk(top, followlinks=False):
         subdirectories[:] = sorted(
-            d for d in subdirectories
-            if not d.startswith(".") and d not in SKIPPED_DIRECTORIES
+            d for d in subdirectories if not d.startswith(".") and d not in SKIPPED_DIRECTORIES
         )
         for name in sorted(files):
             if name.lower().endswith(EXTENSIONS):

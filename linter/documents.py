@@ -47,9 +47,7 @@ def is_ours(data: Any) -> bool:
     return isinstance(api_version, str) and api_version.split("/")[0] == API_GROUP
 
 
-def classify(
-    file: str, fs_path: Path, document: Document
-) -> tuple[Manifest | None, list[Finding]]:
+def classify(file: str, fs_path: Path, document: Document) -> tuple[Manifest | None, list[Finding]]:
     """Validate one of our documents; return the manifest or the GL001 findings that stop it."""
     data, source_map = document.data, document.source_map
 
@@ -59,8 +57,11 @@ def classify(
 
     if data.get("apiVersion") != API_VERSION:
         return None, [
-            finding(("apiVersion",), f"apiVersion {data['apiVersion']!r} is not supported; this "
-                    f"gpulint reads {API_VERSION}")
+            finding(
+                ("apiVersion",),
+                f"apiVersion {data['apiVersion']!r} is not supported; this "
+                f"gpulint reads {API_VERSION}",
+            )
         ]
     kind = data.get("kind")
     model_type = KINDS.get(kind) if isinstance(kind, str) else None

@@ -66,7 +66,11 @@ def activation(manifest: Manifest, run: RunIndex) -> dict[str, Any]:
     """The variables a rule sees: the document under its kind's name and as ``document``, and
     ``facts``. Built once per manifest and shared by every rule."""
     document = manifest.model.model_dump(mode="json", by_alias=True)
-    return {"document": document, kind_variable(manifest.kind): document, "facts": compute_facts(manifest, run)}
+    return {
+        "document": document,
+        kind_variable(manifest.kind): document,
+        "facts": compute_facts(manifest, run),
+    }
 
 
 def _evaluate_manifest(

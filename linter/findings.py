@@ -25,7 +25,7 @@ _RANK = {Severity.NOTE: 1, Severity.WARNING: 2, Severity.ERROR: 3}
 
 @dataclass(frozen=True)
 class Location:
-    """A place in a file: the display path, the span, and (when known) document and manifest path."""
+    """A place in a file: display path, span, and (when known) document and manifest path."""
 
     file: str
     span: Span

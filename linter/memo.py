@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -17,10 +17,12 @@ T = TypeVar("T")
 
 def memoize_list(func: Callable[P, Iterable[T]]) -> Callable[P, list[T]]:
     """Cache a list-returning function; callers get their own list, so mutating it is safe."""
-    cached = functools.lru_cache(maxsize=4096)(lambda *args, **kwargs: tuple(func(*args, **kwargs)))
+    @functools.lru_cache(maxsize=4096)
+    def cached(*args: Any, **kwargs: Any) -> tuple[T, ...]:
+        return tuple(func(*args, **kwargs))
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> list[T]:
-        return list(cached(*args, **kwargs))
+        return list(cached(*args, **kwargs))  # type: ignore[arg-type]  # ParamSpec kwargs are hashable here
 
     return wrapper

@@ -57,7 +57,7 @@ def fork_map(task: Task[T], total: int, jobs: int) -> Sequence[T] | None:
     global _TASK
     if jobs <= 1 or total < 2 or not can_fork():
         return None
-    _TASK = task  # type: ignore[assignment]
+    _TASK = task
     try:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:

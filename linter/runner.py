@@ -54,11 +54,19 @@ def lint_paths(
     cached = cache.load(cache_dir, key) if key else None
     if cached is not None:
         settings = selection.settings(rulebook)
-        return RunResult(cached["findings"], rulebook, settings, cached["filesChecked"],
-                         cached["skipped"], cached["texts"])
+        return RunResult(
+            cached["findings"],
+            rulebook,
+            settings,
+            cached["filesChecked"],
+            cached["skipped"],
+            cached["texts"],
+        )
     result = lint_candidates(candidates, rulebook, config, selection, jobs)
     if key:
-        cache.store(cache_dir, key, result.findings, result.files_checked, result.skipped, result.texts)
+        cache.store(
+            cache_dir, key, result.findings, result.files_checked, result.skipped, result.texts
+        )
     return result
 
 
@@ -83,7 +91,9 @@ def read_all(
     def read_slice(start: int, stop: int) -> list[LoadedFile]:
         return [read(c.path, limits, max_bytes, marker=marker) for c in candidates[start:stop]]
 
-    parts = fork_map(read_slice, len(candidates), jobs) if _worth_it(len(candidates), jobs) else None
+    parts = (
+        fork_map(read_slice, len(candidates), jobs) if _worth_it(len(candidates), jobs) else None
+    )
     if parts is None:
         return read_slice(0, len(candidates))
     return [loaded for part in parts for loaded in part]
@@ -94,7 +104,7 @@ def collect(
 ) -> Collected:
     """Read, parse and validate each candidate file (GL001/GL002 findings for what fails)."""
     out = Collected()
-    for candidate, loaded in zip(candidates, read_all(candidates, max_bytes, jobs)):
+    for candidate, loaded in zip(candidates, read_all(candidates, max_bytes, jobs), strict=True):
         if loaded.unrelated:
             if candidate.explicit:
                 out.skipped.append(candidate.display)
@@ -144,12 +154,18 @@ def _worth_it(count: int, jobs: int) -> bool:
 
 
 def _evaluate_parallel(
-    rules: list[tuple[CompiledRule, RuleSettings]], manifests: list[Manifest], run: RunIndex, jobs: int
+    rules: list[tuple[CompiledRule, RuleSettings]],
+    manifests: list[Manifest],
+    run: RunIndex,
+    jobs: int,
 ) -> list[Finding]:
     if _worth_it(len(manifests), jobs):
         prepare(run)  # build run-wide indices once, before the workers inherit them
-        parts = fork_map(lambda start, stop: list(evaluate(rules, manifests[start:stop], run)),
-                         len(manifests), jobs)
+        parts = fork_map(
+            lambda start, stop: list(evaluate(rules, manifests[start:stop], run)),
+            len(manifests),
+            jobs,
+        )
         if parts is not None:
             return [finding for part in parts for finding in part]
     return list(evaluate(rules, manifests, run))

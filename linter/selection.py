@@ -21,7 +21,9 @@ _OPTION_TYPES: dict[str, tuple[type, ...]] = {
 
 
 def _matches(rule_id: str, patterns: Sequence[str]) -> bool:
-    return any(rule_id.startswith(pattern.strip().upper()) for pattern in patterns if pattern.strip())
+    return any(
+        rule_id.startswith(pattern.strip().upper()) for pattern in patterns if pattern.strip()
+    )
 
 
 @dataclass(frozen=True)
@@ -45,9 +47,13 @@ class Selection:
             rule_config = config.rules.get(rule.id)
             if select and not _matches(rule.id, select):
                 continue
-            if _matches(rule.id, ignore) or (rule_config is not None and rule_config.enabled is False):
+            if _matches(rule.id, ignore) or (
+                rule_config is not None and rule_config.enabled is False
+            ):
                 continue
-            severity = Severity(rule_config.severity) if rule_config and rule_config.severity else None
+            severity = (
+                Severity(rule_config.severity) if rule_config and rule_config.severity else None
+            )
             options = self._options(rule.id, rulebook, rule_config.options if rule_config else {})
             out[rule.id] = RuleSettings(severity, options)
         return out
@@ -60,9 +66,15 @@ class Selection:
             where = ("rules", rule_id, "options", name)
             if spec is None:
                 known = ", ".join(sorted(declared)) or "none"
-                raise self.config.error(where, f"rule {rule_id} has no option {name!r} (options: {known})")
+                raise self.config.error(
+                    where, f"rule {rule_id} has no option {name!r} (options: {known})"
+                )
             allowed = _OPTION_TYPES[spec.type]
-            if not isinstance(value, allowed) or (spec.type != "boolean" and isinstance(value, bool)):
-                raise self.config.error(where, f"option {name!r} of {rule_id} must be a {spec.type}")
+            if not isinstance(value, allowed) or (
+                spec.type != "boolean" and isinstance(value, bool)
+            ):
+                raise self.config.error(
+                    where, f"option {name!r} of {rule_id} must be a {spec.type}"
+                )
             options[name] = value
         return options

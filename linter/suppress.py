@@ -39,7 +39,9 @@ def parse(text: str) -> list[Suppression]:
         if match:
             ids = tuple(part.strip() for part in match["ids"].split(",") if part.strip())
             found.append(
-                Suppression(number, match.start() + 1, match.end() + 1, ids, match["reason"].strip())
+                Suppression(
+                    number, match.start() + 1, match.end() + 1, ids, match["reason"].strip()
+                )
             )
     return found
 
@@ -62,11 +64,20 @@ def apply(
         unknown = [rule_id for rule_id in s.rule_ids if rule_id not in known_rules]
         if not s.rule_ids or unknown:
             what = ", ".join(unknown) if unknown else "no rule id"
-            yield Finding(INVALID_RULE, Severity.WARNING, f"suppression names {what}; write "
-                          "# gpulint: ignore[GLxxx] reason", location)
+            yield Finding(
+                INVALID_RULE,
+                Severity.WARNING,
+                f"suppression names {what}; write # gpulint: ignore[GLxxx] reason",
+                location,
+            )
         elif not s.reason:
-            yield Finding(INVALID_RULE, Severity.WARNING, "suppression without a reason is not "
-                          f"applied; say why {', '.join(s.rule_ids)} does not apply here", location)
+            yield Finding(
+                INVALID_RULE,
+                Severity.WARNING,
+                "suppression without a reason is not "
+                f"applied; say why {', '.join(s.rule_ids)} does not apply here",
+                location,
+            )
         else:
             valid.append((s, location))
     used: set[int] = set()
@@ -80,6 +91,10 @@ def apply(
         yield finding
     for number, (s, location) in enumerate(valid):
         if number not in used and any(rule_id in reported_rules for rule_id in s.rule_ids):
-            yield Finding(UNUSED_RULE, Severity.WARNING,
-                          f"unused suppression of {', '.join(s.rule_ids)}: nothing to suppress "
-                          "on this line or the next", location)
+            yield Finding(
+                UNUSED_RULE,
+                Severity.WARNING,
+                f"unused suppression of {', '.join(s.rule_ids)}: nothing to suppress "
+                "on this line or the next",
+                location,
+            )

@@ -17,7 +17,7 @@ def error_path(error: Any, data: Any) -> Path:
     path: list[Any] = []
     node = data
     for part in error.get("loc", ()):
-        if isinstance(node, dict) and isinstance(part, str) and part in node:
+        if isinstance(node, dict) and isinstance(part, str) and part in node:  # noqa: SIM114 (typed)
             node = node[part]
         elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
             node = node[part]

@@ -22,8 +22,9 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "slow: needs the network or takes tens of seconds "
-                                       '(deselect with -m "not slow")')
+    config.addinivalue_line(
+        "markers", 'slow: needs the network or takes tens of seconds (deselect with -m "not slow")'
+    )
 
 
 @pytest.fixture(autouse=True)

@@ -15,8 +15,11 @@ README = (REPO / "README.md").read_text()
 
 def _readme_workflows() -> list[dict[str, Any]]:
     blocks = re.findall(r"```yaml\n(.*?)```", README, re.DOTALL)
-    return [YAML(typ="safe").load(block) for block in blocks
-            if "upload-sarif" in block and "jobs:" in block]
+    return [
+        YAML(typ="safe").load(block)
+        for block in blocks
+        if "upload-sarif" in block and "jobs:" in block
+    ]
 
 
 def _steps(workflow: dict[str, Any]) -> list[dict[str, Any]]:
@@ -25,8 +28,14 @@ def _steps(workflow: dict[str, Any]) -> list[dict[str, Any]]:
 
 def test_action_is_a_composite_action() -> None:
     assert ACTION["runs"]["using"] == "composite"
-    assert set(ACTION["inputs"]) == {"paths", "version", "args", "sarif-file", "category",
-                                     "fail-on-findings"}
+    assert set(ACTION["inputs"]) == {
+        "paths",
+        "version",
+        "args",
+        "sarif-file",
+        "category",
+        "fail-on-findings",
+    }
     assert all("description" in spec for spec in ACTION["inputs"].values())
     for step in ACTION["runs"]["steps"]:
         assert step["shell"] == "bash"
@@ -49,8 +58,9 @@ def test_readme_workflow_uses_the_action_and_uploads_its_sarif() -> None:
     (action,) = [s for s in steps if s.get("uses", "").startswith("gpulint/gpulint@")]
     assert action["uses"] == "gpulint/gpulint@v0.1.0"
     assert set(action.get("with", {})) <= set(ACTION["inputs"])
-    (upload,) = [s for s in steps
-                 if s.get("uses", "").startswith("github/codeql-action/upload-sarif@")]
+    (upload,) = [
+        s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif@")
+    ]
     assert upload["uses"] == "github/codeql-action/upload-sarif@v3"
     sarif_file = action.get("with", {}).get("sarif-file", ACTION["inputs"]["sarif-file"]["default"])
     assert upload["with"]["sarif_file"] == sarif_file

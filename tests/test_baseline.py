@@ -22,7 +22,8 @@ spec:
   lifecycle: {maxRuntimeHours: 10}
 """
 IDLE = SPOT.replace("capacity: spot", "capacity: on-demand").replace(
-    "{maxRuntimeHours: 10}", "{idleShutdownMinutes: 600}")
+    "{maxRuntimeHours: 10}", "{idleShutdownMinutes: 600}"
+)
 
 
 @pytest.fixture
@@ -93,7 +94,8 @@ def test_editing_the_offending_line_makes_a_new_finding(project: Path) -> None:
     (project / "jobs" / "idle.yaml").write_text(IDLE.replace("600", "601"))
     result = check("--format", "json", "--baseline", "b.json", "jobs")
     assert [(f["file"], f["ruleId"]) for f in json.loads(result.out)["findings"]] == [
-        ("jobs/idle.yaml", "GL201")]
+        ("jobs/idle.yaml", "GL201")
+    ]
     assert result.err.startswith("gpulint: 1 baseline entries in b.json are stale")
 
 
@@ -107,7 +109,8 @@ def test_identical_findings_are_counted(project: Path) -> None:
 
 def test_suppressed_findings_are_not_recorded(project: Path) -> None:
     (project / "jobs" / "spot.yaml").write_text(
-        SPOT.replace("capacity: spot", "capacity: spot  # gpulint: ignore[GL202] eval job"))
+        SPOT.replace("capacity: spot", "capacity: spot  # gpulint: ignore[GL202] eval job")
+    )
     check("--write-baseline", "b.json", "jobs")
     entries = json.loads((project / "b.json").read_text())["entries"]
     assert [e["ruleId"] for e in entries] == ["GL201"]
@@ -118,10 +121,14 @@ def test_suppressed_findings_are_not_recorded(project: Path) -> None:
     [
         ("{", "not JSON (Expecting property name enclosed in double quotes at line 1)"),
         ("[]", "not a gpulint baseline (no version field)"),
-        ('{"version": 2, "entries": []}',
-         "baseline version 2 is not supported (this gpulint reads version 1)"),
-        ('{"version": 1, "entries": [{"ruleId": "GL201"}]}',
-         "entries[0] needs string fields ruleId, file, hash, path, message"),
+        (
+            '{"version": 2, "entries": []}',
+            "baseline version 2 is not supported (this gpulint reads version 1)",
+        ),
+        (
+            '{"version": 1, "entries": [{"ruleId": "GL201"}]}',
+            "entries[0] needs string fields ruleId, file, hash, path, message",
+        ),
     ],
 )
 def test_unusable_baseline_is_a_usage_error(project: Path, content: str, message: str) -> None:
@@ -132,12 +139,16 @@ def test_unusable_baseline_is_a_usage_error(project: Path, content: str, message
 
 def test_missing_baseline(project: Path) -> None:
     result = check("--baseline", "nope.json", "jobs")
-    assert (result.code, result.err) == (2, "gpulint: error: nope.json: cannot read baseline: "
-                                             "No such file or directory\n")
+    assert (result.code, result.err) == (
+        2,
+        "gpulint: error: nope.json: cannot read baseline: No such file or directory\n",
+    )
 
 
 def test_content_hash_ignores_whitespace_but_not_the_manifest_path() -> None:
-    assert baseline.content_hash("  capacity:   spot ", "spec.resources.capacity") == \
-        baseline.content_hash("capacity: spot", "spec.resources.capacity")
-    assert baseline.content_hash("capacity: spot", "spec.resources.capacity") != \
-        baseline.content_hash("capacity: spot", "spec.capacity")
+    assert baseline.content_hash(
+        "  capacity:   spot ", "spec.resources.capacity"
+    ) == baseline.content_hash("capacity: spot", "spec.resources.capacity")
+    assert baseline.content_hash(
+        "capacity: spot", "spec.resources.capacity"
+    ) != baseline.content_hash("capacity: spot", "spec.capacity")

@@ -45,7 +45,10 @@ def test_second_run_is_served_from_the_cache(tmp_path: Path, cached: Path) -> No
     data = json.loads(entry.read_text())
     data["findings"][0]["message"] = "from the cache"
     entry.write_text(json.dumps(data))
-    assert json.loads(run_cli("check", "--format", "json", str(job)).out)["findings"][0]["message"] == "from the cache"
+    assert (
+        json.loads(run_cli("check", "--format", "json", str(job)).out)["findings"][0]["message"]
+        == "from the cache"
+    )
 
 
 def test_any_change_misses(tmp_path: Path, cached: Path) -> None:
@@ -60,7 +63,9 @@ def test_any_change_misses(tmp_path: Path, cached: Path) -> None:
     assert len(list(cached.glob("run-*.json"))) == 3
 
 
-def test_no_cache_flag_and_unwritable_directory(tmp_path: Path, cached: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_cache_flag_and_unwritable_directory(
+    tmp_path: Path, cached: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     job = tmp_path / "job.yaml"
     job.write_text(JOB)
     run_cli("check", "--no-cache", str(job))

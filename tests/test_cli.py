@@ -55,8 +55,11 @@ def test_fail_on(spot: Path, fail_on: str, code: int) -> None:
 
 def test_warning_only_run_passes_by_default(tmp_path: Path) -> None:
     path = tmp_path / "long-idle.yaml"
-    path.write_text(SPOT.replace("capacity: spot", "capacity: on-demand")
-                    .replace("maxRuntimeHours: 10", "idleShutdownMinutes: 600"))
+    path.write_text(
+        SPOT.replace("capacity: spot", "capacity: on-demand").replace(
+            "maxRuntimeHours: 10", "idleShutdownMinutes: 600"
+        )
+    )
     assert run_cli("check", str(path)).code == 0
     assert run_cli("check", "--fail-on", "warning", str(path)).code == 1
 
@@ -71,11 +74,23 @@ def test_json_report(spot: Path) -> None:
     result = run_cli("check", "--format", "json", str(spot))
     report = json.loads(result.out)
     assert report["schemaVersion"] == 1
-    assert report["summary"] == {"errors": 1, "warnings": 0, "notes": 0, "suppressed": 0, "filesChecked": 1}
+    assert report["summary"] == {
+        "errors": 1,
+        "warnings": 0,
+        "notes": 0,
+        "suppressed": 0,
+        "filesChecked": 1,
+    }
     (finding,) = report["findings"]
-    assert {k: finding[k] for k in ("ruleId", "ruleName", "severity", "line", "column", "path")} == {
-        "ruleId": "GL202", "ruleName": "spot-without-checkpointing", "severity": "error",
-        "line": 9, "column": 5, "path": "spec.resources.capacity",
+    assert {
+        k: finding[k] for k in ("ruleId", "ruleName", "severity", "line", "column", "path")
+    } == {
+        "ruleId": "GL202",
+        "ruleName": "spot-without-checkpointing",
+        "severity": "error",
+        "line": 9,
+        "column": 5,
+        "path": "spec.resources.capacity",
     }
 
 
@@ -99,7 +114,10 @@ def test_explicit_foreign_file_is_reported_as_skipped(tmp_path: Path) -> None:
     deployment.write_text("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n")
     result = run_cli("check", str(deployment))
     assert result.code == 0
-    assert result.err == f"gpulint: skipped {deployment.as_posix()}: no gpulint.dev/v1alpha1 documents\n"
+    assert (
+        result.err
+        == f"gpulint: skipped {deployment.as_posix()}: no gpulint.dev/v1alpha1 documents\n"
+    )
 
 
 def test_directory_discovery_skips_foreign_files_silently(tmp_path: Path, spot: Path) -> None:
@@ -129,7 +147,11 @@ def test_schema_and_parse_findings_have_positions(tmp_path: Path) -> None:
     result = run_cli("check", "--format", "json", str(bad))
     found = [(f["ruleId"], f["line"], f["message"]) for f in json.loads(result.out)["findings"]]
     assert found == [
-        ("GL001", 5, "spec.profile: Input should be 'inference', 'fine-tuning', 'training' or 'dev' (got 'serving')"),
+        (
+            "GL001",
+            5,
+            "spec.profile: Input should be 'inference', 'fine-tuning', 'training' or 'dev' (got 'serving')",
+        ),
         ("GL001", 7, "spec.resources.nodes: Input should be a valid integer (got '2')"),
         ("GL001", 8, "spec.resources.gpu: unknown field"),
         ("GL001", 10, "<document>: required field 'metadata' is missing"),
@@ -141,11 +163,19 @@ def test_schema_and_parse_findings_have_positions(tmp_path: Path) -> None:
 
 def test_unsupported_version_and_unknown_kind(tmp_path: Path) -> None:
     path = tmp_path / "kinds.yaml"
-    path.write_text("apiVersion: gpulint.dev/v2\nkind: Workload\n---\n"
-                    "apiVersion: gpulint.dev/v1alpha1\nkind: Budget\n")
-    found = [(f["line"], f["message"]) for f in json.loads(run_cli("check", "--format", "json", str(path)).out)["findings"]]
+    path.write_text(
+        "apiVersion: gpulint.dev/v2\nkind: Workload\n---\n"
+        "apiVersion: gpulint.dev/v1alpha1\nkind: Budget\n"
+    )
+    found = [
+        (f["line"], f["message"])
+        for f in json.loads(run_cli("check", "--format", "json", str(path)).out)["findings"]
+    ]
     assert found == [
-        (1, "apiVersion 'gpulint.dev/v2' is not supported; this gpulint reads gpulint.dev/v1alpha1"),
+        (
+            1,
+            "apiVersion 'gpulint.dev/v2' is not supported; this gpulint reads gpulint.dev/v1alpha1",
+        ),
         (5, "kind 'Budget' is not a gpulint kind (known: QuotaLedger, Workload)"),
     ]
 
@@ -153,7 +183,9 @@ def test_unsupported_version_and_unknown_kind(tmp_path: Path) -> None:
 def test_rules_explain_and_schema() -> None:
     rules = run_cli("rules")
     assert rules.code == 0
-    assert any(line.startswith("GL202  spot-without-checkpointing") for line in rules.out.splitlines())
+    assert any(
+        line.startswith("GL202  spot-without-checkpointing") for line in rules.out.splitlines()
+    )
     explain = run_cli("explain", "spot-without-checkpointing")
     assert explain.out.startswith("# GL202 spot-without-checkpointing\n")
     assert "## Why is this bad?" in explain.out
@@ -166,8 +198,13 @@ def test_rules_explain_and_schema() -> None:
 def test_console_script_runs_without_traceback(tmp_path: Path) -> None:
     binary = tmp_path / "garbage.yaml"
     binary.write_bytes(b"apiVersion: gpulint.dev/v1alpha1\n\xff\xfe\x00\x00")
-    proc = subprocess.run([sys.executable, "-m", "linter", "check", str(binary)],
-                          capture_output=True, text=True, cwd=REPO, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "linter", "check", str(binary)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=False,
+    )
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr
     assert "GL002 [error] binary content" in proc.stdout

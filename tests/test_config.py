@@ -40,14 +40,18 @@ def test_pyproject_table_is_used_only_when_present(tmp_path: Path) -> None:
     write(tmp_path / "pyproject.toml", "[project]\nname = 'x'\n")
     assert find_config(tmp_path) is None
     write(tmp_path / "pyproject.toml", "[tool.gpulint]\nfail-on = 'note'\n")
-    with pytest.raises(ConfigError, match=r"pyproject.toml: \[tool.gpulint\] fail-on: unknown field"):
+    with pytest.raises(
+        ConfigError, match=r"pyproject.toml: \[tool.gpulint\] fail-on: unknown field"
+    ):
         load_config(find_config(tmp_path))
     write(tmp_path / "pyproject.toml", "[tool.gpulint]\nfailOn = 'note'\n")
     assert load_config(find_config(tmp_path)).config.fail_on == "note"
 
 
 def test_unknown_key_is_an_error_with_its_line(tmp_path: Path) -> None:
-    path = write(tmp_path / ".gpulint.yaml", "rules:\n  GL201:\n    severity: error\n    level: x\n")
+    path = write(
+        tmp_path / ".gpulint.yaml", "rules:\n  GL201:\n    severity: error\n    level: x\n"
+    )
     with pytest.raises(ConfigError) as err:
         load_config(path)
     assert str(err.value) == f"{path}:4:5: rules.GL201.level: unknown field"
@@ -56,7 +60,9 @@ def test_unknown_key_is_an_error_with_its_line(tmp_path: Path) -> None:
 def test_option_and_severity_override(tmp_path: Path) -> None:
     job = write(tmp_path / "job.yaml", JOB)
     assert run_cli("check", "--fail-on", "warning", str(job)).code == 1  # 90 > default 60
-    config = write(tmp_path / "relaxed.yaml", "rules:\n  GL201:\n    options: {maxIdleShutdownMinutes: 120}\n")
+    config = write(
+        tmp_path / "relaxed.yaml", "rules:\n  GL201:\n    options: {maxIdleShutdownMinutes: 120}\n"
+    )
     assert run_cli("check", "--fail-on", "warning", "--config", str(config), str(job)).code == 0
     strict = write(tmp_path / "strict.yaml", "rules:\n  GL201:\n    severity: error\n")
     result = run_cli("check", "--config", str(strict), str(job))
@@ -76,9 +82,18 @@ def test_disabled_rule_and_config_ignore(tmp_path: Path) -> None:
     ("text", "message"),
     [
         ("rules:\n  GL999: {enabled: false}\n", ":2:3: unknown rule id 'GL999'"),
-        ("rules:\n  GL201:\n    options: {maxIdle: 5}\n", ":3:15: rule GL201 has no option 'maxIdle' (options: maxIdleShutdownMinutes)"),
-        ("rules:\n  GL201:\n    options: {maxIdleShutdownMinutes: '5'}\n", ":3:15: option 'maxIdleShutdownMinutes' of GL201 must be a integer"),
-        ("failOn: sometimes\n", ":1:1: failOn: Input should be 'error', 'warning', 'note' or 'never' (got 'sometimes')"),
+        (
+            "rules:\n  GL201:\n    options: {maxIdle: 5}\n",
+            ":3:15: rule GL201 has no option 'maxIdle' (options: maxIdleShutdownMinutes)",
+        ),
+        (
+            "rules:\n  GL201:\n    options: {maxIdleShutdownMinutes: '5'}\n",
+            ":3:15: option 'maxIdleShutdownMinutes' of GL201 must be a integer",
+        ),
+        (
+            "failOn: sometimes\n",
+            ":1:1: failOn: Input should be 'error', 'warning', 'note' or 'never' (got 'sometimes')",
+        ),
     ],
 )
 def test_config_errors_exit_2_with_position(tmp_path: Path, text: str, message: str) -> None:
@@ -118,8 +133,13 @@ docs:
 def test_organisation_rules_from_rules_dir_and_config(tmp_path: Path) -> None:
     job = write(tmp_path / "job.yaml", JOB)
     write(tmp_path / "policies" / "ACME001.yaml", ORG_RULE)
-    result = run_cli("check", "--select", "ACME", "--rules-dir", str(tmp_path / "policies"), str(job))
-    assert result.out.splitlines()[0] == f"{job}:3:1: ACME001 [warning] workload finetune has no team label"
+    result = run_cli(
+        "check", "--select", "ACME", "--rules-dir", str(tmp_path / "policies"), str(job)
+    )
+    assert (
+        result.out.splitlines()[0]
+        == f"{job}:3:1: ACME001 [warning] workload finetune has no team label"
+    )
     config = write(tmp_path / ".gpulint.yaml", "rulesDirs: [policies]\nselect: [ACME]\n")
     assert "ACME001" in run_cli("check", "--config", str(config), str(job)).out
 
@@ -127,13 +147,21 @@ def test_organisation_rules_from_rules_dir_and_config(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (("severity: warning", "severity: fatal"), ":3:1: severity: Input should be 'error', 'warning' or 'note' (got 'fatal')"),
+        (
+            ("severity: warning", "severity: fatal"),
+            ":3:1: severity: Input should be 'error', 'warning' or 'note' (got 'fatal')",
+        ),
         (("violation: '!(", "violation: '(("), ":8:5: invalid CEL:"),
-        (("{workload.metadata.name}", "{workload.metadata.}"), ":10:5: in message placeholder {workload.metadata.}"),
+        (
+            ("{workload.metadata.name}", "{workload.metadata.}"),
+            ":10:5: in message placeholder {workload.metadata.}",
+        ),
         (("tags: [ownership]", "tags: [ownership]\nowner: me"), ":5:1: owner: unknown field"),
     ],
 )
-def test_bad_rule_file_is_an_error_naming_file_and_line(tmp_path: Path, change: tuple[str, str], message: str) -> None:
+def test_bad_rule_file_is_an_error_naming_file_and_line(
+    tmp_path: Path, change: tuple[str, str], message: str
+) -> None:
     job = write(tmp_path / "job.yaml", JOB)
     rule = write(tmp_path / "policies" / "ACME001.yaml", ORG_RULE.replace(*change))
     result = run_cli("check", "--rules-dir", str(tmp_path / "policies"), str(job))

@@ -48,14 +48,26 @@ def run(tmp_path: Path, **fields: str) -> list[tuple[str, int, int, str]]:
     (rules / "ACME100.yaml").write_text(RULE.format(**values))
     job = tmp_path / "job.yaml"
     job.write_text(JOB)
-    result = run_cli("check", "--select", "ACME,GL006", "--format", "json", "--rules-dir", str(rules), str(job))
+    result = run_cli(
+        "check", "--select", "ACME,GL006", "--format", "json", "--rules-dir", str(rules), str(job)
+    )
     assert result.err == ""
-    return [(f["ruleId"], f["line"], f["column"], f["message"]) for f in json.loads(result.out)["findings"]]
+    return [
+        (f["ruleId"], f["line"], f["column"], f["message"])
+        for f in json.loads(result.out)["findings"]
+    ]
 
 
 def test_runtime_error_is_gl006_and_the_run_goes_on(tmp_path: Path) -> None:
     found = run(tmp_path, violation='workload.spec.owner == "x"')
-    assert found == [("GL006", 2, 1, "rule ACME100 (test-rule) could not be evaluated here: no such field: workload.spec.owner")]
+    assert found == [
+        (
+            "GL006",
+            2,
+            1,
+            "rule ACME100 (test-rule) could not be evaluated here: no such field: workload.spec.owner",
+        )
+    ]
 
 
 def test_non_boolean_condition_is_gl006(tmp_path: Path) -> None:
@@ -81,5 +93,7 @@ def test_path_alternatives_pick_the_first_present(tmp_path: Path) -> None:
 
 
 def test_message_format_specs(tmp_path: Path) -> None:
-    found = run(tmp_path, violation="true", message="{2.0/3.0:.3f} {1.5} {[1, 2]} {[]} {null} {{literal}}")
+    found = run(
+        tmp_path, violation="true", message="{2.0/3.0:.3f} {1.5} {[1, 2]} {[]} {null} {{literal}}"
+    )
     assert found == [("ACME100", 5, 1, "0.667 1.5 1, 2 none unset {literal}")]

@@ -14,7 +14,10 @@ def findings(*paths: Path, extra: tuple[str, ...] = ()) -> list[tuple[str, str, 
     result = run_cli("check", "--format", "json", *extra, *map(str, paths))
     assert result.err == ""
     root = REPO.as_posix() + "/"
-    return [(f["ruleId"], f["file"].removeprefix(root), f["line"]) for f in json.loads(result.out)["findings"]]
+    return [
+        (f["ruleId"], f["file"].removeprefix(root), f["line"])
+        for f in json.loads(result.out)["findings"]
+    ]
 
 
 def test_examples_show_their_findings() -> None:
@@ -43,7 +46,9 @@ def test_examples_show_their_findings() -> None:
 
 def test_residency_compliant_by_region_but_not_by_routing() -> None:
     residency = REPO / "examples" / "residency"
-    assert findings(residency / "eu-assistant-global-profile.yaml", residency / "eu-assistant-in-region.yaml") == [
+    assert findings(
+        residency / "eu-assistant-global-profile.yaml", residency / "eu-assistant-in-region.yaml"
+    ) == [
         ("GL401", "examples/residency/eu-assistant-global-profile.yaml", 24),
     ]
 
@@ -57,7 +62,9 @@ def test_quota_is_summed_across_files() -> None:
 
 @pytest.mark.parametrize("name", ["inference", "fine-tuning", "training"])
 def test_a_compliant_manifest_of_each_profile_has_no_finding(name: str) -> None:
-    assert findings(REPO / "tests" / "compliant" / f"{name}.yaml", extra=("--fail-on", "note")) == []
+    assert (
+        findings(REPO / "tests" / "compliant" / f"{name}.yaml", extra=("--fail-on", "note")) == []
+    )
 
 
 def test_cross_file_pool_sharing_points_at_both(tmp_path: Path) -> None:

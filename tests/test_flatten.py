@@ -13,11 +13,20 @@ ROOTS = {"workload", "facts"}
 @pytest.mark.parametrize(
     ("source", "expected"),
     [
-        ('workload.spec.resources.capacity == "spot"', 'workload__spec__resources__capacity == "spot"'),
+        (
+            'workload.spec.resources.capacity == "spot"',
+            'workload__spec__resources__capacity == "spot"',
+        ),
         ("has(workload.spec.model.id)", "has(workload__spec__model.id)"),
-        ("workload.spec.endpoints.map(e, e.provider)", "workload__spec__endpoints.map(e, e.provider)"),
+        (
+            "workload.spec.endpoints.map(e, e.provider)",
+            "workload__spec__endpoints.map(e, e.provider)",
+        ),
         ("workload.spec.endpoints[0].region", "workload__spec__endpoints[0].region"),
-        ('"workload.spec.x" + workload.metadata.name', '"workload.spec.x" + workload__metadata__name'),
+        (
+            '"workload.spec.x" + workload.metadata.name',
+            '"workload.spec.x" + workload__metadata__name',
+        ),
         ("item.requests.expected > 1e9", "item.requests.expected > 1e9"),
         ("facts . memory . status", "facts__memory__status"),
         ("workload", "workload"),
@@ -48,12 +57,20 @@ def test_resolve_tells_null_from_missing() -> None:
 )
 def test_flattened_and_plain_evaluate_the_same(source: str) -> None:
     activation = {
-        "workload": {"spec": {"resources": {"capacity": "spot"}, "checkpointing": {"enabled": None},
-                              "endpoints": [{"region": "eu"}, {"region": "us"}], "model": {"id": "m"}}},
+        "workload": {
+            "spec": {
+                "resources": {"capacity": "spot"},
+                "checkpointing": {"enabled": None},
+                "endpoints": [{"region": "eu"}, {"region": "us"}],
+                "model": {"id": "m"},
+            }
+        },
         "facts": {"memory": {"estimate": {"fits": False}, "gib": {"required": 12.5}}},
     }
     plain = cel.evaluate(cel.compile_expression(source), cel.new_context(activation))
     program = cel.compile_expression(flatten(source, ROOTS))
     names = {name: resolve(activation, name) for name in program.variables()}
-    flat = cel.evaluate(program, cel.new_context({k: v for k, v in names.items() if v is not MISSING}))
+    flat = cel.evaluate(
+        program, cel.new_context({k: v for k, v in names.items() if v is not MISSING})
+    )
     assert flat == plain

@@ -12,22 +12,28 @@ from linter.commands.init import PROFILES
 
 
 @pytest.mark.parametrize("profile", PROFILES)
-def test_starter_passes_check(profile: str, tmp_path: Path,
-                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_starter_passes_check(
+    profile: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     result = run_cli("init", "--profile", profile, "--dir", str(tmp_path / "new"))
     manifest = tmp_path / "new" / "workload.yaml"
     assert (result.code, result.err) == (0, "")
     config = tmp_path / "new" / ".gpulint.yaml"
-    assert result.out == (f"Wrote {manifest} ({profile} profile) and {config}.\n"
-                          f"Edit them, then run: gpulint check {manifest}\n")
+    assert result.out == (
+        f"Wrote {manifest} ({profile} profile) and {config}.\n"
+        f"Edit them, then run: gpulint check {manifest}\n"
+    )
     assert f"profile: {profile} " in manifest.read_text()
     monkeypatch.chdir(tmp_path / "new")  # so that the written .gpulint.yaml is the config used
     check = run_cli("check", "--format", "json", ".")
     assert check.err == ""
     report = json.loads(check.out)
     assert report["summary"]["filesChecked"] == 1
-    problems = [(f["ruleId"], f["line"], f["message"]) for f in report["findings"]
-                if f["ruleId"].startswith("GL0") or f["severity"] == "error"]
+    problems = [
+        (f["ruleId"], f["line"], f["message"])
+        for f in report["findings"]
+        if f["ruleId"].startswith("GL0") or f["severity"] == "error"
+    ]
     assert problems == []
     assert check.code == 0
 
@@ -42,8 +48,9 @@ def test_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
     (tmp_path / ".gpulint.yaml").write_text("failOn: never\n")
     result = run_cli("init", "--dir", str(tmp_path))
     assert (result.code, result.out) == (2, "")
-    assert result.err == (f"gpulint: error: {tmp_path / '.gpulint.yaml'} already exists; "
-                          "use --force to overwrite\n")
+    assert result.err == (
+        f"gpulint: error: {tmp_path / '.gpulint.yaml'} already exists; use --force to overwrite\n"
+    )
     assert not (tmp_path / "workload.yaml").exists()
     assert (tmp_path / ".gpulint.yaml").read_text() == "failOn: never\n"
     assert run_cli("init", "--dir", str(tmp_path), "--force", "--profile", "dev").code == 0

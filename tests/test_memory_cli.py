@@ -37,8 +37,18 @@ def test_fits_at_batch_1_not_at_batch_16() -> None:
 def test_70b_needs_tensor_parallel() -> None:
     single = memory_json("--model", "meta-llama/Llama-3.1-70B-Instruct", "--gpu", "h100-80gb")
     assert single["fits"] is False
-    four = memory_json("--model", "meta-llama/Llama-3.1-70B-Instruct", "--gpu", "H100", "--count", "4",
-                       "--batch", "8", "--context", "8192")
+    four = memory_json(
+        "--model",
+        "meta-llama/Llama-3.1-70B-Instruct",
+        "--gpu",
+        "H100",
+        "--count",
+        "4",
+        "--batch",
+        "8",
+        "--context",
+        "8192",
+    )
     assert four["weights_bytes"] == 141107412992
     assert four["kv_cache_bytes_per_token"] == 327680  # 80 layers x 8 KV heads x 128 x 2 x 2
     assert four["kv_cache_bytes"] == 8 * 8192 * 327680
@@ -46,31 +56,59 @@ def test_70b_needs_tensor_parallel() -> None:
 
 
 def test_instance_type_and_training_mode() -> None:
-    data = memory_json("--model", "meta-llama/Llama-3.1-8B", "--instance-type", "p4de.24xlarge",
-                       "--method", "full", "--sharding", "fsdp", "--gradient-checkpointing")
+    data = memory_json(
+        "--model",
+        "meta-llama/Llama-3.1-8B",
+        "--instance-type",
+        "p4de.24xlarge",
+        "--method",
+        "full",
+        "--sharding",
+        "fsdp",
+        "--gradient-checkpointing",
+    )
     assert (data["gpu"], data["world_size"], data["method"]) == ("A100-80GB", 8, "full")
     assert data["optimizer_bytes"] < 96363134976  # sharded: less than the unsharded 12 B/param
-    full = memory_json("--model", "meta-llama/Llama-3.1-8B", "--gpu", "A100-80GB", "--method", "full")
+    full = memory_json(
+        "--model", "meta-llama/Llama-3.1-8B", "--gpu", "A100-80GB", "--method", "full"
+    )
     assert full["optimizer_bytes"] == 12 * 8030261248  # fp32 master weights + Adam m and v
     assert full["fits"] is False
     assert full["lora_required_bytes"] < full["available_bytes"]
 
 
 def test_text_view_shows_a_bar_and_the_verdict() -> None:
-    out = run_cli("memory", "--model", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100",
-                  "--batch", "16", "--context", "32768").out.splitlines()
+    out = run_cli(
+        "memory",
+        "--model",
+        "meta-llama/Llama-3.1-8B-Instruct",
+        "--gpu",
+        "H100",
+        "--batch",
+        "16",
+        "--context",
+        "32768",
+    ).out.splitlines()
     assert out[0] == "meta-llama/Llama-3.1-8B-Instruct  bf16 on 1 x H100-80GB"
     assert out[3] == "  █ weights         14.96 GiB per GPU"
     assert out[4] == "  ▓ kv cache        64.00 GiB per GPU"
     bar = next(line for line in out if line.startswith("  ["))
     assert bar.endswith("] 114% of usable") and "|" in bar
-    assert out[-1] == "  DOES NOT FIT: largest batch at 32768 tokens: 13; longest context at batch 16: 27632"
+    assert (
+        out[-1]
+        == "  DOES NOT FIT: largest batch at 32768 tokens: 13; longest context at batch 16: 27632"
+    )
 
 
 def test_manifest_form_uses_the_same_estimate() -> None:
     reports = memory_json(str(REPO / "examples" / "inference-chat.yaml"))
     (chat,) = reports
-    assert (chat["name"], chat["gpu"], chat["batch"], chat["context"]) == ("support-chat", "L40S", 16, 8192)
+    assert (chat["name"], chat["gpu"], chat["batch"], chat["context"]) == (
+        "support-chat",
+        "L40S",
+        16,
+        8192,
+    )
     assert chat["kv_cache_bytes"] == 16 * 8192 * 131072
     assert chat["fits"] is True
 
@@ -78,10 +116,22 @@ def test_manifest_form_uses_the_same_estimate() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--model", "meta-llama/Llama-3.1-8B", "--gpu", "H1000"), "gpulint: error: unknown GPU 'H1000'; known: T4,"),
-        (("--model", "acme/unknown", "--gpu", "L4"), "gpulint: error: model 'acme/unknown' is not in the catalogue"),
-        (("--model", "meta-llama/Llama-3.1-8B"), "gpulint: error: give exactly one of --gpu or --instance-type"),
-        (("--parameters", "lots", "--gpu", "L4"), "gpulint: error: --parameters 'lots' is not a count"),
+        (
+            ("--model", "meta-llama/Llama-3.1-8B", "--gpu", "H1000"),
+            "gpulint: error: unknown GPU 'H1000'; known: T4,",
+        ),
+        (
+            ("--model", "acme/unknown", "--gpu", "L4"),
+            "gpulint: error: model 'acme/unknown' is not in the catalogue",
+        ),
+        (
+            ("--model", "meta-llama/Llama-3.1-8B"),
+            "gpulint: error: give exactly one of --gpu or --instance-type",
+        ),
+        (
+            ("--parameters", "lots", "--gpu", "L4"),
+            "gpulint: error: --parameters 'lots' is not a count",
+        ),
     ],
 )
 def test_bad_flags_are_one_line_errors(args: tuple[str, ...], message: str) -> None:

@@ -19,15 +19,20 @@ import pytest
 from conftest import REPO, run_cli
 
 _PLATFORM = {"linux": "linux", "darwin": "darwin", "win32": "win32"}.get(sys.platform, sys.platform)
-_DEFAULT = (REPO / "node_modules" / "@microsoft" / f"sarif-multitool-{_PLATFORM}"
-            / ("Sarif.Multitool.exe" if sys.platform == "win32" else "Sarif.Multitool"))
+_DEFAULT = (
+    REPO
+    / "node_modules"
+    / "@microsoft"
+    / f"sarif-multitool-{_PLATFORM}"
+    / ("Sarif.Multitool.exe" if sys.platform == "win32" else "Sarif.Multitool")
+)
 MULTITOOL = Path(os.environ.get("SARIF_MULTITOOL", _DEFAULT))
 
 pytestmark = pytest.mark.skipif(
     not MULTITOOL.is_file(),
     reason=f"SARIF Multitool not installed at {MULTITOOL} "
-           "(npm install @microsoft/sarif-multitool at the repository root, "
-           "or set SARIF_MULTITOOL)",
+    "(npm install @microsoft/sarif-multitool at the repository root, "
+    "or set SARIF_MULTITOOL)",
 )
 
 PROBLEM = re.compile(r"^.*: (?:error|warning) \w+: .*$", re.MULTILINE)
@@ -41,9 +46,20 @@ def _problems(sarif: Path, extra: list[str], out: Path) -> list[str]:
     It prints one line per result, ``FILE(LINE,COL): LEVEL ID: MESSAGE``, and exits 0 either way.
     """
     proc = subprocess.run(
-        [str(MULTITOOL), "validate", str(sarif), "-o", str(out), *extra,
-         "--level", "Error;Warning;Note"],
-        capture_output=True, text=True, check=False, timeout=120,
+        [
+            str(MULTITOOL),
+            "validate",
+            str(sarif),
+            "-o",
+            str(out),
+            *extra,
+            "--level",
+            "Error;Warning;Note",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
         env={**os.environ, "DOTNET_SYSTEM_GLOBALIZATION_INVARIANT": "1"},
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -53,8 +69,9 @@ def _problems(sarif: Path, extra: list[str], out: Path) -> list[str]:
 
 @pytest.mark.parametrize("target", ["examples", "tests/rules"])
 @pytest.mark.parametrize(("rule_set", "extra"), RULE_SETS)
-def test_multitool_accepts_our_sarif(target: str, rule_set: str, extra: list[str], tmp_path: Path,
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_multitool_accepts_our_sarif(
+    target: str, rule_set: str, extra: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(REPO)
     sarif = tmp_path / "gpulint.sarif"
     result = run_cli("check", "--format", "sarif", "--output", str(sarif), target)

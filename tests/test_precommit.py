@@ -38,8 +38,17 @@ spec:
     capacity: spot
   lifecycle: {maxRuntimeHours: 10}
 """
-GIT = ["git", "-c", "user.name=gpulint tests", "-c", "user.email=tests@gpulint.invalid",
-       "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"]
+GIT = [
+    "git",
+    "-c",
+    "user.name=gpulint tests",
+    "-c",
+    "user.email=tests@gpulint.invalid",
+    "-c",
+    "commit.gpgsign=false",
+    "-c",
+    "init.defaultBranch=main",
+]
 
 
 def _git(cwd: Path, *args: str) -> str:
@@ -77,7 +86,12 @@ def _try_repo(project: Path, hook_repo: Path) -> subprocess.CompletedProcess[str
     env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never"}
     return subprocess.run(
         [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), "gpulint", "--all-files"],
-        cwd=project, env=env, capture_output=True, text=True, check=False, timeout=900,
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=900,
     )
 
 

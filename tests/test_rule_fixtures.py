@@ -29,4 +29,6 @@ def test_fixture(path: Path, rulebook: Rulebook) -> None:
         assert expected == set(), "good fixtures carry no expect markers"
     else:
         assert expected, "bad fixtures mark at least one line"
-    assert found == expected, "\n".join(f"{f.location.span.line}: {f.rule_id} {f.message}" for f in result.findings)
+    assert found == expected, "\n".join(
+        f"{f.location.span.line}: {f.rule_id} {f.message}" for f in result.findings
+    )

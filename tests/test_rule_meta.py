@@ -41,22 +41,33 @@ def test_policy_rules_quote_the_guidance_and_have_fixtures(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.stem)
-def test_example_triggers_and_use_instead_does_not(path: Path, tmp_path: Path, rulebook: Rulebook) -> None:
+def test_example_triggers_and_use_instead_does_not(
+    path: Path, tmp_path: Path, rulebook: Rulebook
+) -> None:
     rule = load_rule(path)
     if rule.id in EXAMPLE_NEEDS_CUSTOM_RULE:
         pytest.skip("covered by tests/test_engine.py")
-    for section, should_fire in ((rule.meta.docs.example, True), (rule.meta.docs.use_instead, False)):
+    for section, should_fire in (
+        (rule.meta.docs.example, True),
+        (rule.meta.docs.use_instead, False),
+    ):
         manifest = tmp_path / "example.yaml"
         manifest.write_text(section, encoding="utf-8")
         fired = {f.rule_id for f in lint([manifest], rulebook).findings}
-        assert (rule.id in fired) is should_fire, f"{'Example' if should_fire else 'Use instead'}: {fired}"
+        assert (rule.id in fired) is should_fire, (
+            f"{'Example' if should_fire else 'Use instead'}: {fired}"
+        )
 
 
 def test_bundled_rules_are_the_repository_rules() -> None:
-    assert sorted(p.name for p in bundled("rules").glob("*.yaml")) == sorted(p.name for p in RULE_FILES)
+    assert sorted(p.name for p in bundled("rules").glob("*.yaml")) == sorted(
+        p.name for p in RULE_FILES
+    )
 
 
 def test_generated_reference_is_current() -> None:
     expected = pages()
-    on_disk = {p.name: p.read_text(encoding="utf-8") for p in (REPO / "docs" / "rules").glob("*.md")}
+    on_disk = {
+        p.name: p.read_text(encoding="utf-8") for p in (REPO / "docs" / "rules").glob("*.md")
+    }
     assert on_disk == expected, "run: python -m linter.policy.reference"

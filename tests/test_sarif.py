@@ -38,14 +38,24 @@ def test_every_rule_is_described(examples_sarif: dict[str, Any]) -> None:
     listed = json.loads(run_cli("rules", "--format", "json").out)
     assert [r["id"] for r in rules] == [r["id"] for r in listed]
     for rule in rules:
-        assert set(rule) >= {"id", "name", "shortDescription", "fullDescription", "help", "helpUri",
-                             "defaultConfiguration", "properties"}
+        assert set(rule) >= {
+            "id",
+            "name",
+            "shortDescription",
+            "fullDescription",
+            "help",
+            "helpUri",
+            "defaultConfiguration",
+            "properties",
+        }
         assert rule["helpUri"].endswith(f"/docs/rules/{rule['id']}.md")
         assert rule["help"]["markdown"].startswith(f"# {rule['id']} ")
         assert len(rule["properties"]["tags"]) <= 10
 
 
-def test_results_point_at_keys_with_repo_relative_uris(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_results_point_at_keys_with_repo_relative_uris(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "jobs").mkdir()
     job = tmp_path / "jobs" / "job.yaml"
     job.write_text(
@@ -112,8 +122,10 @@ def repository(tmp_path: Path) -> Path:
 def _uris(*args: str) -> list[str]:
     document = json.loads(run_cli("check", "--format", "sarif", "--select", "GL202", *args).out)
     validate(document)
-    return [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
-            for r in document["runs"][0]["results"]]
+    return [
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for r in document["runs"][0]["results"]
+    ]
 
 
 def test_uris_are_the_same_from_any_working_directory(
@@ -138,8 +150,9 @@ def test_file_outside_the_root_gets_a_file_uri(
     elsewhere = tmp_path_factory.mktemp("elsewhere") / "my job.yaml"
     elsewhere.write_text(TRAINING_ON_SPOT)
     monkeypatch.chdir(repository)
-    document = json.loads(run_cli("check", "--format", "sarif", "--select", "GL202",
-                                  str(elsewhere)).out)
+    document = json.loads(
+        run_cli("check", "--format", "sarif", "--select", "GL202", str(elsewhere)).out
+    )
     validate(document)
     location = document["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
     assert location["artifactLocation"] == {"uri": elsewhere.as_uri()}
@@ -147,20 +160,23 @@ def test_file_outside_the_root_gets_a_file_uri(
 
 
 def test_sarif_root_must_be_a_directory(repository: Path) -> None:
-    result = run_cli("check", "--format", "sarif", "--sarif-root", str(repository / "nope"),
-                     str(repository))
+    result = run_cli(
+        "check", "--format", "sarif", "--sarif-root", str(repository / "nope"), str(repository)
+    )
     assert (result.code, result.out) == (2, "")
     assert result.err == f"gpulint: error: --sarif-root {repository / 'nope'}: not a directory\n"
 
 
 def test_category(repository: Path) -> None:
-    document = json.loads(run_cli("check", "--format", "sarif", "--sarif-category", "gpulint/ml",
-                                  str(repository)).out)
+    document = json.loads(
+        run_cli("check", "--format", "sarif", "--sarif-category", "gpulint/ml", str(repository)).out
+    )
     assert document["runs"][0]["automationDetails"] == {"id": "gpulint/ml/"}
 
 
-def test_security_severity_only_on_security_rules(examples_sarif: dict[str, Any],
-                                                  rulebook: Rulebook) -> None:
+def test_security_severity_only_on_security_rules(
+    examples_sarif: dict[str, Any], rulebook: Rulebook
+) -> None:
     rules = examples_sarif["runs"][0]["tool"]["driver"]["rules"]
     assert any(rule.meta.security for rule in rulebook)
     for rule in rules:
@@ -168,8 +184,10 @@ def test_security_severity_only_on_security_rules(examples_sarif: dict[str, Any]
         assert properties["precision"] == "high"
         if rulebook.by_id[rule["id"]].meta.security:
             assert properties["tags"][0] == "security"
-            assert properties["security-severity"] == sarif.SECURITY_SEVERITY[
-                rule["defaultConfiguration"]["level"]]
+            assert (
+                properties["security-severity"]
+                == sarif.SECURITY_SEVERITY[rule["defaultConfiguration"]["level"]]
+            )
         else:
             assert "security-severity" not in properties
             assert "security" not in properties["tags"]
@@ -188,5 +206,7 @@ def test_results_beyond_githubs_limit_are_cut_most_severe_first(
     result = run_cli("check", "--format", "sarif", "--select", "GL201,GL202", str(tmp_path))
     document = json.loads(result.out)
     assert [r["ruleId"] for r in document["runs"][0]["results"]] == ["GL202"]
-    assert result.err == ("gpulint: warning: 2 results are more than GitHub code scanning accepts "
-                          "in one run; the SARIF holds the 1 most severe\n")
+    assert result.err == (
+        "gpulint: warning: 2 results are more than GitHub code scanning accepts "
+        "in one run; the SARIF holds the 1 most severe\n"
+    )

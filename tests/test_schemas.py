@@ -22,7 +22,9 @@ def test_published_schemas_match_the_models() -> None:
         )
 
 
-@pytest.mark.parametrize("example", sorted((REPO / "examples").rglob("*.yaml")), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "example", sorted((REPO / "examples").rglob("*.yaml")), ids=lambda p: p.name
+)
 def test_examples_validate_against_the_published_schema(example: Path) -> None:
     schema = json.loads((SCHEMAS / "gpulint.schema.json").read_text())
     validator = jsonschema.Draft202012Validator(schema)
@@ -32,8 +34,12 @@ def test_examples_validate_against_the_published_schema(example: Path) -> None:
 
 def test_schema_rejects_what_the_model_rejects() -> None:
     schema = json.loads((SCHEMAS / "workload.schema.json").read_text())
-    bad = {"apiVersion": "gpulint.dev/v1alpha1", "kind": "Workload", "metadata": {"name": "x"},
-           "spec": {"profile": "inference", "resources": {"nodes": "2"}}}
+    bad = {
+        "apiVersion": "gpulint.dev/v1alpha1",
+        "kind": "Workload",
+        "metadata": {"name": "x"},
+        "spec": {"profile": "inference", "resources": {"nodes": "2"}},
+    }
     assert not jsonschema.Draft202012Validator(schema).is_valid(bad)
     good = {**bad, "spec": {"profile": "inference", "model": {"parameters": "70B"}}}
     assert jsonschema.Draft202012Validator(schema).is_valid(good)
@@ -43,4 +49,6 @@ def test_rule_files_validate_against_the_rule_schema() -> None:
     schema = json.loads((SCHEMAS / "rule.schema.json").read_text())
     for path in sorted((REPO / "rules").glob("*.yaml")):
         (document,) = read(path).documents
-        assert list(jsonschema.Draft202012Validator(schema).iter_errors(document.data)) == [], path.name
+        assert list(jsonschema.Draft202012Validator(schema).iter_errors(document.data)) == [], (
+            path.name
+        )

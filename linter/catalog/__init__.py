@@ -19,13 +19,17 @@ class CatalogueError(Exception):
     """A packaged data file that does not parse: a packaging bug, reported with its position."""
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load(name: str) -> Any:
     """Return the parsed contents of ``data/<name>.yaml`` (cached for the process)."""
     text = resources.files(__package__).joinpath("data").joinpath(f"{name}.yaml").read_text("utf-8")
     loaded = load_text(text)
     if loaded.problems or len(loaded.documents) != 1:
         where = loaded.problems[0] if loaded.problems else None
-        detail = f"{where.span.line}:{where.span.column}: {where.message}" if where else "not one document"
+        detail = (
+            f"{where.span.line}:{where.span.column}: {where.message}"
+            if where
+            else "not one document"
+        )
         raise CatalogueError(f"catalogue {name}.yaml: {detail}")
     return loaded.documents[0].data

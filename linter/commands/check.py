@@ -22,39 +22,72 @@ def _split(values: list[str]) -> list[str]:
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="*", metavar="PATH",
-                        help="files or directories (default: .)")
+    parser.add_argument(
+        "paths", nargs="*", metavar="PATH", help="files or directories (default: .)"
+    )
     parser.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
-    parser.add_argument("--output", "-o", metavar="FILE",
-                        help="write the report here instead of stdout")
-    parser.add_argument("--select", action="append", default=[], metavar="IDS",
-                        help="only these rule ids or prefixes (comma-separated, repeatable)")
-    parser.add_argument("--ignore", action="append", default=[], metavar="IDS",
-                        help="skip these rule ids or prefixes (comma-separated, repeatable)")
-    parser.add_argument("--no-cache", action="store_true",
-                        help="do not read or write the result cache (.gpulint_cache)")
-    parser.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
-                        help="worker processes for large runs (default: every available CPU)")
-    parser.add_argument("--fail-on", choices=FAIL_LEVELS, default=None,
-                        help="lowest severity that makes the exit code 1 (default: error)")
+    parser.add_argument(
+        "--output", "-o", metavar="FILE", help="write the report here instead of stdout"
+    )
+    parser.add_argument(
+        "--select",
+        action="append",
+        default=[],
+        metavar="IDS",
+        help="only these rule ids or prefixes (comma-separated, repeatable)",
+    )
+    parser.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="IDS",
+        help="skip these rule ids or prefixes (comma-separated, repeatable)",
+    )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="do not read or write the result cache (.gpulint_cache)",
+    )
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=None,
+        metavar="N",
+        help="worker processes for large runs (default: every available CPU)",
+    )
+    parser.add_argument(
+        "--fail-on",
+        choices=FAIL_LEVELS,
+        default=None,
+        help="lowest severity that makes the exit code 1 (default: error)",
+    )
     baseline = parser.add_mutually_exclusive_group()
-    baseline.add_argument("--baseline", metavar="FILE",
-                          help="report only findings that are not in this baseline file")
-    baseline.add_argument("--write-baseline", metavar="FILE",
-                          help="record the current findings in FILE and exit 0")
-    parser.add_argument("--sarif-root", metavar="DIR",
-                        help="SARIF URIs are relative to DIR (default: the git repository root "
-                             "above the working directory, else the working directory)")
-    parser.add_argument("--sarif-category", metavar="NAME", default="gpulint",
-                        help="SARIF automationDetails category, one per analysis "
-                             "(default: gpulint)")
+    baseline.add_argument(
+        "--baseline", metavar="FILE", help="report only findings that are not in this baseline file"
+    )
+    baseline.add_argument(
+        "--write-baseline", metavar="FILE", help="record the current findings in FILE and exit 0"
+    )
+    parser.add_argument(
+        "--sarif-root",
+        metavar="DIR",
+        help="SARIF URIs are relative to DIR (default: the git repository root "
+        "above the working directory, else the working directory)",
+    )
+    parser.add_argument(
+        "--sarif-category",
+        metavar="NAME",
+        default="gpulint",
+        help="SARIF automationDetails category, one per analysis (default: gpulint)",
+    )
     add_config_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    from linter.findings import Severity
     from linter.cache import default_directory
     from linter.errors import UsageError
+    from linter.findings import Severity
     from linter.parallel import available_cpus
     from linter.runner import lint_paths
 
@@ -63,8 +96,14 @@ def run(args: argparse.Namespace) -> int:
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
     cache_dir = None if args.no_cache else default_directory(setup.config.base)
-    result = lint_paths(args.paths or ["."], setup.rulebook, setup.config, setup.selection,
-                        jobs=jobs, cache_dir=cache_dir)
+    result = lint_paths(
+        args.paths or ["."],
+        setup.rulebook,
+        setup.config,
+        setup.selection,
+        jobs=jobs,
+        cache_dir=cache_dir,
+    )
     for skipped in result.skipped:
         print(f"gpulint: skipped {skipped}: no gpulint.dev/v1alpha1 documents", file=sys.stderr)
     if args.write_baseline:
@@ -80,8 +119,9 @@ def run(args: argparse.Namespace) -> int:
     if fail_on == "never":
         return 0
     threshold = Severity(fail_on).rank
-    failing = any(f.suppressed_reason is None and f.severity.rank >= threshold
-                  for f in result.findings)
+    failing = any(
+        f.suppressed_reason is None and f.severity.rank >= threshold for f in result.findings
+    )
     return 1 if failing else 0
 
 
@@ -122,8 +162,9 @@ def _write_baseline(result: RunResult, target: Path) -> int:
     from linter.report.summary import reported
 
     anchor = target.absolute().parent
-    entries = [baseline.entry(f, result.texts, Path.cwd(), anchor)
-               for f in reported(result.findings)]
+    entries = [
+        baseline.entry(f, result.texts, Path.cwd(), anchor) for f in reported(result.findings)
+    ]
     try:
         target.write_text(baseline.serialise(entries), encoding="utf-8")
     except OSError as err:
@@ -144,11 +185,15 @@ def _apply_baseline(result: RunResult, source: Path) -> RunResult:
         raise UsageError(f"{source}: cannot read baseline: {err.strerror or err}") from None
     except baseline.BaselineError as err:
         raise UsageError(f"{source}: {err}") from None
-    comparison = baseline.compare(result.findings, entries, result.texts, Path.cwd(),
-                                  source.absolute().parent)
+    comparison = baseline.compare(
+        result.findings, entries, result.texts, Path.cwd(), source.absolute().parent
+    )
     if comparison.stale:
-        print(f"gpulint: {len(comparison.stale)} baseline entries in {source} are stale "
-              "(no longer found; rewrite it with --write-baseline):", file=sys.stderr)
+        print(
+            f"gpulint: {len(comparison.stale)} baseline entries in {source} are stale "
+            "(no longer found; rewrite it with --write-baseline):",
+            file=sys.stderr,
+        )
         for item in comparison.stale:
             print(f"  {item.file}: {item.rule_id} {item.path}: {item.message}", file=sys.stderr)
     known = {id(f) for f in comparison.known}

@@ -10,7 +10,9 @@ HELP = "show the documentation of a rule (by id or name)"
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("rule", metavar="RULE", help="rule id (GL202) or name (spot-without-checkpointing)")
+    parser.add_argument(
+        "rule", metavar="RULE", help="rule id (GL202) or name (spot-without-checkpointing)"
+    )
     add_config_arguments(parser)
 
 

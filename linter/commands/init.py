@@ -18,10 +18,18 @@ CONFIG = ".gpulint.yaml"
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--profile", choices=PROFILES, default="inference",
-                        help="the kind of workload (default: inference)")
-    parser.add_argument("--dir", default=".", metavar="DIR",
-                        help="where to write the files (default: the working directory)")
+    parser.add_argument(
+        "--profile",
+        choices=PROFILES,
+        default="inference",
+        help="the kind of workload (default: inference)",
+    )
+    parser.add_argument(
+        "--dir",
+        default=".",
+        metavar="DIR",
+        help="where to write the files (default: the working directory)",
+    )
     parser.add_argument("--force", action="store_true", help="overwrite files that exist")
 
 
@@ -35,8 +43,10 @@ def run(args: argparse.Namespace) -> int:
     directory = Path(args.dir)
     if directory.exists() and not directory.is_dir():
         raise UsageError(f"--dir {args.dir}: not a directory")
-    files = {directory / MANIFEST: template(f"{args.profile}.yaml"),
-             directory / CONFIG: template("config.yaml")}
+    files = {
+        directory / MANIFEST: template(f"{args.profile}.yaml"),
+        directory / CONFIG: template("config.yaml"),
+    }
     existing = [str(path) for path in files if path.exists()]
     if existing and not args.force:
         verb = "exists" if len(existing) == 1 else "exist"

@@ -11,28 +11,53 @@ PRECISIONS = ("fp32", "bf16", "fp16", "fp8", "int8", "int4")
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("manifests", nargs="*", metavar="MANIFEST",
-                        help="size the workloads of these manifests instead of the flags")
+    parser.add_argument(
+        "manifests",
+        nargs="*",
+        metavar="MANIFEST",
+        help="size the workloads of these manifests instead of the flags",
+    )
     model = parser.add_argument_group("model")
     model.add_argument("--model", metavar="ID", help="Hugging Face id from the catalogue")
     model.add_argument("--model-config", metavar="PATH", help="a Hugging Face config.json")
-    model.add_argument("--parameters", metavar="N", help="parameter count (70B, 7.2e9) when the architecture is unknown")
+    model.add_argument(
+        "--parameters",
+        metavar="N",
+        help="parameter count (70B, 7.2e9) when the architecture is unknown",
+    )
     model.add_argument("--precision", choices=PRECISIONS, default="bf16")
     gpus = parser.add_argument_group("hardware")
-    gpus.add_argument("--gpu", metavar="TYPE", help="GPU type (L4, A10G, L40S, A100-80GB, H100, H200, ...)")
-    gpus.add_argument("--instance-type", metavar="TYPE", help="cloud instance type (p5.48xlarge, a3-highgpu-8g, ...)")
+    gpus.add_argument(
+        "--gpu", metavar="TYPE", help="GPU type (L4, A10G, L40S, A100-80GB, H100, H200, ...)"
+    )
+    gpus.add_argument(
+        "--instance-type",
+        metavar="TYPE",
+        help="cloud instance type (p5.48xlarge, a3-highgpu-8g, ...)",
+    )
     gpus.add_argument("--count", type=int, help="GPUs (default: 1, or the instance's GPUs)")
     serving = parser.add_argument_group("serving (default mode)")
     serving.add_argument("--kv-precision", choices=PRECISIONS)
-    serving.add_argument("--batch", type=int, default=1, help="concurrent sequences (training: micro-batch)")
-    serving.add_argument("--context", type=int, help="tokens per sequence (training: sequence length)")
-    serving.add_argument("--tensor-parallel", type=int, help="GPUs one replica spans (default: --count)")
+    serving.add_argument(
+        "--batch", type=int, default=1, help="concurrent sequences (training: micro-batch)"
+    )
+    serving.add_argument(
+        "--context", type=int, help="tokens per sequence (training: sequence length)"
+    )
+    serving.add_argument(
+        "--tensor-parallel", type=int, help="GPUs one replica spans (default: --count)"
+    )
     serving.add_argument("--gpu-memory-utilization", type=float, default=0.9)
     training = parser.add_argument_group("training (with --method)")
     training.add_argument("--method", choices=("full", "lora", "qlora"))
-    training.add_argument("--optimizer", default="adamw",
-                          choices=("adamw", "adamw-8bit", "paged-adamw-8bit", "adamw-bf16", "sgd"))
-    training.add_argument("--sharding", default="none", choices=("none", "zero1", "zero2", "zero3", "fsdp"))
+    training.add_argument(
+        "--optimizer",
+        default="adamw",
+        choices=("adamw", "adamw-8bit", "paged-adamw-8bit", "adamw-bf16", "sgd"),
+    )
+    training.add_argument(
+        "--sharding", default="none", choices=("none", "zero1", "zero2", "zero3", "fsdp")
+    )
     training.add_argument("--gradient-checkpointing", action="store_true")
     parser.add_argument("--format", choices=("text", "json"), default="text")
 

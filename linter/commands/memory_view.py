@@ -34,7 +34,10 @@ def _gpu(args: argparse.Namespace) -> tuple[Any, int]:
 
 
 def _architecture(args: argparse.Namespace) -> Any:
-    from linter.memory import ArchitectureError, architecture_from_catalogue, architecture_from_hf_config
+    from linter.memory import (
+        architecture_from_catalogue,
+        architecture_from_hf_config,
+    )
 
     if args.model_config:
         try:
@@ -45,7 +48,9 @@ def _architecture(args: argparse.Namespace) -> Any:
     if args.model:
         arch = architecture_from_catalogue(args.model)
         if arch is None and args.parameters is None:
-            raise UsageError(f"model {args.model!r} is not in the catalogue; give --model-config or --parameters")
+            raise UsageError(
+                f"model {args.model!r} is not in the catalogue; give --model-config or --parameters"
+            )
         return arch
     if args.parameters is None:
         raise UsageError("give --model, --model-config or --parameters")
@@ -62,19 +67,34 @@ def from_flags(args: argparse.Namespace) -> dict[str, Any]:
     parameters = parse_count(args.parameters) if args.parameters else None
     if parameters is not None and not isinstance(parameters, float):
         raise UsageError(f"--parameters {args.parameters!r} is not a count like 70B or 7.2e9")
+    estimate: Any
     try:
         if args.method:
             estimate = estimate_training(
-                arch, parameters=parameters, precision=args.precision, method=args.method,
-                optimizer=args.optimizer.replace("-", "_"), micro_batch=args.batch,
-                sequence_length=args.context or 2048, gradient_checkpointing=args.gradient_checkpointing,
-                sharding=args.sharding, world_size=count, gpu=gpu, gpus_per_node=count,
+                arch,
+                parameters=parameters,
+                precision=args.precision,
+                method=args.method,
+                optimizer=args.optimizer.replace("-", "_"),
+                micro_batch=args.batch,
+                sequence_length=args.context or 2048,
+                gradient_checkpointing=args.gradient_checkpointing,
+                sharding=args.sharding,
+                world_size=count,
+                gpu=gpu,
+                gpus_per_node=count,
             )
         else:
             context = args.context or (arch.max_position_embeddings if arch else None) or 4096
             estimate = estimate_inference(
-                arch, parameters=parameters, precision=args.precision, kv_precision=args.kv_precision,
-                batch=args.batch, context=context, gpu=gpu, gpus=args.tensor_parallel or count,
+                arch,
+                parameters=parameters,
+                precision=args.precision,
+                kv_precision=args.kv_precision,
+                batch=args.batch,
+                context=context,
+                gpu=gpu,
+                gpus=args.tensor_parallel or count,
                 gpu_memory_utilization=args.gpu_memory_utilization,
             )
     except ValueError as err:
@@ -89,35 +109,59 @@ def from_manifests(paths: list[str]) -> list[dict[str, Any]]:
     from linter.facts.memory import size
     from linter.runner import collect
 
-    out = []
+    out: list[dict[str, Any]] = []
     for manifest in collect(discover(paths)).manifests:
         if manifest.kind != "Workload":
             continue
         sizing = size(manifest)
         if sizing.status != "checked":
-            out.append({"file": manifest.file, "name": manifest.name, "status": sizing.status,
-                        "reason": sizing.reason})
+            out.append(
+                {
+                    "file": manifest.file,
+                    "name": manifest.name,
+                    "status": sizing.status,
+                    "reason": sizing.reason,
+                }
+            )
             continue
         assert sizing.where is not None
         model = manifest.data["spec"].get("model", {})
         label = model.get("id") or model.get("config") or "model"
         mode = "inference" if manifest.data["spec"]["profile"] == "inference" else "training"
         entry = report(sizing.estimate, label, sizing.where.gpu, mode)
-        out.append({"file": manifest.file, "name": manifest.name, "status": "checked",
-                    "assumed": list(sizing.assumed), **entry})
+        out.append(
+            {
+                "file": manifest.file,
+                "name": manifest.name,
+                "status": "checked",
+                "assumed": list(sizing.assumed),
+                **entry,
+            }
+        )
     return out
 
 
 def report(estimate: Any, label: str, gpu: Any, mode: str) -> dict[str, Any]:
-    return {"model": label, "mode": mode, "gpu_memory_bytes": gpu.memory_bytes, **estimate.as_dict()}
+    return {
+        "model": label,
+        "mode": mode,
+        "gpu_memory_bytes": gpu.memory_bytes,
+        **estimate.as_dict(),
+    }
 
 
 def _segments(data: dict[str, Any]) -> list[tuple[str, str, int]]:
     """(label, bar character, bytes per GPU) of each part of the requirement."""
     if data["mode"] == "training":
         parts = [
-            ("model state", data["weights_bytes"] + data["gradients_bytes"] + data["optimizer_bytes"]),
-            ("activations", (data.get("activation_bytes") or 0) + data.get("step_workspace_bytes", 0)),
+            (
+                "model state",
+                data["weights_bytes"] + data["gradients_bytes"] + data["optimizer_bytes"],
+            ),
+            (
+                "activations",
+                (data.get("activation_bytes") or 0) + data.get("step_workspace_bytes", 0),
+            ),
             ("overhead", data["overhead_bytes"]),
         ]
     else:
@@ -128,7 +172,7 @@ def _segments(data: dict[str, Any]) -> list[tuple[str, str, int]]:
             ("activations", per_gpu.get("activation_bytes") or 0),
             ("overhead", per_gpu["overhead_bytes"]),
         ]
-    return [(name, char, value) for (name, value), char in zip(parts, CHARS)]
+    return [(name, char, value) for (name, value), char in zip(parts, CHARS, strict=False)]
 
 
 def bar(segments: list[tuple[str, str, int]], available: int) -> str:
@@ -143,22 +187,33 @@ def bar(segments: list[tuple[str, str, int]], available: int) -> str:
 
 def render_text(data: dict[str, Any]) -> str:
     if data.get("status", "checked") != "checked":
-        return f"{data['file']}: {data['name']}: memory not checked ({data['status']}): {data['reason']}"
-    head = f"{data['model']}  {data['precision']} on {data.get('gpus', data.get('world_size'))} x {data['gpu']}"
+        where = f"{data['file']}: {data['name']}"
+        return f"{where}: memory not checked ({data['status']}): {data['reason']}"
+    gpus = data.get("gpus", data.get("world_size"))
+    head = f"{data['model']}  {data['precision']} on {gpus} x {data['gpu']}"
     if "file" in data:
         head = f"{data['file']}: {data['name']}: {head}"
     if data["mode"] == "inference":
-        shape = f"serving: batch {data['batch']} x {data['context']} tokens, gpuMemoryUtilization {data['gpu_memory_utilization']}"
+        shape = (
+            f"serving: batch {data['batch']} x {data['context']} tokens, "
+            f"gpuMemoryUtilization {data['gpu_memory_utilization']}"
+        )
     else:
-        shape = (f"{data['method']} training: micro-batch {data['micro_batch']} x {data['sequence_length']} tokens, "
-                 f"sharding {data['sharding']} over {data['world_size']} GPUs")
+        shape = (
+            f"{data['method']} training: micro-batch {data['micro_batch']} x "
+            f"{data['sequence_length']} tokens, "
+            f"sharding {data['sharding']} over {data['world_size']} GPUs"
+        )
     segments = _segments(data)
     lines = [head, shape, ""]
-    lines += [f"  {char} {name:<12}{value / GIB:>9.2f} GiB per GPU" for name, char, value in segments]
+    lines += [
+        f"  {char} {name:<12}{value / GIB:>9.2f} GiB per GPU" for name, char, value in segments
+    ]
     required, available = data["required_bytes"], data["available_bytes"]
     lines += [
         f"    {'required':<12}{required / GIB:>9.2f} GiB per GPU",
-        f"    {'usable':<12}{available / GIB:>9.2f} GiB per GPU (of {data['gpu_memory_bytes'] / GIB:.2f} GiB)",
+        f"    {'usable':<12}{available / GIB:>9.2f} GiB per GPU "
+        f"(of {data['gpu_memory_bytes'] / GIB:.2f} GiB)",
         "",
         "  " + bar(segments, available) + f" {100 * required / available:.0f}% of usable",
         "",
@@ -171,12 +226,27 @@ def render_text(data: dict[str, Any]) -> str:
 
 def _verdict(data: dict[str, Any]) -> str:
     if data["mode"] == "training":
-        alternatives = [f"{name} {data[key] / GIB:.2f} GiB" for name, key in
-                        (("full", "full_required_bytes"), ("LoRA", "lora_required_bytes"), ("QLoRA", "qlora_required_bytes"))
-                        if data.get(key) is not None]
-        return ("FITS" if data["fits"] else "DOES NOT FIT") + " (per GPU: " + ", ".join(alternatives) + ")"
+        alternatives = [
+            f"{name} {data[key] / GIB:.2f} GiB"
+            for name, key in (
+                ("full", "full_required_bytes"),
+                ("LoRA", "lora_required_bytes"),
+                ("QLoRA", "qlora_required_bytes"),
+            )
+            if data.get(key) is not None
+        ]
+        return (
+            ("FITS" if data["fits"] else "DOES NOT FIT")
+            + " (per GPU: "
+            + ", ".join(alternatives)
+            + ")"
+        )
     if data.get("kv_cache_bytes") is None:
-        return ("weights FIT" if data["fits"] else "DOES NOT FIT") + "; KV cache unknown (no architecture)"
-    limits = (f"largest batch at {data['context']} tokens: {data['max_batch_at_context']}; "
-              f"longest context at batch {data['batch']}: {data['max_context_at_batch']}")
+        return (
+            "weights FIT" if data["fits"] else "DOES NOT FIT"
+        ) + "; KV cache unknown (no architecture)"
+    limits = (
+        f"largest batch at {data['context']} tokens: {data['max_batch_at_context']}; "
+        f"longest context at batch {data['batch']}: {data['max_context_at_batch']}"
+    )
     return ("FITS" if data["fits"] else "DOES NOT FIT") + f": {limits}"

@@ -20,14 +20,23 @@ class Setup:
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", metavar="FILE",
-                        help="config file (default: nearest .gpulint.yaml or pyproject.toml [tool.gpulint])")
-    parser.add_argument("--rules-dir", metavar="DIR", action="append", default=[],
-                        help="extra folder of organisation rule files (repeatable)")
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help="config file (default: nearest .gpulint.yaml or pyproject.toml [tool.gpulint])",
+    )
+    parser.add_argument(
+        "--rules-dir",
+        metavar="DIR",
+        action="append",
+        default=[],
+        help="extra folder of organisation rule files (repeatable)",
+    )
 
 
-def load_setup(args: argparse.Namespace, select: list[str] | None = None,
-               ignore: list[str] | None = None) -> Setup:
+def load_setup(
+    args: argparse.Namespace, select: list[str] | None = None, ignore: list[str] | None = None
+) -> Setup:
     config_path = Path(args.config) if args.config else find_config(Path.cwd())
     if args.config and not config_path.is_file():  # type: ignore[union-attr]
         from linter.errors import UsageError

@@ -45,7 +45,9 @@ def _instance_prices(workload: Workload, where: Placement) -> dict[str, Any]:
         "instances": instances,
         "onDemandPerHour": _money(on_demand),
         "spotPerHour": _money(spot),
-        "spotSavingFraction": round(1 - spot / on_demand, 3) if on_demand and spot is not None else None,
+        "spotSavingFraction": round(1 - spot / on_demand, 3)
+        if on_demand and spot is not None
+        else None,
         "priceNote": f"{resources.region} catalogue prices, source {price.source}",
     }
 
@@ -63,20 +65,33 @@ def _managed_alternative(workload: Workload, per_hour: float | None) -> dict[str
     preferred = API_OF_CLOUD.get(workload.spec.resources.provider or "")
     offerings.sort(key=lambda o: (o.provider != preferred, not o.has_price, o.provider))
     chosen = offerings[0]
-    out: dict[str, Any] = {"provider": chosen.provider, "model": chosen.model,
-                           "offeredBy": sorted({o.provider for o in offerings}), "breakEven": None}
-    price = api_price(chosen.provider, chosen.model, workload.spec.resources.region) if chosen.has_price else None
+    out: dict[str, Any] = {
+        "provider": chosen.provider,
+        "model": chosen.model,
+        "offeredBy": sorted({o.provider for o in offerings}),
+        "breakEven": None,
+    }
+    price = (
+        api_price(chosen.provider, chosen.model, workload.spec.resources.region)
+        if chosen.has_price
+        else None
+    )
     tokens = workload.spec.serving.expected_tokens_per_minute
     if price is None or per_hour is None or tokens is None:
         return out
-    result = break_even(per_hour, price.input_per_million_tokens, price.output_per_million_tokens,
-                        tokens_per_minute=tokens)
+    result = break_even(
+        per_hour,
+        price.input_per_million_tokens,
+        price.output_per_million_tokens,
+        tokens_per_minute=tokens,
+    )
     out["breakEven"] = {
         "selfHostedMonthly": _money(result.self_hosted_monthly),
         "apiMonthly": _money(result.api_monthly),
         "cheaper": result.cheaper,
         "monthlySaving": _money(result.monthly_saving),
-        "breakEvenTokensPerMinute": None if result.break_even_tokens_per_minute is None
+        "breakEvenTokensPerMinute": None
+        if result.break_even_tokens_per_minute is None
         else round(result.break_even_tokens_per_minute),
         "splitAssumed": result.split_assumed,
         "priceSource": price.source,
@@ -90,13 +105,17 @@ def compute(manifest: Manifest, run: RunIndex) -> dict[str, Any]:
     where = placement(workload)
     hours = _hours(workload)
     per_node = where.gpus_per_node
-    total_gpus = None if per_node is None else per_node * workload.spec.resources.nodes * where.replicas
+    total_gpus = (
+        None if per_node is None else per_node * workload.spec.resources.nodes * where.replicas
+    )
     prices = _instance_prices(workload, where)
     capacity = workload.spec.resources.capacity
     per_hour = prices.get("spotPerHour") if capacity == "spot" else prices.get("onDemandPerHour")
     return {
         "hoursPerMonth": hours,
-        "gpuHoursPerMonth": None if hours is None or total_gpus is None else round(total_gpus * hours, 1),
+        "gpuHoursPerMonth": None
+        if hours is None or total_gpus is None
+        else round(total_gpus * hours, 1),
         "instances": prices.get("instances"),
         "onDemandPerHour": prices.get("onDemandPerHour"),
         "spotPerHour": prices.get("spotPerHour"),

@@ -25,8 +25,13 @@ DEFAULT_TRAINING_SEQUENCE = 2048
 CONFIG_MAX_BYTES = 1024 * 1024
 SMALLER_GPU_HEADROOM = 0.10
 # Weight precisions worth suggesting below each declared one, largest first.
-LOWER_PRECISIONS = {"fp32": ("bf16", "fp8", "int4"), "bf16": ("fp8", "int4"),
-                    "fp16": ("fp8", "int4"), "fp8": ("int4",), "int8": ("int4",)}
+LOWER_PRECISIONS = {
+    "fp32": ("bf16", "fp8", "int4"),
+    "bf16": ("fp8", "int4"),
+    "fp16": ("fp8", "int4"),
+    "fp8": ("int4",),
+    "int8": ("int4",),
+}
 _CAMEL = re.compile(r"_([a-z])")
 
 
@@ -58,7 +63,10 @@ def load_hf_config(manifest: Manifest, relative: str) -> tuple[dict[str, Any] | 
         return None, f"model.config {relative!r} points outside the repository ({root}); not read"
     try:
         if target.stat().st_size > CONFIG_MAX_BYTES:
-            return None, f"model.config {relative!r} is larger than {CONFIG_MAX_BYTES} bytes; not read"
+            return (
+                None,
+                f"model.config {relative!r} is larger than {CONFIG_MAX_BYTES} bytes; not read",
+            )
         data = json.loads(target.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as err:
         return None, f"model.config {relative!r} cannot be read as JSON: {err}"
@@ -69,7 +77,11 @@ def load_hf_config(manifest: Manifest, relative: str) -> tuple[dict[str, Any] | 
 
 def _architecture(manifest: Manifest, workload: Workload) -> tuple[Any, str | None, str | None]:
     """(architecture or None, where it came from, why it could not be resolved)."""
-    from linter.memory import ArchitectureError, architecture_from_catalogue, architecture_from_hf_config
+    from linter.memory import (
+        ArchitectureError,
+        architecture_from_catalogue,
+        architecture_from_hf_config,
+    )
 
     model = workload.spec.model
     if model.config:
@@ -86,14 +98,21 @@ def _architecture(manifest: Manifest, workload: Workload) -> tuple[Any, str | No
             return arch, "catalogue", None
     if model.parameters is not None:
         return None, "parameters", None
-    return None, None, f"model {model.id!r} is not in gpulint's catalogue and has no model.config or model.parameters"
+    return (
+        None,
+        None,
+        f"model {model.id!r} is not in gpulint's catalogue and has no model.config or "
+        "model.parameters",
+    )
 
 
 @dataclass(frozen=True)
 class Sizing:
     """The memory estimate of one workload, or why there is none (``status`` other than checked)."""
 
-    status: str  # checked | not-applicable | no-accelerator | unknown-gpu | no-model | unknown-model | not-estimable
+    # checked | not-applicable | no-accelerator | unknown-gpu | no-model | unknown-model |
+    # not-estimable
+    status: str
     reason: str | None = None
     estimate: Any = None  # InferenceEstimate or TrainingEstimate
     arch: Any = None
@@ -116,7 +135,9 @@ def size(manifest: Manifest) -> Sizing:
         return Sizing("unknown-gpu", where.unknown)
     model = spec.model
     if not (model.id or model.config or model.parameters is not None):
-        return Sizing("no-model", "the workload names no model (model.id, model.config or model.parameters)")
+        return Sizing(
+            "no-model", "the workload names no model (model.id, model.config or model.parameters)"
+        )
     arch, source, problem = _architecture(manifest, workload)
     if problem is not None:
         return Sizing("unknown-model", problem)
@@ -202,25 +223,37 @@ def compute(manifest: Manifest, run: RunIndex) -> dict[str, Any]:
         "modelSource": sizing.source,
         "assumed": list(sizing.assumed),
         "estimate": _camel(estimate.as_dict()),
-        "gib": {"required": _gib(estimate.required_bytes), "available": _gib(estimate.available_bytes),
-                "total": _gib(where.gpu.memory_bytes), "gpu": where.gpu.name},
+        "gib": {
+            "required": _gib(estimate.required_bytes),
+            "available": _gib(estimate.available_bytes),
+            "total": _gib(where.gpu.memory_bytes),
+            "gpu": where.gpu.name,
+        },
         "usedFraction": round(estimate.required_bytes / where.gpu.memory_bytes, 4),
         "smallerGpu": _smaller_gpu(estimate.required_bytes, where),
     }
     if facts["mode"] == "inference":
-        weights_fit = estimate.weights_bytes_per_gpu + estimate.overhead_bytes <= estimate.available_bytes
-        facts.update({
-            "weightsGiB": _gib(estimate.weights_bytes_per_gpu),
-            "kvCacheGiB": _gib(estimate.kv_cache_bytes_per_gpu),
-            "weightsFit": weights_fit,
-            "suggestions": None if weights_fit else _suggestions(estimate, where, sizing.arch, manifest),
-        })
+        weights_fit = (
+            estimate.weights_bytes_per_gpu + estimate.overhead_bytes <= estimate.available_bytes
+        )
+        facts.update(
+            {
+                "weightsGiB": _gib(estimate.weights_bytes_per_gpu),
+                "kvCacheGiB": _gib(estimate.kv_cache_bytes_per_gpu),
+                "weightsFit": weights_fit,
+                "suggestions": None
+                if weights_fit
+                else _suggestions(estimate, where, sizing.arch, manifest),
+            }
+        )
     else:
-        facts.update({
-            "fullGiB": _gib(estimate.full_required_bytes),
-            "loraGiB": _gib(estimate.lora_required_bytes),
-            "qloraGiB": _gib(estimate.qlora_required_bytes),
-        })
+        facts.update(
+            {
+                "fullGiB": _gib(estimate.full_required_bytes),
+                "loraGiB": _gib(estimate.lora_required_bytes),
+                "qloraGiB": _gib(estimate.qlora_required_bytes),
+            }
+        )
     return facts
 
 
@@ -250,15 +283,27 @@ def _suggestions(estimate: Any, where: Placement, arch: Any, manifest: Manifest)
     per_gpu_room = estimate.available_bytes - estimate.overhead_bytes
     gpus_needed = math.ceil(estimate.weights_bytes / per_gpu_room) if per_gpu_room > 0 else None
     lower = None
+    assert where.gpu is not None
     for precision in LOWER_PRECISIONS.get(estimate.precision, ()):
         trial = estimate_inference(
-            arch, parameters=workload.spec.model.parameters, precision=precision,
-            kv_precision=workload.spec.serving.kv_cache_precision, batch=estimate.batch,
-            context=estimate.context, gpu=where.gpu, gpus=estimate.gpus,
+            arch,
+            parameters=workload.spec.model.parameters,
+            precision=precision,
+            kv_precision=workload.spec.serving.kv_cache_precision,
+            batch=estimate.batch,
+            context=estimate.context,
+            gpu=where.gpu,
+            gpus=estimate.gpus,
             gpu_memory_utilization=estimate.gpu_memory_utilization,
         )
         if trial.weights_bytes_per_gpu + trial.overhead_bytes <= trial.available_bytes:
             lower = {"precision": precision, "weightsGiB": _gib(trial.weights_bytes_per_gpu)}
             break
-    larger = smallest_fitting_gpu(estimate.weights_bytes_per_gpu + estimate.overhead_bytes, SMALLER_GPU_HEADROOM)
-    return {"gpusNeeded": gpus_needed, "lowerPrecision": lower, "largerGpu": larger.name if larger else None}
+    larger = smallest_fitting_gpu(
+        estimate.weights_bytes_per_gpu + estimate.overhead_bytes, SMALLER_GPU_HEADROOM
+    )
+    return {
+        "gpusNeeded": gpus_needed,
+        "lowerPrecision": lower,
+        "largerGpu": larger.name if larger else None,
+    }

@@ -11,7 +11,15 @@ from linter.documents import Manifest
 from linter.facts.resources import Placement, placement
 from linter.facts.run import RunIndex
 from linter.model import QuotaLedger, Workload
-from linter.quota import ManagedQuotaKey, QuotaKey, endpoint_quota, matches, offered_in_region, quota_for, units_needed
+from linter.quota import (
+    ManagedQuotaKey,
+    QuotaKey,
+    endpoint_quota,
+    matches,
+    offered_in_region,
+    quota_for,
+    units_needed,
+)
 
 CLOUD_PROVIDERS = frozenset({"aws", "gcp", "azure"})
 MAX_LISTED = 5
@@ -29,7 +37,11 @@ def _draws(manifest: Manifest) -> list[Draw]:
     assert isinstance(workload, Workload)
     where = placement(workload)
     resources = workload.spec.resources
-    if resources.provider not in CLOUD_PROVIDERS or not resources.region or where.gpus_per_node is None:
+    if (
+        resources.provider not in CLOUD_PROVIDERS
+        or not resources.region
+        or where.gpus_per_node is None
+    ):
         return []
     keys = quota_for(
         resources.provider,
@@ -62,16 +74,27 @@ def _all_draws(run: RunIndex) -> dict[QuotaKey, list[Draw]]:
 
 
 def _ledger_entries(run: RunIndex) -> list[tuple[Manifest, int, Any]]:
-    out = []
+    out: list[tuple[Manifest, int, Any]] = []
     for ledger in run.ledgers:
         assert isinstance(ledger.model, QuotaLedger)
-        out.extend((ledger, number, entry) for number, entry in enumerate(ledger.model.spec.entries))
+        out.extend(
+            (ledger, number, entry) for number, entry in enumerate(ledger.model.spec.entries)
+        )
     return out
 
 
-def _covering(run: RunIndex, key: QuotaKey | ManagedQuotaKey, model: str | None = None) -> Iterator[tuple[Manifest, int, Any]]:
+def _covering(
+    run: RunIndex, key: QuotaKey | ManagedQuotaKey, model: str | None = None
+) -> Iterator[tuple[Manifest, int, Any]]:
     for ledger, number, entry in run.shared("quota.entries", _ledger_entries):
-        if matches(key, entry.provider, entry.region, entry.quota, entry.capacity, entry_model=model and entry.model):
+        if matches(
+            key,
+            entry.provider,
+            entry.region,
+            entry.quota,
+            entry.capacity,
+            entry_model=model and entry.model,
+        ):
             yield ledger, number, entry
 
 
@@ -83,8 +106,12 @@ def _status(entries: list[Any]) -> str:
 
 
 def _ref(ledger: Manifest, number: int) -> dict[str, Any]:
-    return {"file": ledger.file, "document": ledger.index, "path": f"spec.entries[{number}]",
-            "message": f"ledger entry in {ledger.name}"}
+    return {
+        "file": ledger.file,
+        "document": ledger.index,
+        "path": f"spec.entries[{number}]",
+        "message": f"ledger entry in {ledger.name}",
+    }
 
 
 def _accelerator_quota(manifest: Manifest, run: RunIndex) -> list[dict[str, Any]]:
@@ -94,36 +121,52 @@ def _accelerator_quota(manifest: Manifest, run: RunIndex) -> list[dict[str, Any]
         key = draw.key
         covering = list(_covering(run, key))
         status = _status([entry for _, _, entry in covering])
-        approved = sum(entry.approved or 0 for _, _, entry in covering if entry.status == "approved")
+        approved = sum(
+            entry.approved or 0 for _, _, entry in covering if entry.status == "approved"
+        )
         sharing = index.get(key, [])
         total = sum(d.needed for d in sharing)
-        out.append({
-            "provider": key.provider,
-            "region": key.region,
-            "code": key.code,
-            "name": key.name,
-            "unit": key.unit,
-            "capacity": key.capacity,
-            "needed": draw.needed,
-            "status": status,
-            "approved": approved if status == "approved" else None,
-            "runTotal": total,
-            "shortfall": max(0.0, total - approved) if status == "approved" else None,
-            "workloadCount": len(sharing),
-            # a sample: thousands of workloads can share one quota in a large repository
-            "workloads": [f"{d.manifest.name} ({d.needed:g} {key.unit})" for d in sharing[:MAX_LISTED]],
-            "ledgerEntries": [_ref(ledger, number) for ledger, number, _ in covering],
-        })
+        out.append(
+            {
+                "provider": key.provider,
+                "region": key.region,
+                "code": key.code,
+                "name": key.name,
+                "unit": key.unit,
+                "capacity": key.capacity,
+                "needed": draw.needed,
+                "status": status,
+                "approved": approved if status == "approved" else None,
+                "runTotal": total,
+                "shortfall": max(0.0, total - approved) if status == "approved" else None,
+                "workloadCount": len(sharing),
+                # a sample: thousands of workloads can share one quota in a large repository
+                "workloads": [
+                    f"{d.manifest.name} ({d.needed:g} {key.unit})" for d in sharing[:MAX_LISTED]
+                ],
+                "ledgerEntries": [_ref(ledger, number) for ledger, number, _ in covering],
+            }
+        )
     return out
 
 
-def _limit(keys: list[tuple[ManagedQuotaKey, list[Any]]], unit: str, expected: float | None) -> dict[str, Any] | None:
+def _limit(
+    keys: list[tuple[ManagedQuotaKey, list[Any]]], unit: str, expected: float | None
+) -> dict[str, Any] | None:
     """Expected versus approved for the quota of one unit (RPM or TPM), if the endpoint has one."""
     field = "requests_per_minute" if unit == "RPM" else "tokens_per_minute"
     for key, entries in keys:
         if key.unit == unit:
-            limits = [getattr(e, field) for e in entries if e.status == "approved" and getattr(e, field) is not None]
-            return {"name": key.name, "expected": expected, "approved": sum(limits) if limits else None}
+            limits = [
+                getattr(e, field)
+                for e in entries
+                if e.status == "approved" and getattr(e, field) is not None
+            ]
+            return {
+                "name": key.name,
+                "expected": expected,
+                "approved": sum(limits) if limits else None,
+            }
     return None
 
 
@@ -135,23 +178,32 @@ def _managed_quota(manifest: Manifest, run: RunIndex) -> list[dict[str, Any]]:
     for number, endpoint in enumerate(workload.spec.endpoints):
         if not endpoint.model or not endpoint.region:
             continue
-        keys = endpoint_quota(endpoint.provider, endpoint.model, endpoint.region, endpoint.inference_profile,
-                              deployment_type=endpoint.deployment_type)
+        keys = endpoint_quota(
+            endpoint.provider,
+            endpoint.model,
+            endpoint.region,
+            endpoint.inference_profile,
+            deployment_type=endpoint.deployment_type,
+        )
         if not keys:
             continue
-        covered = [(key, [entry for _, _, entry in _covering(run, key, endpoint.model)]) for key in keys]
+        covered = [
+            (key, [entry for _, _, entry in _covering(run, key, endpoint.model)]) for key in keys
+        ]
         statuses = [_status(entries) for _, entries in covered]
         status = next((s for s in ("missing", "denied", "requested") if s in statuses), "approved")
-        out.append({
-            "endpoint": number,
-            "provider": endpoint.provider,
-            "region": endpoint.region,
-            "model": endpoint.model,
-            "quotas": [key.name for key in keys],
-            "status": status,
-            "requests": _limit(covered, "RPM", endpoint.expected_requests_per_minute),
-            "tokens": _limit(covered, "TPM", endpoint.expected_tokens_per_minute),
-        })
+        out.append(
+            {
+                "endpoint": number,
+                "provider": endpoint.provider,
+                "region": endpoint.region,
+                "model": endpoint.model,
+                "quotas": [key.name for key in keys],
+                "status": status,
+                "requests": _limit(covered, "RPM", endpoint.expected_requests_per_minute),
+                "tokens": _limit(covered, "TPM", endpoint.expected_tokens_per_minute),
+            }
+        )
     return out
 
 
@@ -162,8 +214,12 @@ def _availability(manifest: Manifest) -> bool | None:
     if resources.provider not in CLOUD_PROVIDERS or not resources.region:
         return None
     where: Placement = placement(workload)
-    return offered_in_region(resources.provider, resources.region,
-                             instance_type=resources.instance_type, gpu_type=where.gpu_name)
+    return offered_in_region(
+        resources.provider,
+        resources.region,
+        instance_type=resources.instance_type,
+        gpu_type=where.gpu_name,
+    )
 
 
 def prepare(run: RunIndex) -> None:

@@ -9,7 +9,14 @@ from typing import Any
 from linter.documents import Manifest
 from linter.facts.run import RunIndex
 from linter.model import Workload
-from linter.residency import ANYWHERE, Destination, endpoint_destinations, region_place, unknown_allowed, within
+from linter.residency import (
+    ANYWHERE,
+    Destination,
+    endpoint_destinations,
+    region_place,
+    unknown_allowed,
+    within,
+)
 
 
 def _describe(destination: Destination) -> dict[str, Any]:
@@ -33,18 +40,34 @@ def compute(manifest: Manifest, run: RunIndex) -> dict[str, Any]:
     resources = spec.resources
     if resources.provider and resources.region:
         place = region_place(resources.provider, resources.region)
-        destination = Destination(resources.provider, resources.region, place,
-                                  f"the workload runs in {resources.region}")
-        places.append({**_describe(destination), "path": "spec.resources.region",
-                       "within": within(destination, allowed) if allowed else None})
+        destination = Destination(
+            resources.provider, resources.region, place, f"the workload runs in {resources.region}"
+        )
+        places.append(
+            {
+                **_describe(destination),
+                "path": "spec.resources.region",
+                "within": within(destination, allowed) if allowed else None,
+            }
+        )
     for number, endpoint in enumerate(spec.endpoints):
-        path = (f"spec.endpoints[{number}].inferenceProfile" if endpoint.inference_profile
-                else f"spec.endpoints[{number}].region")
-        for destination in endpoint_destinations(endpoint.provider, endpoint.region,
-                                                 endpoint.inference_profile, endpoint.deployment_type):
-            places.append({**_describe(destination), "path": path, "endpoint": number,
-                           "anywhere": destination.region == ANYWHERE,
-                           "within": within(destination, allowed) if allowed else None})
+        path = (
+            f"spec.endpoints[{number}].inferenceProfile"
+            if endpoint.inference_profile
+            else f"spec.endpoints[{number}].region"
+        )
+        for destination in endpoint_destinations(
+            endpoint.provider, endpoint.region, endpoint.inference_profile, endpoint.deployment_type
+        ):
+            places.append(
+                {
+                    **_describe(destination),
+                    "path": path,
+                    "endpoint": number,
+                    "anywhere": destination.region == ANYWHERE,
+                    "within": within(destination, allowed) if allowed else None,
+                }
+            )
     return {
         "personalData": spec.data.personal_data is True,
         "allowed": allowed,

@@ -69,6 +69,9 @@ def compute(manifest: Manifest, run: RunIndex) -> dict[str, Any]:
         "unknown": where.unknown,
         "instanceFamily": where.instance.family if where.instance else None,
         "vcpusPerInstance": where.instance.vcpus if where.instance else None,
-        "interconnect": (where.instance.interconnect.type
-                         if where.instance and where.instance.interconnect else None),
+        "interconnect": (
+            where.instance.interconnect.type
+            if where.instance and where.instance.interconnect
+            else None
+        ),
     }

@@ -16,7 +16,9 @@ class RunIndex:
     """Read-only view of a run. ``shared`` computes a run-wide index once (per name) so that a
     fact needing all workloads (a quota sum, a shared pool) costs O(n), not O(n^2)."""
 
-    def __init__(self, manifests: Sequence[Manifest], default_residency: Sequence[str] = ()) -> None:
+    def __init__(
+        self, manifests: Sequence[Manifest], default_residency: Sequence[str] = ()
+    ) -> None:
         self.manifests = tuple(manifests)
         self.default_residency = tuple(default_residency)
         self._shared: dict[str, Any] = {}

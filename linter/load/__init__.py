@@ -74,7 +74,11 @@ def load_text(text: str, limits: Limits | None = None, json: bool = False) -> Lo
         composer.feed(YAML(typ="safe", pure=False).parse(text))
     except MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
-        span = Span(mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2) if mark else _FILE_START
+        span = (
+            Span(mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2)
+            if mark
+            else _FILE_START
+        )
         problem = " ".join(part for part in (err.context, err.problem) if part)
         composer.problems.append(LoadProblem(f"YAML syntax error: {problem}", span))
     except YAMLError as err:
@@ -117,5 +121,7 @@ def read(
         if marker is not None and marker not in raw:
             return LoadedFile(unrelated=True)
     except OSError as err:
-        return LoadedFile(problems=[LoadProblem(f"cannot read file: {err.strerror or err}", _FILE_START)])
+        return LoadedFile(
+            problems=[LoadProblem(f"cannot read file: {err.strerror or err}", _FILE_START)]
+        )
     return load_bytes(raw, limits, json=path.suffix.lower() == ".json")

@@ -101,9 +101,7 @@ class Composer:
             self._anchors, self._root, self._has_root, self._weight = {}, None, False, 0
         elif name == "DocumentEndEvent":
             if self._has_root and self._source_map is not None:
-                self.documents.append(
-                    Document(len(self.documents), self._root, self._source_map)
-                )
+                self.documents.append(Document(len(self.documents), self._root, self._source_map))
         elif name == "ScalarEvent":
             self._scalar(event)
         elif name in ("MappingStartEvent", "SequenceStartEvent"):
@@ -225,7 +223,9 @@ class Composer:
         """Apply a YAML merge key (``<<: *defaults``): explicit keys win over merged ones."""
         sources = value if isinstance(value, list) else [value]
         if not all(isinstance(source, dict) for source in sources):
-            self.problems.append(LoadProblem("a merge key (<<) needs a mapping or list of them", span))
+            self.problems.append(
+                LoadProblem("a merge key (<<) needs a mapping or list of them", span)
+            )
         assert isinstance(frame.container, dict)
         for source in sources:
             if isinstance(source, dict):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-PathPart = Union[str, int]
+PathPart = Union[str, int]  # noqa: UP007 - a runtime alias; `str | int` needs 3.10 at runtime
 Path = tuple[PathPart, ...]
 
 

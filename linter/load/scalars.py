@@ -12,7 +12,7 @@ import math
 import re
 from typing import Union
 
-Scalar = Union[None, bool, int, float, str]
+Scalar = Union[None, bool, int, float, str]  # noqa: UP007 - a runtime alias (see positions.py)
 
 _STANDARD = "tag:yaml.org,2002:"
 _NULL = {"", "~", "null", "Null", "NULL"}

@@ -9,7 +9,6 @@ experts (all resident), shared experts, routers, dense-first layers and MLA proj
 from __future__ import annotations
 
 import functools
-
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Union
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, TypeAdapter
 
@@ -33,12 +33,18 @@ def generate() -> dict[str, dict[str, Any]]:
     from linter.policy.rule_file import RuleFile
 
     manifest = TypeAdapter(
-        Annotated[Union[Workload, QuotaLedger], Field(discriminator="kind")]
+        Annotated[Workload | QuotaLedger, Field(discriminator="kind")]
     ).json_schema(by_alias=True, mode="validation")
     out = {
-        "gpulint.schema.json": _finish(manifest, "gpulint.schema.json", "gpulint manifest (any kind)"),
-        "config.schema.json": _finish(_model_schema(Config), "config.schema.json", "gpulint configuration"),
-        "rule.schema.json": _finish(_model_schema(RuleFile), "rule.schema.json", "gpulint rule file"),
+        "gpulint.schema.json": _finish(
+            manifest, "gpulint.schema.json", "gpulint manifest (any kind)"
+        ),
+        "config.schema.json": _finish(
+            _model_schema(Config), "config.schema.json", "gpulint configuration"
+        ),
+        "rule.schema.json": _finish(
+            _model_schema(RuleFile), "rule.schema.json", "gpulint rule file"
+        ),
     }
     for kind, model in KINDS.items():
         file = f"{kind.lower()}.schema.json"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import Literal
 
 from pydantic import Field
 
@@ -11,15 +11,15 @@ from linter.model.base import API_VERSION, Metadata, Strict
 
 class QuotaEntry(Strict):
     provider: str = Field(min_length=1)
-    region: Optional[str] = Field(None, description="Omit for global quotas such as GPUS_ALL_REGIONS.")
-    quota: Optional[str] = Field(None, description="Quota code (L-417A185B) or name.")
-    capacity: Optional[Literal["on-demand", "spot", "reserved"]] = None
-    approved: Optional[float] = Field(None, ge=0, description="Approved amount, in the quota's unit.")
+    region: str | None = Field(None, description="Omit for global quotas such as GPUS_ALL_REGIONS.")
+    quota: str | None = Field(None, description="Quota code (L-417A185B) or name.")
+    capacity: Literal["on-demand", "spot", "reserved"] | None = None
+    approved: float | None = Field(None, ge=0, description="Approved amount, in the quota's unit.")
     status: Literal["approved", "requested", "denied"] = "approved"
-    reference: Optional[str] = Field(None, description="Ticket or case id of the request.")
-    model: Optional[str] = Field(None, description="Managed-API entries: the model the quota is for.")
-    requests_per_minute: Optional[float] = Field(None, ge=0)
-    tokens_per_minute: Optional[float] = Field(None, ge=0)
+    reference: str | None = Field(None, description="Ticket or case id of the request.")
+    model: str | None = Field(None, description="Managed-API entries: the model the quota is for.")
+    requests_per_minute: float | None = Field(None, ge=0)
+    tokens_per_minute: float | None = Field(None, ge=0)
 
 
 class QuotaLedgerSpec(Strict):

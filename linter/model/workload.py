@@ -6,7 +6,7 @@ Sub-objects default to empty objects rather than null so that rule conditions ca
 
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import Literal
 
 from pydantic import Field
 
@@ -16,43 +16,65 @@ Profile = Literal["inference", "fine-tuning", "training", "dev"]
 Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4"]
 Capacity = Literal["on-demand", "spot", "reserved"]
 LawfulBasis = Literal[
-    "consent", "contract", "legal-obligation", "vital-interests", "public-task",
+    "consent",
+    "contract",
+    "legal-obligation",
+    "vital-interests",
+    "public-task",
     "legitimate-interests",
 ]
 PositiveInt = int
 
 
 class Model(Strict):
-    id: Optional[str] = Field(None, description="Hugging Face style id, e.g. meta-llama/Llama-3.1-8B-Instruct.")
-    config: Optional[str] = Field(None, description="Path to a Hugging Face config.json, relative to the manifest.")
-    parameters: Optional[ParameterCount] = None
-    precision: Optional[Precision] = Field(None, description="Weight precision; bf16 when unset.")
+    id: str | None = Field(
+        None, description="Hugging Face style id, e.g. meta-llama/Llama-3.1-8B-Instruct."
+    )
+    config: str | None = Field(
+        None, description="Path to a Hugging Face config.json, relative to the manifest."
+    )
+    parameters: ParameterCount | None = None
+    precision: Precision | None = Field(None, description="Weight precision; bf16 when unset.")
 
 
 class Serving(Strict):
-    engine: Optional[str] = Field(None, description="vllm, sglang, tgi, triton, ...")
-    max_batch_size: Optional[int] = Field(None, ge=1, description="Concurrent sequences per replica.")
-    max_context_tokens: Optional[int] = Field(None, ge=1, description="Tokens per sequence (prompt + output).")
-    kv_cache_precision: Optional[Precision] = None
+    engine: str | None = Field(None, description="vllm, sglang, tgi, triton, ...")
+    max_batch_size: int | None = Field(None, ge=1, description="Concurrent sequences per replica.")
+    max_context_tokens: int | None = Field(
+        None, ge=1, description="Tokens per sequence (prompt + output)."
+    )
+    kv_cache_precision: Precision | None = None
     gpu_memory_utilization: float = Field(0.9, gt=0, le=1)
-    tensor_parallel: Optional[int] = Field(None, ge=1, description="GPUs one replica is sharded over; defaults to accelerator.count.")
-    replicas: Optional[int] = Field(None, ge=0)
-    latency_sensitive: Optional[bool] = Field(None, description="Interactive traffic with a latency objective.")
-    on_demand_fallback_replicas: Optional[int] = Field(None, ge=0, description="Replicas kept on on-demand capacity when the rest run on spot.")
-    expected_requests_per_minute: Optional[float] = Field(None, ge=0, description="Sustained request rate the service is sized for.")
-    expected_tokens_per_minute: Optional[float] = Field(None, ge=0, description="Sustained tokens per minute (prompt + output) the service is sized for.")
+    tensor_parallel: int | None = Field(
+        None, ge=1, description="GPUs one replica is sharded over; defaults to accelerator.count."
+    )
+    replicas: int | None = Field(None, ge=0)
+    latency_sensitive: bool | None = Field(
+        None, description="Interactive traffic with a latency objective."
+    )
+    on_demand_fallback_replicas: int | None = Field(
+        None, ge=0, description="Replicas kept on on-demand capacity when the rest run on spot."
+    )
+    expected_requests_per_minute: float | None = Field(
+        None, ge=0, description="Sustained request rate the service is sized for."
+    )
+    expected_tokens_per_minute: float | None = Field(
+        None,
+        ge=0,
+        description="Sustained tokens per minute (prompt + output) the service is sized for.",
+    )
 
 
 class FineTuning(Strict):
-    method: Optional[Literal["full", "lora", "qlora"]] = None
-    optimizer: Optional[Literal["adamw", "adamw-8bit", "paged-adamw-8bit", "adamw-bf16", "sgd"]] = Field(
-        None, description="Optimizer whose state is sized; adamw when unset."
+    method: Literal["full", "lora", "qlora"] | None = None
+    optimizer: Literal["adamw", "adamw-8bit", "paged-adamw-8bit", "adamw-bf16", "sgd"] | None = (
+        Field(None, description="Optimizer whose state is sized; adamw when unset.")
     )
-    micro_batch_size: Optional[int] = Field(None, ge=1)
-    sequence_length: Optional[int] = Field(None, ge=1)
-    gradient_checkpointing: Optional[bool] = None
-    sharding: Optional[Literal["none", "zero1", "zero2", "zero3", "fsdp"]] = None
-    lora_rank: Optional[int] = Field(None, ge=1)
+    micro_batch_size: int | None = Field(None, ge=1)
+    sequence_length: int | None = Field(None, ge=1)
+    gradient_checkpointing: bool | None = None
+    sharding: Literal["none", "zero1", "zero2", "zero3", "fsdp"] | None = None
+    lora_rank: int | None = Field(None, ge=1)
 
 
 class Accelerator(Strict):
@@ -61,57 +83,77 @@ class Accelerator(Strict):
 
 
 class Resources(Strict):
-    provider: Optional[str] = Field(None, pattern=r"^[a-z0-9][a-z0-9-]*$", description="aws, gcp, azure, on-prem, ...")
-    region: Optional[str] = None
-    instance_type: Optional[str] = None
-    accelerator: Optional[Accelerator] = None
+    provider: str | None = Field(
+        None, pattern=r"^[a-z0-9][a-z0-9-]*$", description="aws, gcp, azure, on-prem, ..."
+    )
+    region: str | None = None
+    instance_type: str | None = None
+    accelerator: Accelerator | None = None
     nodes: int = Field(1, ge=1)
     capacity: Capacity = "on-demand"
-    pool: Optional[str] = Field(None, description="Capacity pool, cluster or node group it runs on.")
+    pool: str | None = Field(None, description="Capacity pool, cluster or node group it runs on.")
 
 
 class Lifecycle(Strict):
-    idle_shutdown_minutes: Optional[int] = Field(None, ge=0)
-    max_runtime_hours: Optional[float] = Field(None, gt=0)
-    scale_to_zero: Optional[bool] = Field(None, description="Inference: replicas drop to zero when there is no traffic.")
-    always_on: Optional[str] = Field(None, min_length=1, description="Inference: why this service must never scale down.")
-    hours_per_month: Optional[float] = Field(None, gt=0, le=744, description="Expected running hours per month, for cost (default: 730 for inference, maxRuntimeHours for jobs).")
+    idle_shutdown_minutes: int | None = Field(None, ge=0)
+    max_runtime_hours: float | None = Field(None, gt=0)
+    scale_to_zero: bool | None = Field(
+        None, description="Inference: replicas drop to zero when there is no traffic."
+    )
+    always_on: str | None = Field(
+        None, min_length=1, description="Inference: why this service must never scale down."
+    )
+    hours_per_month: float | None = Field(
+        None,
+        gt=0,
+        le=744,
+        description="Expected running hours per month, for cost "
+        "(default: 730 for inference, maxRuntimeHours for jobs).",
+    )
 
 
 class Checkpointing(Strict):
-    enabled: Optional[bool] = None
-    interval_minutes: Optional[float] = Field(None, gt=0)
-    uri: Optional[str] = None
-    resume_from_latest: Optional[bool] = None
+    enabled: bool | None = None
+    interval_minutes: float | None = Field(None, gt=0)
+    uri: str | None = None
+    resume_from_latest: bool | None = None
 
 
 class Data(Strict):
-    personal_data: Optional[bool] = None
+    personal_data: bool | None = None
     categories: list[str] = Field(default_factory=list)
-    residency: list[str] = Field(default_factory=list, description="Allowed jurisdictions, e.g. [EU].")
-    lawful_basis: Optional[LawfulBasis] = None
-    transparency_notice: Optional[str] = Field(None, description="Where data subjects are told (URL or document id).")
-    processor_agreement: Optional[str] = Field(None, description="Data processing agreement reference for managed APIs.")
+    residency: list[str] = Field(
+        default_factory=list, description="Allowed jurisdictions, e.g. [EU]."
+    )
+    lawful_basis: LawfulBasis | None = None
+    transparency_notice: str | None = Field(
+        None, description="Where data subjects are told (URL or document id)."
+    )
+    processor_agreement: str | None = Field(
+        None, description="Data processing agreement reference for managed APIs."
+    )
 
 
 class Endpoint(Strict):
     provider: str = Field(min_length=1, description="bedrock, vertex-ai, azure-openai, ...")
-    model: Optional[str] = None
-    region: Optional[str] = None
-    inference_profile: Optional[str] = None
-    deployment_type: Optional[str] = Field(None, description="Azure OpenAI: global, data-zone or regional.")
-    expected_requests_per_minute: Optional[float] = Field(None, ge=0)
-    expected_tokens_per_minute: Optional[float] = Field(None, ge=0)
+    model: str | None = None
+    region: str | None = None
+    inference_profile: str | None = None
+    deployment_type: str | None = Field(
+        None, description="Azure OpenAI: global, data-zone or regional."
+    )
+    expected_requests_per_minute: float | None = Field(None, ge=0)
+    expected_tokens_per_minute: float | None = Field(None, ge=0)
 
 
 class Justification(Strict):
-    self_hosting: Optional[str] = Field(None, min_length=1)
-    training_from_scratch: Optional[str] = Field(None, min_length=1)
+    self_hosting: str | None = Field(None, min_length=1)
+    training_from_scratch: str | None = Field(None, min_length=1)
 
 
 class AcceptableUse(Strict):
-    reviewed: Optional[bool] = None
-    policy: Optional[str] = None
+    reviewed: bool | None = None
+    policy: str | None = None
 
 
 class WorkloadSpec(Strict):

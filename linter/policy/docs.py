@@ -25,7 +25,9 @@ def options_markdown(rule: RuleFile) -> str:
 def markdown(rule: RuleFile) -> str:
     """The rule page: title, summary, and every section in order."""
     docs = rule.docs
-    meta = f"Severity: `{rule.severity}`" + (f" · Tags: {', '.join(rule.tags)}" if rule.tags else "")
+    meta = f"Severity: `{rule.severity}`" + (
+        f" · Tags: {', '.join(rule.tags)}" if rule.tags else ""
+    )
     references = "\n".join(f"- {ref}" for ref in docs.references) or "None."
     body = {
         "What it does": docs.what_it_does.strip(),

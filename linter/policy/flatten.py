@@ -41,9 +41,7 @@ def flatten(source: str, roots: Iterable[str]) -> str:
         if parts[0] not in wanted:
             continue
         kept: list[str] = []  # trailing names that stay selections or calls
-        if _FOLLOWED_BY_CALL.match(source, match.end()):
-            kept.append(parts.pop())
-        elif _IN_HAS.search(source, 0, match.start()):
+        if _FOLLOWED_BY_CALL.match(source, match.end()) or _IN_HAS.search(source, 0, match.start()):
             kept.append(parts.pop())
         if len(parts) < 2:
             continue

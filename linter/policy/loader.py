@@ -16,8 +16,7 @@ from linter.load.positions import SourceMap, parse_path
 from linter.policy.flatten import compile_rule_expression
 from linter.policy.rule_file import RuleFile
 from linter.policy.template import Template, parse_template
-from linter.validation import error_path, describe_error
-
+from linter.validation import describe_error, error_path
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
@@ -59,7 +58,9 @@ class Rulebook:
             for index, key in ((self.by_id, rule.id), (self.by_name, rule.meta.name)):
                 clash = index.get(key)
                 if clash is not None:
-                    raise RuleError(f"{rule.source}:1:1: rule {key} is also defined in {clash.source}")
+                    raise RuleError(
+                        f"{rule.source}:1:1: rule {key} is also defined in {clash.source}"
+                    )
                 index[key] = rule
 
     def __iter__(self):  # type: ignore[no-untyped-def]
@@ -95,7 +96,9 @@ def load_rule(path: Path) -> CompiledRule:
     except ValidationError as err:
         first = err.errors()[0]
         where = error_path(first, document.data)
-        raise RuleError(_at(path, document.source_map, where, describe_error(first, where))) from None
+        raise RuleError(
+            _at(path, document.source_map, where, describe_error(first, where))
+        ) from None
     return _compile(meta, path, document.source_map)
 
 
@@ -140,7 +143,8 @@ def _compile(meta: RuleFile, path: Path, source_map: SourceMap) -> CompiledRule:
         )
     applies, each = program(meta.applies, ("applies",)), program(meta.each, ("each",))
     programs = [applies, each]
-    for check in checks:
-        programs += [check.violation, check.related, *check.path.programs, *check.message.programs]
+    for compiled in checks:
+        programs += [compiled.violation, compiled.related, *compiled.path.programs]
+        programs += compiled.message.programs
     names = frozenset(name for p in programs if p is not None for name in p.variables())
     return CompiledRule(meta, path, applies, each, tuple(checks), names)

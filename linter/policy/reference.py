@@ -26,13 +26,20 @@ def pages() -> dict[str, str]:
     """File name -> content for every page of the reference."""
     rules = list(load_rulebook([bundled("rules")]))
     out = {f"{rule.id}.md": markdown(rule.meta) for rule in rules}
-    index = ["# gpulint rules", "", "Generated from `rules/` by `python -m linter.policy.reference`.", ""]
+    index = [
+        "# gpulint rules",
+        "",
+        "Generated from `rules/` by `python -m linter.policy.reference`.",
+        "",
+    ]
     for prefix, title in AREAS:
         members = [rule for rule in rules if rule.id.startswith(prefix)]
         if members:
             index += [f"## {title}", "", "| id | name | severity | summary |", "|---|---|---|---|"]
-            index += [f"| [{r.id}]({r.id}.md) | {r.meta.name} | {r.meta.severity} | {r.meta.summary} |"
-                      for r in members]
+            index += [
+                f"| [{r.id}]({r.id}.md) | {r.meta.name} | {r.meta.severity} | {r.meta.summary} |"
+                for r in members
+            ]
             index.append("")
     out["README.md"] = "\n".join(index)
     return out

@@ -1,8 +1,8 @@
-"""The rule file format (``rules/*.yaml``): the same format organisations write their own rules in."""
+"""The rule file format (``rules/*.yaml``), the same format organisations write rules in."""
 
 from __future__ import annotations
 
-from typing import Any, Literal, Optional
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
@@ -35,13 +35,22 @@ class Scope(_Base):
 class Check(_Base):
     """One way to violate the rule: a condition, where it points, and what it says."""
 
-    violation: str = Field(min_length=1, description="CEL; true means the document violates the rule.")
-    path: str = Field(min_length=1, description="Manifest path the finding points at, e.g. `spec.endpoints[{index}].region | spec`: alternatives separated by |, placeholders are CEL.")
-    message: str = Field(min_length=1, description="Message template; {cel-expression} or {cel-expression:format}.")
-    severity: Optional[Literal["error", "warning", "note"]] = Field(
+    violation: str = Field(
+        min_length=1, description="CEL; true means the document violates the rule."
+    )
+    path: str = Field(
+        min_length=1,
+        description="Manifest path the finding points at, e.g. "
+        "`spec.endpoints[{index}].region | spec`: alternatives separated by |, "
+        "placeholders are CEL.",
+    )
+    message: str = Field(
+        min_length=1, description="Message template; {cel-expression} or {cel-expression:format}."
+    )
+    severity: Literal["error", "warning", "note"] | None = Field(
         None, description="This check's severity when it differs from the rule's."
     )
-    related: Optional[str] = Field(
+    related: str | None = Field(
         None,
         description="CEL yielding a list of {file, document, path, message} maps: other places "
         "involved (shown as SARIF related locations).",
@@ -64,12 +73,18 @@ class RuleFile(_Base):
     severity: Literal["error", "warning", "note"]
     tags: list[str] = Field(default_factory=list, max_length=10)
     summary: str = Field(min_length=1)
-    principle: Optional[int] = Field(None, ge=1, le=10, description="The guidance principle it enforces.")
-    security: bool = Field(False, description="Security/privacy relevant (gets a SARIF security-severity).")
+    principle: int | None = Field(
+        None, ge=1, le=10, description="The guidance principle it enforces."
+    )
+    security: bool = Field(
+        False, description="Security/privacy relevant (gets a SARIF security-severity)."
+    )
     engine: bool = False
     scope: Scope = Field(default_factory=Scope)
-    applies: Optional[str] = Field(None, description="CEL; the rule is skipped where false.")
-    each: Optional[str] = Field(None, description="CEL list; checks run once per element, bound to `item` and `index`.")
+    applies: str | None = Field(None, description="CEL; the rule is skipped where false.")
+    each: str | None = Field(
+        None, description="CEL list; checks run once per element, bound to `item` and `index`."
+    )
     checks: list[Check] = Field(default_factory=list)
     options: dict[str, OptionSpec] = Field(default_factory=dict)
     docs: Docs

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from linter.memo import memoize_list
-
 import functools
-
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from linter import catalog
-from linter.memory.architecture import catalogue_key, catalogue_entry
+from linter.memo import memoize_list
+from linter.memory.architecture import catalogue_entry, catalogue_key
 
 #: ``region`` value of a price that is the same in every region the provider offers the model.
 ANY_REGION = "*"

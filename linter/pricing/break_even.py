@@ -58,16 +58,22 @@ def break_even(
         if input_tokens_per_minute is None or output_tokens_per_minute is None:
             raise ValueError("give both input_tokens_per_minute and output_tokens_per_minute")
         input_rate, output_rate = input_tokens_per_minute, output_tokens_per_minute
-    values = (self_hosted_per_hour, input_per_million_tokens, output_per_million_tokens,
-              input_rate, output_rate)
+    values = (
+        self_hosted_per_hour,
+        input_per_million_tokens,
+        output_per_million_tokens,
+        input_rate,
+        output_rate,
+    )
     if min(values) < 0:
         raise ValueError("costs, prices and token rates must not be negative")
 
     input_tokens = input_rate * MINUTES_PER_MONTH
     output_tokens = output_rate * MINUTES_PER_MONTH
     self_hosted = self_hosted_per_hour * HOURS_PER_MONTH
-    api = (input_tokens * input_per_million_tokens
-           + output_tokens * output_per_million_tokens) / 1_000_000
+    api = (
+        input_tokens * input_per_million_tokens + output_tokens * output_per_million_tokens
+    ) / 1_000_000
 
     total_rate = input_rate + output_rate
     input_share = None
@@ -77,8 +83,9 @@ def break_even(
         input_share = input_rate / total_rate
     threshold = None
     if input_share is not None:
-        per_token = (input_share * input_per_million_tokens
-                     + (1 - input_share) * output_per_million_tokens) / 1_000_000
+        per_token = (
+            input_share * input_per_million_tokens + (1 - input_share) * output_per_million_tokens
+        ) / 1_000_000
         if per_token > 0:
             threshold = self_hosted / (MINUTES_PER_MONTH * per_token)
 

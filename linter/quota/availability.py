@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import functools
-
 import fnmatch
+import functools
 
 from linter import catalog
 from linter.residency.names import squash

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from linter.memo import memoize_list
-
 import fnmatch
 import re
 from typing import Any
 
 from linter import catalog
+from linter.memo import memoize_list
 from linter.quota.keys import ANY_CAPACITY, SPOT, QuotaKey, capacity_class
 from linter.residency.names import squash
 

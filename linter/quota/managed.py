@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from linter.memo import memoize_list
-
 import re
 from typing import Any
 
 from linter import catalog
+from linter.memo import memoize_list
 from linter.quota.keys import ManagedQuotaKey
 from linter.residency.endpoints import bedrock_profile
 from linter.residency.names import cloud_of, squash

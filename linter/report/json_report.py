@@ -39,7 +39,9 @@ def finding_to_dict(finding: Finding, rule_name: str | None) -> dict[str, Any]:
         "message": finding.message,
         **_location(finding.location),
         "related": [_location(r) for r in finding.related],
-        "suppressed": None if finding.suppressed_reason is None else {"reason": finding.suppressed_reason},
+        "suppressed": None
+        if finding.suppressed_reason is None
+        else {"reason": finding.suppressed_reason},
     }
 
 

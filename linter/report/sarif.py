@@ -108,8 +108,11 @@ def _result(
     fingerprint: Callable[[Location], str | None],
 ) -> om.Result:
     related = [
-        om.Location(id=number, physical_location=_physical(r, places),
-                    message=om.Message(text=r.message or "related location"))
+        om.Location(
+            id=number,
+            physical_location=_physical(r, places),
+            message=om.Message(text=r.message or "related location"),
+        )
         for number, r in enumerate(finding.related[:MAX_LOCATIONS], start=1)
     ]
     line_hash = fingerprint(finding.location)
@@ -150,12 +153,16 @@ def _within_limits(findings: Sequence[Finding]) -> tuple[list[Finding], list[str
         ranked = sorted(range(len(kept)), key=lambda i: -kept[i].severity.rank)
         chosen = set(ranked[:MAX_RESULTS])
         kept = [f for i, f in enumerate(kept) if i in chosen]
-        warnings.append(f"{len(findings):,} results are more than GitHub code scanning accepts in "
-                        f"one run; the SARIF holds the {MAX_RESULTS:,} most severe")
+        warnings.append(
+            f"{len(findings):,} results are more than GitHub code scanning accepts in "
+            f"one run; the SARIF holds the {MAX_RESULTS:,} most severe"
+        )
     crowded = sum(1 for f in kept if len(f.related) > MAX_LOCATIONS)
     if crowded:
-        warnings.append(f"{crowded} results have more than {MAX_LOCATIONS:,} related locations; "
-                        f"the SARIF holds the first {MAX_LOCATIONS:,} of each")
+        warnings.append(
+            f"{crowded} results have more than {MAX_LOCATIONS:,} related locations; "
+            f"the SARIF holds the first {MAX_LOCATIONS:,} of each"
+        )
     return kept, warnings
 
 

@@ -21,7 +21,8 @@ def render(result: RunResult, color: bool = False) -> str:
             level = f"{_COLOURS[finding.severity]}{level}{_RESET}"
         lines.append(f"{where} {finding.rule_id} {level} {finding.message}")
         for related in finding.related:
-            note = f"    {related.file}:{related.span.line}:{related.span.column}: {related.message or 'related'}"
+            where = f"{related.file}:{related.span.line}:{related.span.column}"
+            note = f"    {where}: {related.message or 'related'}"
             lines.append(f"{_DIM}{note}{_RESET}" if color else note)
     lines.append(_summary(result))
     return "\n".join(lines) + "\n"
@@ -37,7 +38,9 @@ def _summary(result: RunResult) -> str:
     if not any(c[k] for k in ("errors", "warnings", "notes")):
         head = f"No problems found in {files}"
     else:
-        head = (f"Found {plural(c['errors'], 'error')}, {plural(c['warnings'], 'warning')} and "
-                f"{plural(c['notes'], 'note')} in {files}")
+        head = (
+            f"Found {plural(c['errors'], 'error')}, {plural(c['warnings'], 'warning')} and "
+            f"{plural(c['notes'], 'note')} in {files}"
+        )
     tail = f" ({c['suppressed']} suppressed)" if c["suppressed"] else ""
     return f"{head}{tail}."

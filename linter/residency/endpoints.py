@@ -8,11 +8,10 @@ destination it may route to before applying an allow-list.
 
 from __future__ import annotations
 
-from linter.memo import memoize_list
-
 from typing import Any
 
 from linter import catalog
+from linter.memo import memoize_list
 from linter.residency.jurisdictions import allowed_countries
 from linter.residency.names import cloud_of, squash
 from linter.residency.places import ANYWHERE, Destination, Place, provider_places, region_place

@@ -26,8 +26,17 @@ def test_prices_match_schema() -> None:
 
 def test_schema_rejects_a_price_without_source() -> None:
     schema = json.loads(SCHEMA.read_text("utf-8"))
-    bad = {**_data(), "instances": [{"provider": "aws", "instance_type": "g5.xlarge",
-                                     "region": "us-east-1", "on_demand_per_hour": 1.0}]}
+    bad = {
+        **_data(),
+        "instances": [
+            {
+                "provider": "aws",
+                "instance_type": "g5.xlarge",
+                "region": "us-east-1",
+                "on_demand_per_hour": 1.0,
+            }
+        ],
+    }
     assert not Draft202012Validator(schema).is_valid(bad)
 
 

@@ -7,8 +7,12 @@ from linter.pricing import InstancePrice, Offering, api_price, instance_price, m
 
 def test_instance_price_exact_region() -> None:
     assert instance_price("aws", "g4dn.12xlarge", "us-east-1") == InstancePrice(
-        provider="aws", instance_type="g4dn.12xlarge", region="us-east-1",
-        on_demand_per_hour=3.912, spot_per_hour=1.2684, source="skypilot-aws-v7",
+        provider="aws",
+        instance_type="g4dn.12xlarge",
+        region="us-east-1",
+        on_demand_per_hour=3.912,
+        spot_per_hour=1.2684,
+        source="skypilot-aws-v7",
         region_matched=True,
     )
 
@@ -17,7 +21,10 @@ def test_instance_price_eu_region_and_case() -> None:
     price = instance_price("AWS", "G4DN.2XLARGE", "EU-Central-1")
     assert price is not None
     assert (price.region, price.on_demand_per_hour, price.spot_per_hour) == (
-        "eu-central-1", 0.94, 0.2612)
+        "eu-central-1",
+        0.94,
+        0.2612,
+    )
 
 
 def test_spot_left_out_when_not_sourced() -> None:
@@ -30,7 +37,10 @@ def test_no_region_falls_back_to_cheapest_and_says_so() -> None:
     price = instance_price("aws", "g4dn.12xlarge", None)
     assert price is not None
     assert (price.region, price.on_demand_per_hour, price.region_matched) == (
-        "us-east-1", 3.912, False)
+        "us-east-1",
+        3.912,
+        False,
+    )
 
 
 def test_unknown_region_is_none_not_another_region() -> None:
@@ -70,10 +80,12 @@ def test_offerings_match_instruct_variant_and_case() -> None:
 
 def test_offerings_include_priced_apis() -> None:
     assert managed_offerings("deepseek-ai/DeepSeek-R1") == [
-        Offering("bedrock", "deepseek.r1-v1:0", has_price=True)]
+        Offering("bedrock", "deepseek.r1-v1:0", has_price=True)
+    ]
     # DeepSeek-R1 is an alias of the DeepSeek-V3 entry in models.yaml (same architecture).
     assert managed_offerings("deepseek-ai/DeepSeek-V3") == [
-        Offering("bedrock", "deepseek.r1-v1:0", has_price=True)]
+        Offering("bedrock", "deepseek.r1-v1:0", has_price=True)
+    ]
 
 
 def test_offerings_unknown_model_is_empty() -> None:

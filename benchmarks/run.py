@@ -1,0 +1,140 @@
+"""Time gpulint against check-jsonschema and checkov on generated manifest sets.
+
+    python benchmarks/run.py [--counts 1 100 1000 10000] [--repeats 5] [--work DIR]
+                             [--check-jsonschema PATH] [--checkov PATH] [--out results.json]
+
+Every timing is a fresh process (cold start), reported as the median of --repeats runs, with the
+peak resident memory of the slowest process tree (/usr/bin/time %M). gpulint runs with the cache
+off (cold), then a second time with it on over unchanged files (warm). Tools that are not given
+are skipped. Nothing here is asserted: the numbers go to benchmarks/RESULTS.md by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+
+
+def measure(
+    command: list[str], repeats: int, env: dict[str, str] | None = None
+) -> dict[str, float]:
+    """Median wall time (s) and max peak RSS (MiB) of ``repeats`` runs of ``command``."""
+    times, peaks = [], []
+    for _ in range(repeats):
+        proc = subprocess.run(
+            ["/usr/bin/time", "-f", "%e %M", *command],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+        )
+        wall, rss = proc.stderr.strip().splitlines()[-1].split()[-2:]
+        times.append(float(wall))
+        peaks.append(int(rss) / 1024)
+    return {"median_s": statistics.median(times), "min_s": min(times), "peak_mib": max(peaks)}
+
+
+def generate(work: Path, count: int, kubernetes: bool = False) -> Path:
+    target = work / (f"k8s-{count}" if kubernetes else f"gpulint-{count}")
+    if not target.exists():
+        flags = ["--kubernetes"] if kubernetes else []
+        subprocess.run(
+            [sys.executable, str(HERE / "generate.py"), str(target), str(count), *flags], check=True
+        )
+    return target
+
+
+def files_of(folder: Path) -> list[str]:
+    return sorted(str(p) for p in folder.rglob("*.yaml"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--counts", type=int, nargs="+", default=[1, 100, 1000, 10000])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "gpulint-bench")
+    parser.add_argument("--gpulint", default=shutil.which("gpulint") or "gpulint")
+    parser.add_argument("--check-jsonschema", dest="cjs", default=None)
+    parser.add_argument("--checkov", default=None)
+    parser.add_argument(
+        "--checkov-max", type=int, default=1000, help="largest count checkov is run on"
+    )
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args()
+    args.work.mkdir(parents=True, exist_ok=True)
+    schema = str(REPO / "schemas" / "gpulint.schema.json")
+    cold = {**os.environ, "GPULINT_NO_CACHE": "1"}
+    results: dict[str, object] = {
+        "machine": {
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+        },
+        "runs": [],
+    }
+    runs: list[dict[str, object]] = results["runs"]  # type: ignore[assignment]
+    for count in args.counts:
+        folder = generate(args.work, count)
+        files = files_of(folder)
+        row: dict[str, object] = {"count": count}
+        row["gpulint_cold"] = measure(
+            [
+                args.gpulint,
+                "check",
+                "--fail-on",
+                "never",
+                "--format",
+                "json",
+                *(files if count == 1 else [str(folder)]),
+            ],
+            args.repeats,
+            cold,
+        )
+        cache_dir = args.work / f"cache-{count}"
+        shutil.rmtree(cache_dir, ignore_errors=True)
+        warm_env = {**os.environ, "GPULINT_CACHE_DIR": str(cache_dir)}
+        command = [args.gpulint, "check", "--fail-on", "never", "--format", "json", str(folder)]
+        subprocess.run(command, capture_output=True, env=warm_env, check=False)  # fill the cache
+        row["gpulint_warm"] = measure(command, args.repeats, warm_env)
+        row["gpulint_one_job"] = measure(
+            [*command, "--jobs", "1", "--no-cache"], max(1, args.repeats // 2), cold
+        )
+        if args.cjs:
+            row["check_jsonschema"] = measure(
+                [args.cjs, "--schemafile", schema, *files], args.repeats
+            )
+        if args.checkov and count <= args.checkov_max:
+            k8s = generate(args.work, count, kubernetes=True)
+            row["checkov"] = measure(
+                [
+                    args.checkov,
+                    "-d",
+                    str(k8s),
+                    "--framework",
+                    "kubernetes",
+                    "--quiet",
+                    "--compact",
+                    "--skip-download",
+                ],
+                max(1, args.repeats // 2),
+            )
+        runs.append(row)
+        print(json.dumps(row), flush=True)
+    if args.out:
+        args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
