@@ -26,23 +26,26 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 
 
-def measure(
-    command: list[str], repeats: int, env: dict[str, str] | None = None
-) -> dict[str, float]:
-    """Median wall time (s) and max peak RSS (MiB) of ``repeats`` runs of ``command``."""
-    times, peaks = [], []
+def _once(command: list[str], env: dict[str, str] | None) -> tuple[float, float]:
+    proc = subprocess.run(["/usr/bin/time", "-f", "%e %M", *command], capture_output=True,
+                          text=True, env=env, check=False)
+    wall, rss = proc.stderr.strip().splitlines()[-1].split()[-2:]
+    return float(wall), int(rss) / 1024
+
+
+def measure_together(commands: dict[str, tuple[list[str], dict[str, str] | None]],
+                     repeats: int) -> dict[str, dict[str, float]]:
+    """Run every command once per round, ``repeats`` rounds, so that machine noise hits all
+    tools alike; median wall time (s), fastest run, and peak RSS (MiB) per command."""
+    samples: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
     for _ in range(repeats):
-        proc = subprocess.run(
-            ["/usr/bin/time", "-f", "%e %M", *command],
-            capture_output=True,
-            text=True,
-            env=env,
-            check=False,
-        )
-        wall, rss = proc.stderr.strip().splitlines()[-1].split()[-2:]
-        times.append(float(wall))
-        peaks.append(int(rss) / 1024)
-    return {"median_s": statistics.median(times), "min_s": min(times), "peak_mib": max(peaks)}
+        for name, (command, env) in commands.items():
+            samples[name].append(_once(command, env))
+    return {
+        name: {"median_s": statistics.median(t for t, _ in runs), "min_s": min(t for t, _ in runs),
+               "peak_mib": max(m for _, m in runs)}
+        for name, runs in samples.items()
+    }
 
 
 def generate(work: Path, count: int, kubernetes: bool = False) -> Path:
@@ -87,48 +90,25 @@ def main() -> int:
     for count in args.counts:
         folder = generate(args.work, count)
         files = files_of(folder)
-        row: dict[str, object] = {"count": count}
-        row["gpulint_cold"] = measure(
-            [
-                args.gpulint,
-                "check",
-                "--fail-on",
-                "never",
-                "--format",
-                "json",
-                *(files if count == 1 else [str(folder)]),
-            ],
-            args.repeats,
-            cold,
-        )
+        targets = files if count == 1 else [str(folder)]
+        base = [args.gpulint, "check", "--fail-on", "never", "--format", "json"]
         cache_dir = args.work / f"cache-{count}"
         shutil.rmtree(cache_dir, ignore_errors=True)
         warm_env = {**os.environ, "GPULINT_CACHE_DIR": str(cache_dir)}
-        command = [args.gpulint, "check", "--fail-on", "never", "--format", "json", str(folder)]
-        subprocess.run(command, capture_output=True, env=warm_env, check=False)  # fill the cache
-        row["gpulint_warm"] = measure(command, args.repeats, warm_env)
-        row["gpulint_one_job"] = measure(
-            [*command, "--jobs", "1", "--no-cache"], max(1, args.repeats // 2), cold
-        )
+        subprocess.run([*base, *targets], capture_output=True, env=warm_env, check=False)  # fill it
+        commands: dict[str, tuple[list[str], dict[str, str] | None]] = {
+            "gpulint_cold": ([*base, *targets], cold),
+            "gpulint_warm": ([*base, *targets], warm_env),
+        }
+        if count >= 100:
+            commands["gpulint_one_job"] = ([*base, "--jobs", "1", *targets], cold)
         if args.cjs:
-            row["check_jsonschema"] = measure(
-                [args.cjs, "--schemafile", schema, *files], args.repeats
-            )
+            commands["check_jsonschema"] = ([args.cjs, "--schemafile", schema, *files], None)
         if args.checkov and count <= args.checkov_max:
             k8s = generate(args.work, count, kubernetes=True)
-            row["checkov"] = measure(
-                [
-                    args.checkov,
-                    "-d",
-                    str(k8s),
-                    "--framework",
-                    "kubernetes",
-                    "--quiet",
-                    "--compact",
-                    "--skip-download",
-                ],
-                max(1, args.repeats // 2),
-            )
+            commands["checkov"] = ([args.checkov, "-d", str(k8s), "--framework", "kubernetes",
+                                    "--quiet", "--compact", "--skip-download"], None)
+        row: dict[str, object] = {"count": count, **measure_together(commands, args.repeats)}
         runs.append(row)
         print(json.dumps(row), flush=True)
     if args.out:

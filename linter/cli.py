@@ -7,6 +7,7 @@ configuration or internal error (one line on stderr; a traceback only with --deb
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -30,6 +31,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # pydantic looks up plugin entry points on first use (~25 ms of importlib.metadata);
+    # gpulint uses none, and a pre-commit hook feels every millisecond of start-up.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

@@ -9,9 +9,10 @@ manifests (faster than ruamel's constructor, and with positions in any error).
 from __future__ import annotations
 
 import functools
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
+from linter.derived import parsed
 from linter.load import load_text
 
 
@@ -21,8 +22,13 @@ class CatalogueError(Exception):
 
 @functools.cache
 def load(name: str) -> Any:
-    """Return the parsed contents of ``data/<name>.yaml`` (cached for the process)."""
-    text = resources.files(__package__).joinpath("data").joinpath(f"{name}.yaml").read_text("utf-8")
+    """Return the parsed contents of ``data/<name>.yaml`` (cached for the process, and parsed
+    only once per change of the file across runs)."""
+    path = Path(__file__).resolve().parent / "data" / f"{name}.yaml"
+    return parsed(path, lambda: _parse(name, path.read_text(encoding="utf-8")))
+
+
+def _parse(name: str, text: str) -> Any:
     loaded = load_text(text)
     if loaded.problems or len(loaded.documents) != 1:
         where = loaded.problems[0] if loaded.problems else None

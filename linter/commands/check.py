@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from linter.commands.setup import add_config_arguments, load_setup
+from linter.commands.options import add_config_arguments
 
 if TYPE_CHECKING:
     from linter.report.sarif import Places
@@ -86,6 +86,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from linter.cache import default_directory
+    from linter.commands.setup import load_setup
     from linter.errors import UsageError
     from linter.findings import Severity
     from linter.parallel import available_cpus

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from linter.commands.setup import add_config_arguments, load_setup
+from linter.commands.options import add_config_arguments
 
 HELP = "show the documentation of a rule (by id or name)"
 
@@ -17,6 +17,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from linter.commands.setup import load_setup
     from linter.errors import UsageError
     from linter.policy.docs import markdown
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from linter.commands.setup import add_config_arguments
+from linter.commands.options import add_config_arguments
 
 HELP = "print the computed facts of each workload as JSON"
 

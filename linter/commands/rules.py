@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
-from linter.commands.setup import add_config_arguments, load_setup
-from linter.engine import RuleSettings
+from linter.commands.options import add_config_arguments
+
+if TYPE_CHECKING:
+    from linter.engine import RuleSettings
 
 HELP = "list rules with their id, severity and summary"
 
@@ -22,6 +25,8 @@ def _severity(rule_id: str, settings: dict[str, RuleSettings]) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from linter.commands.setup import load_setup
+
     setup = load_setup(args)
     settings = setup.selection.settings(setup.rulebook)
     rows = [

@@ -19,21 +19,6 @@ class Setup:
     selection: Selection
 
 
-def add_config_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--config",
-        metavar="FILE",
-        help="config file (default: nearest .gpulint.yaml or pyproject.toml [tool.gpulint])",
-    )
-    parser.add_argument(
-        "--rules-dir",
-        metavar="DIR",
-        action="append",
-        default=[],
-        help="extra folder of organisation rule files (repeatable)",
-    )
-
-
 def load_setup(
     args: argparse.Namespace, select: list[str] | None = None, ignore: list[str] | None = None
 ) -> Setup:

@@ -11,7 +11,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from linter import cel
-from linter.load import read
+from linter.derived import parsed
+from linter.load import Document, read
 from linter.load.positions import SourceMap, parse_path
 from linter.policy.flatten import compile_rule_expression
 from linter.policy.rule_file import RuleFile
@@ -84,13 +85,27 @@ def load_rulebook(directories: Sequence[Path]) -> Rulebook:
 
 
 def load_rule(path: Path) -> CompiledRule:
+    """Load one rule file. Its parsed data comes from the start-up cache when the file is
+    unchanged; any problem is reported from a fresh parse, which knows every position."""
+    try:
+        data = parsed(path, lambda: _document(path).data)
+        return _compile(RuleFile.model_validate(data), path, None)
+    except (RuleError, ValidationError):
+        return _load_with_positions(path)
+
+
+def _document(path: Path) -> Document:
     loaded = read(path)
     if loaded.problems:
         problem = loaded.problems[0]
         raise RuleError(f"{path}:{problem.span.line}:{problem.span.column}: {problem.message}")
     if len(loaded.documents) != 1:
         raise RuleError(f"{path}:1:1: a rule file holds exactly one YAML document")
-    document = loaded.documents[0]
+    return loaded.documents[0]
+
+
+def _load_with_positions(path: Path) -> CompiledRule:
+    document = _document(path)
     try:
         meta = RuleFile.model_validate(document.data)
     except ValidationError as err:
@@ -102,12 +117,14 @@ def load_rule(path: Path) -> CompiledRule:
     return _compile(meta, path, document.source_map)
 
 
-def _at(path: Path, source_map: SourceMap, where: tuple[Any, ...], message: str) -> str:
+def _at(path: Path, source_map: SourceMap | None, where: tuple[Any, ...], message: str) -> str:
+    if source_map is None:  # compiled from cached data: the caller re-parses for the position
+        raise RuleError(message)
     span = source_map.locate(where)
     return f"{path}:{span.line}:{span.column}: {message}"
 
 
-def _compile(meta: RuleFile, path: Path, source_map: SourceMap) -> CompiledRule:
+def _compile(meta: RuleFile, path: Path, source_map: SourceMap | None) -> CompiledRule:
     def program(source: str | None, where: tuple[Any, ...]) -> Any | None:
         if source is None:
             return None
