@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from linter import cel
@@ -15,17 +14,9 @@ from linter.load.positions import Path as ManifestPath
 from linter.load.positions import parse_path
 from linter.policy.flatten import MISSING, SEPARATOR, kind_variable, resolve
 from linter.policy.loader import CompiledCheck, CompiledRule
+from linter.selection import RuleSettings
 
 EVALUATION_RULE = "GL006"
-
-
-@dataclass(frozen=True)
-class RuleSettings:
-    """A rule as configured for this run. ``severity`` is the config's override, if any; without
-    one, a finding has its check's severity, else the rule's."""
-
-    severity: Severity | None = None
-    options: Mapping[str, Any] = field(default_factory=dict)
 
 
 def evaluate(

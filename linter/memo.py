@@ -17,6 +17,7 @@ T = TypeVar("T")
 
 def memoize_list(func: Callable[P, Iterable[T]]) -> Callable[P, list[T]]:
     """Cache a list-returning function; callers get their own list, so mutating it is safe."""
+
     @functools.lru_cache(maxsize=4096)
     def cached(*args: Any, **kwargs: Any) -> tuple[T, ...]:
         return tuple(func(*args, **kwargs))

@@ -11,14 +11,13 @@ from linter import cache, suppress
 from linter.config import LoadedConfig
 from linter.discover import Candidate, discover
 from linter.documents import Manifest, classify, is_ours
-from linter.engine import RuleSettings, evaluate
-from linter.facts import RunIndex, prepare
+from linter.facts.run import RunIndex
 from linter.findings import Finding, Location, Severity
 from linter.load import DEFAULT_MAX_BYTES, Limits, LoadedFile, read
 from linter.model import API_GROUP
 from linter.parallel import fork_map
 from linter.policy.loader import CompiledRule, Rulebook
-from linter.selection import Selection
+from linter.selection import RuleSettings, Selection
 
 PARSE_RULE = "GL002"
 # Below this many files (or manifests) starting worker processes costs more than it saves.
@@ -159,6 +158,9 @@ def _evaluate_parallel(
     run: RunIndex,
     jobs: int,
 ) -> list[Finding]:
+    from linter.engine import evaluate  # not needed when a run is answered from the cache
+    from linter.facts import prepare
+
     if _worth_it(len(manifests), jobs):
         prepare(run)  # build run-wide indices once, before the workers inherit them
         parts = fork_map(

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from linter.config import LoadedConfig
-from linter.engine import RuleSettings
 from linter.findings import Severity
 from linter.policy.loader import Rulebook
+
+
+@dataclass(frozen=True)
+class RuleSettings:
+    """A rule as configured for this run. ``severity`` is the config's override, if any; without
+    one, a finding has its check's severity, else the rule's."""
+
+    severity: Severity | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
 
 _OPTION_TYPES: dict[str, tuple[type, ...]] = {
     "integer": (int,),
