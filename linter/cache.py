@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -59,6 +60,8 @@ def run_key(
         for path in rule_files:
             digest.update(str(path).encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
         for candidate in candidates:
+            if not stat.S_ISREG(candidate.path.stat().st_mode):
+                return None  # a pipe or device: reading it could block, and it is never cached
             content = hashlib.sha256(candidate.path.read_bytes()).digest()
             digest.update(f"{candidate.display}\0{candidate.explicit}\0".encode() + content)
     except OSError:

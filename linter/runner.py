@@ -32,6 +32,9 @@ class RunResult:
     files_checked: int = 0
     skipped: list[str] = field(default_factory=list)  # explicit files holding nothing of ours
     texts: dict[str, str] = field(default_factory=dict)  # display path -> text, for fingerprints
+    # Some manifest read another file (model.config): the result depends on more than the
+    # linted files, so it is not cached.
+    reads_other_files: bool = False
 
 
 def lint_paths(
@@ -62,7 +65,7 @@ def lint_paths(
             cached["texts"],
         )
     result = lint_candidates(candidates, rulebook, config, selection, jobs)
-    if key:
+    if key and not result.reads_other_files:
         cache.store(
             cache_dir, key, result.findings, result.files_checked, result.skipped, result.texts
         )
@@ -138,7 +141,7 @@ def lint_candidates(
     run = RunIndex(collected.manifests, config.config.residency)
     enabled = [(rule, settings[rule.id]) for rule in rulebook if rule.id in settings]
     findings = [*collected.findings, *_evaluate_parallel(enabled, collected.manifests, run, jobs)]
-    return RunResult(
+    result = RunResult(
         _finalise(findings, collected.texts, rulebook, settings),
         rulebook,
         settings,
@@ -146,6 +149,11 @@ def lint_candidates(
         collected.skipped,
         collected.texts,
     )
+    result.reads_other_files = any(
+        isinstance(m.data.get("spec"), dict) and (m.data["spec"].get("model") or {}).get("config")
+        for m in collected.manifests
+    )
+    return result
 
 
 def _worth_it(count: int, jobs: int) -> bool:

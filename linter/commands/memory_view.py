@@ -97,7 +97,7 @@ def from_flags(args: argparse.Namespace) -> dict[str, Any]:
                 gpus=args.tensor_parallel or count,
                 gpu_memory_utilization=args.gpu_memory_utilization,
             )
-    except ValueError as err:
+    except (ValueError, OverflowError) as err:
         raise UsageError(str(err)) from None
     label = args.model or args.model_config or f"{args.parameters} parameters"
     return report(estimate, label, gpu, "training" if args.method else "inference")

@@ -144,7 +144,7 @@ def size(manifest: Manifest) -> Sizing:
     try:
         sizer = _inference if spec.profile == "inference" else _training
         estimate, assumed = sizer(workload, where, arch)
-    except ValueError as err:
+    except (ValueError, OverflowError) as err:
         return Sizing("not-estimable", str(err))
     return Sizing("checked", None, estimate, arch, tuple(assumed), source, where)
 

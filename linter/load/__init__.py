@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import codecs
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
+from typing import Any
 
 from linter.load.composer import Composer, Document, Limits, LoadProblem
 from linter.load.positions import Span
@@ -21,6 +23,8 @@ _UTF_BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
 _FILE_START = Span(1, 1, 1, 2)
+# Files in these encodings hold the marker in other bytes: they are decoded before it is sought.
+_WIDE_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 
 @dataclass
@@ -60,10 +64,26 @@ def decode(raw: bytes) -> tuple[str | None, LoadProblem | None]:
         )
 
 
+def _reader_problem(text: str, error: Any) -> LoadProblem:
+    """A character YAML does not allow, at its line and column."""
+    offset = getattr(error, "position", 0) or 0
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    character = getattr(error, "character", None)
+    if isinstance(character, str) and character:
+        character = ord(character[0])
+    what = f"U+{character:04X}" if isinstance(character, int) else "a character"
+    return LoadProblem(
+        f"{what} is not allowed in YAML (a control character?)",
+        Span(line, column, line, column + 1),
+    )
+
+
 def load_text(text: str, limits: Limits | None = None, json: bool = False) -> LoadedFile:
     """Parse YAML (or JSON) text into documents."""
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from ruamel.yaml.reader import ReaderError
 
     if json:
         # JSON allows tabs as whitespace where YAML indentation does not; a raw tab can only sit
@@ -81,8 +101,12 @@ def load_text(text: str, limits: Limits | None = None, json: bool = False) -> Lo
         )
         problem = " ".join(part for part in (err.context, err.problem) if part)
         composer.problems.append(LoadProblem(f"YAML syntax error: {problem}", span))
+    except ReaderError as err:
+        composer.problems.append(_reader_problem(text, err))
     except YAMLError as err:
-        composer.problems.append(LoadProblem(f"cannot parse: {err}", _FILE_START))
+        composer.problems.append(
+            LoadProblem(f"cannot parse: {str(err).splitlines()[0]}", _FILE_START)
+        )
     return LoadedFile(composer.documents, composer.problems, text)
 
 
@@ -106,22 +130,37 @@ def read(
     a repository's other YAML and JSON (and any binary file named .yaml) costs one read.
     """
     try:
-        size = path.stat().st_size
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):
+            return LoadedFile(
+                problems=[
+                    LoadProblem(
+                        "not a regular file (a pipe, socket or device?); not read", _FILE_START
+                    )
+                ]
+            )
+        size = status.st_size
         if size > max_bytes:
             return LoadedFile(
                 problems=[
                     LoadProblem(
                         f"file is {size:,} bytes, above the {max_bytes:,}-byte limit "
-                        "(raise it with --max-file-size); not read",
+                        "(raise maxFileSize in .gpulint.yaml); not read",
                         _FILE_START,
                     )
                 ]
             )
         raw = path.read_bytes()
-        if marker is not None and marker not in raw:
+        if marker is not None and marker not in raw and not raw.startswith(_WIDE_BOMS):
             return LoadedFile(unrelated=True)
     except OSError as err:
         return LoadedFile(
             problems=[LoadProblem(f"cannot read file: {err.strerror or err}", _FILE_START)]
         )
-    return load_bytes(raw, limits, json=path.suffix.lower() == ".json")
+    text, problem = decode(raw)
+    if text is None:
+        assert problem is not None
+        return LoadedFile(problems=[problem])
+    if marker is not None and marker.decode() not in text:
+        return LoadedFile(unrelated=True)
+    return load_text(text, limits, json=path.suffix.lower() == ".json")

@@ -55,6 +55,7 @@ class _Frame:
     container: dict[str, Any] | list[Any]
     path: Path
     anchor: str | None
+    start: Span
     weight: int = 1
     key: str | None = None
     key_span: Span | None = None
@@ -144,13 +145,13 @@ class Composer:
             self._source_map.record(path, span)
         if event.anchor:
             self._anchors[event.anchor] = None  # started, not finished: an alias to it is a cycle
-        self._stack.append(_Frame(container, path, event.anchor))
+        self._stack.append(_Frame(container, path, event.anchor, _point(event)))
 
     def _close(self) -> None:
         frame = self._stack.pop()
         if frame.anchor:
             self._anchors[frame.anchor] = (frame.container, frame.weight)
-        self._attach(frame.container, frame.weight, None, recorded=True)
+        self._attach(frame.container, frame.weight, frame.start, recorded=True)
 
     def _alias(self, event: Any) -> None:
         top = self._stack[-1] if self._stack else None

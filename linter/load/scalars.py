@@ -43,6 +43,13 @@ def resolve_plain(text: str) -> Scalar:
 
 
 def _number(text: str) -> int | float | None:
+    try:
+        return _parse_number(text)
+    except ValueError:  # an integer of more digits than Python converts (4,300): keep the text
+        return None
+
+
+def _parse_number(text: str) -> int | float | None:
     if _INT_DEC.match(text):
         return int(text)
     if _INT_OCT.match(text):

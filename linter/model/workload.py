@@ -39,21 +39,29 @@ class Model(Strict):
 
 class Serving(Strict):
     engine: str | None = Field(None, description="vllm, sglang, tgi, triton, ...")
-    max_batch_size: int | None = Field(None, ge=1, description="Concurrent sequences per replica.")
+    max_batch_size: int | None = Field(
+        None, ge=1, le=1_000_000, description="Concurrent sequences per replica."
+    )
     max_context_tokens: int | None = Field(
-        None, ge=1, description="Tokens per sequence (prompt + output)."
+        None, ge=1, le=100_000_000, description="Tokens per sequence (prompt + output)."
     )
     kv_cache_precision: Precision | None = None
     gpu_memory_utilization: float = Field(0.9, gt=0, le=1)
     tensor_parallel: int | None = Field(
-        None, ge=1, description="GPUs one replica is sharded over; defaults to accelerator.count."
+        None,
+        ge=1,
+        le=1024,
+        description="GPUs one replica is sharded over; defaults to accelerator.count.",
     )
-    replicas: int | None = Field(None, ge=0)
+    replicas: int | None = Field(None, ge=0, le=100_000)
     latency_sensitive: bool | None = Field(
         None, description="Interactive traffic with a latency objective."
     )
     on_demand_fallback_replicas: int | None = Field(
-        None, ge=0, description="Replicas kept on on-demand capacity when the rest run on spot."
+        None,
+        ge=0,
+        le=100_000,
+        description="Replicas kept on on-demand capacity when the rest run on spot.",
     )
     expected_requests_per_minute: float | None = Field(
         None, ge=0, description="Sustained request rate the service is sized for."
@@ -70,16 +78,16 @@ class FineTuning(Strict):
     optimizer: Literal["adamw", "adamw-8bit", "paged-adamw-8bit", "adamw-bf16", "sgd"] | None = (
         Field(None, description="Optimizer whose state is sized; adamw when unset.")
     )
-    micro_batch_size: int | None = Field(None, ge=1)
-    sequence_length: int | None = Field(None, ge=1)
+    micro_batch_size: int | None = Field(None, ge=1, le=1_000_000)
+    sequence_length: int | None = Field(None, ge=1, le=100_000_000)
     gradient_checkpointing: bool | None = None
     sharding: Literal["none", "zero1", "zero2", "zero3", "fsdp"] | None = None
-    lora_rank: int | None = Field(None, ge=1)
+    lora_rank: int | None = Field(None, ge=1, le=65_536)
 
 
 class Accelerator(Strict):
     type: str = Field(min_length=1, description="GPU type, e.g. H100-80GB, L4, A100-40GB.")
-    count: int = Field(1, ge=1, description="Accelerators per node.")
+    count: int = Field(1, ge=1, le=1024, description="Accelerators per node.")
 
 
 class Resources(Strict):
@@ -89,13 +97,13 @@ class Resources(Strict):
     region: str | None = None
     instance_type: str | None = None
     accelerator: Accelerator | None = None
-    nodes: int = Field(1, ge=1)
+    nodes: int = Field(1, ge=1, le=100_000)
     capacity: Capacity = "on-demand"
     pool: str | None = Field(None, description="Capacity pool, cluster or node group it runs on.")
 
 
 class Lifecycle(Strict):
-    idle_shutdown_minutes: int | None = Field(None, ge=0)
+    idle_shutdown_minutes: int | None = Field(None, ge=0, le=1_000_000)
     max_runtime_hours: float | None = Field(None, gt=0)
     scale_to_zero: bool | None = Field(
         None, description="Inference: replicas drop to zero when there is no traffic."

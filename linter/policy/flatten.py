@@ -66,9 +66,15 @@ def kind_variable(kind: str) -> str:
 
 
 def compile_rule_expression(source: str) -> object:
-    """Compile a rule's CEL with member chains flattened (raises cel.CelError)."""
+    """Compile a rule's CEL with member chains flattened (raises cel.CelError, also for an
+    expression over the evaluation budget)."""
     from linter import cel
+    from linter.policy import budget
 
+    try:
+        budget.check(source)
+    except budget.BudgetError as err:
+        raise cel.CelError(str(err)) from None
     return cel.compile_expression(flatten(source, activation_roots()))
 
 

@@ -15,7 +15,9 @@ from linter import cel
 from linter.policy.flatten import compile_rule_expression
 
 _FIELD = re.compile(r"\{\{|\}\}|\{([^{}]+)\}")
-_FORMAT_SPEC = re.compile(r"[<>=^]?[+\- ]?#?0?\d*[,_]?(?:\.\d+)?[bcdeEfFgGnosxX%]?")
+# Widths and precisions are bounded: a rule file is untrusted data, and "{x:>999999999}" would
+# build a gigabyte string.
+_FORMAT_SPEC = re.compile(r"[<>=^]?[+\- ]?#?0?\d{0,3}[,_]?(?:\.\d{1,2})?[bcdeEfFgGnosxX%]?")
 
 
 @dataclass(frozen=True)
