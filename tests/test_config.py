@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli
+
 from linter.config import ConfigError, find_config, load_config
 
 JOB = """\

@@ -101,7 +101,7 @@ def test_merge_keys_apply_with_explicit_keys_winning() -> None:
 
 def test_alias_bomb_is_refused_quickly() -> None:
     lines = ["a: &a [" + ", ".join(['"lol"'] * 10) + "]"]
-    for previous, name in zip("abcdefgh", "bcdefghi"):
+    for previous, name in zip("abcdefgh", "bcdefghi", strict=True):
         lines.append(f"{name}: &{name} [" + ", ".join([f"*{previous}"] * 10) + "]")
     loaded = load_text("\n".join(lines) + "\n")
     (problem,) = loaded.problems

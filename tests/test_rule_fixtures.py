@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import expected_markers, lint
+
 from linter.policy.loader import Rulebook
 
 HERE = Path(__file__).resolve().parent / "rules"

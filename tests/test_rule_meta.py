@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, lint
+
 from linter.policy.docs import SECTIONS, markdown
 from linter.policy.loader import Rulebook, load_rule, rule_files
 from linter.policy.reference import pages

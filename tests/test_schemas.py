@@ -7,8 +7,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
 from conftest import REPO
+
 from linter.load import read
 from linter.model.json_schema import generate, render
 
