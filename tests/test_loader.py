@@ -176,3 +176,11 @@ def test_paths_round_trip() -> None:
     assert parse_path("spec.endpoints[0].region") == path
     with pytest.raises(ValueError):
         parse_path("spec..x")
+
+
+def test_json_surrogate_pair_escapes_are_read() -> None:
+    # JSON escapes a character beyond U+FFFF as a UTF-16 pair; YAML's escapes do not allow that
+    text = '{"a": "x\\ud83d\\ude00y", "b": "\\\\ud83d", "c": 1}'
+    loaded = load_text(text, json=True)
+    assert loaded.problems == []
+    assert loaded.documents[0].data == {"a": "x\U0001f600y", "b": "\\ud83d", "c": 1}

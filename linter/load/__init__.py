@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
@@ -64,6 +65,20 @@ def decode(raw: bytes) -> tuple[str | None, LoadProblem | None]:
         )
 
 
+# JSON writes a character beyond U+FFFF as a UTF-16 surrogate pair ("\\ud83d\\ude00"), which
+# YAML's escapes do not accept; YAML's 8-digit escape says the same (later columns on that line
+# move two to the left).
+_SURROGATE_PAIR = re.compile(
+    r"(?<!\\)((?:\\\\)*)\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})"
+)
+
+
+def _astral_escape(match: re.Match[str]) -> str:
+    high, low = int(match.group(2), 16), int(match.group(3), 16)
+    code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+    return f"{match.group(1)}\\U{code:08x}"
+
+
 def _reader_problem(text: str, error: Any) -> LoadProblem:
     """A character YAML does not allow, at its line and column."""
     offset = getattr(error, "position", 0) or 0
@@ -88,7 +103,7 @@ def load_text(text: str, limits: Limits | None = None, json: bool = False) -> Lo
     if json:
         # JSON allows tabs as whitespace where YAML indentation does not; a raw tab can only sit
         # between tokens in valid JSON, so a space in its place keeps every column the same.
-        text = text.replace("\t", " ")
+        text = _SURROGATE_PAIR.sub(_astral_escape, text.replace("\t", " "))
     composer = Composer(limits or Limits())
     try:
         composer.feed(YAML(typ="safe", pure=False).parse(text))
