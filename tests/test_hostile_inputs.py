@@ -176,13 +176,6 @@ def test_line_separator_in_a_comment_is_not_a_line_break() -> None:
     assert (code, found) == (1, [("GL001", 8)])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a Bedrock model id ('anthropic.claude-3-5-sonnet-"
-    "20240620-v1:0') as a plain scalar in a flow mapping is valid YAML 1.2 but "
-    "libyaml's YAML 1.1 scanner (YAML(typ='safe', pure=False).parse) refuses it: "
-    "GL002 'found unexpected :' at 7:92; every Bedrock id has ':0'",
-)
 def test_colon_inside_a_plain_scalar_in_flow_style_is_read() -> None:
     code, found, _, _ = findings(
         "--select", INPUT_RULES, str(REGRESSIONS / "bedrock-model-id-in-flow-mapping.yaml")

@@ -95,34 +95,57 @@ def _reader_problem(text: str, error: Any) -> LoadProblem:
 
 
 def load_text(text: str, limits: Limits | None = None, json: bool = False) -> LoadedFile:
-    """Parse YAML (or JSON) text into documents."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-    from ruamel.yaml.reader import ReaderError
+    """Parse YAML (or JSON) text into documents.
+
+    libyaml's C parser (fast) follows YAML 1.1, which refuses some valid YAML 1.2, such as a
+    plain scalar with a colon in flow style (``{model: anthropic.claude-v1:0}``). When it reports
+    a syntax error the text is parsed again with ruamel's pure-Python YAML 1.2 parser; the error
+    is reported only if that fails too.
+    """
+    from ruamel.yaml.error import MarkedYAMLError
 
     if json:
         # JSON allows tabs as whitespace where YAML indentation does not; a raw tab can only sit
         # between tokens in valid JSON, so a space in its place keeps every column the same.
         text = _SURROGATE_PAIR.sub(_astral_escape, text.replace("\t", " "))
+    composer, error = _compose(text, limits, pure=False)
+    if isinstance(error, MarkedYAMLError):
+        retry, retry_error = _compose(text, limits, pure=True)
+        if retry_error is None:
+            composer, error = retry, None
+    if error is not None:
+        composer.problems.append(_syntax_problem(text, error))
+    return LoadedFile(composer.documents, composer.problems, text)
+
+
+def _compose(text: str, limits: Limits | None, pure: bool) -> tuple[Composer, Exception | None]:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
     composer = Composer(limits or Limits())
     try:
-        composer.feed(YAML(typ="safe", pure=False).parse(text))
-    except MarkedYAMLError as err:
-        mark = err.problem_mark or err.context_mark
+        composer.feed(YAML(typ="safe", pure=pure).parse(text))
+    except YAMLError as err:
+        return composer, err
+    return composer, None
+
+
+def _syntax_problem(text: str, error: Exception) -> LoadProblem:
+    from ruamel.yaml.error import MarkedYAMLError
+    from ruamel.yaml.reader import ReaderError
+
+    if isinstance(error, ReaderError):
+        return _reader_problem(text, error)
+    if isinstance(error, MarkedYAMLError):
+        mark = error.problem_mark or error.context_mark
         span = (
             Span(mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2)
             if mark
             else _FILE_START
         )
-        problem = " ".join(part for part in (err.context, err.problem) if part)
-        composer.problems.append(LoadProblem(f"YAML syntax error: {problem}", span))
-    except ReaderError as err:
-        composer.problems.append(_reader_problem(text, err))
-    except YAMLError as err:
-        composer.problems.append(
-            LoadProblem(f"cannot parse: {str(err).splitlines()[0]}", _FILE_START)
-        )
-    return LoadedFile(composer.documents, composer.problems, text)
+        problem = " ".join(part for part in (error.context, error.problem) if part)
+        return LoadProblem(f"YAML syntax error: {problem}", span)
+    return LoadProblem(f"cannot parse: {str(error).splitlines()[0]}", _FILE_START)
 
 
 def load_bytes(raw: bytes, limits: Limits | None = None, json: bool = False) -> LoadedFile:
