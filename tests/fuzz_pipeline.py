@@ -27,7 +27,6 @@ import argparse
 import codecs
 import contextlib
 import hashlib
-import io
 import json
 import os
 import random
@@ -38,11 +37,14 @@ import tempfile
 import time
 import traceback
 from collections.abc import Iterator, Sequence
-from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from conftest import CliResult, run_cli
+
+from linter.load import decode
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
@@ -57,35 +59,11 @@ MARKER = "apiVersion: gpulint.dev/v1alpha1\n"
 # Every sequence a YAML reader (ruamel: YAML 1.1 breaks too) or str.splitlines() treats as a line
 # break; a position is inside the file when its line is at most the larger of the two counts.
 _YAML_BREAKS = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")
-_UTF_BOMS = (
-    (codecs.BOM_UTF32_LE, "utf-32"),
-    (codecs.BOM_UTF32_BE, "utf-32"),
-    (codecs.BOM_UTF8, "utf-8-sig"),
-    (codecs.BOM_UTF16_LE, "utf-16"),
-    (codecs.BOM_UTF16_BE, "utf-16"),
-)
 
 
 # -- running the CLI --------------------------------------------------------------------------
 
 
-@dataclass
-class CliResult:
-    code: int
-    out: str
-    err: str
-
-
-def run_cli(*args: str) -> CliResult:
-    """``linter.cli.main`` in-process; the result cache is always off."""
-    from linter.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main(
-            ["check", "--no-cache", *args[1:]] if args and args[0] == "check" else list(args)
-        )
-    return CliResult(code, out.getvalue(), err.getvalue())
 
 
 class InvariantError(AssertionError):
@@ -102,10 +80,8 @@ def _fail(message: str, result: CliResult | None = None) -> None:
 
 
 def decode_for_lines(raw: bytes) -> str:
-    for bom, encoding in _UTF_BOMS:
-        if raw.startswith(bom):
-            return raw.decode(encoding, errors="replace")
-    return raw.decode("utf-8", errors="replace")
+    text, _ = decode(raw)  # as the loader decodes; undecodable bytes count as UTF-8 with U+FFFD
+    return text if text is not None else raw.decode("utf-8", errors="replace")
 
 
 def line_count(raw: bytes) -> int:
@@ -624,6 +600,7 @@ def fuzz(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    os.environ["GPULINT_NO_CACHE"] = "1"  # what the tests' conftest does: lint afresh
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=60.0, help="how long to fuzz")
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
