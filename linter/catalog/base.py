@@ -1,0 +1,59 @@
+"""Typed catalogue records: the shape every data file in ``data/`` is validated against.
+
+Each catalogue module (``gpus``, ``instances``, ``prices``, ...) declares a :class:`Catalogue`
+subclass for its file and registers it in :mod:`linter.catalog.schemas`, which generates the
+published JSON Schema in ``schemas/catalog/`` from it (a test fails while that file is stale).
+Modules expose indexed accessors (``resolve_gpu(name)``) over :func:`validated` data and keep no
+arithmetic or policy: that stays in memory/, quota/, residency/ and pricing/.
+
+Every catalogue has ``as_of`` and ``sources`` (each value's ``source`` names one of them, or cites
+its document directly); field names are snake_case as in the data files.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from linter.catalog import CatalogueError, load
+
+DATE = r"^\d{4}-\d{2}-\d{2}$"
+
+
+class Record(BaseModel):
+    """Base of every catalogue record: immutable, no unknown keys, no coercion."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
+class Source(Record):
+    id: str = Field(min_length=1)
+    title: str = Field(
+        min_length=1, description="The document: page title, repository path and commit."
+    )
+    retrieved: str | None = Field(None, pattern=DATE)
+
+
+class Catalogue(Record):
+    """Fields every catalogue file has; subclasses add their entries."""
+
+    as_of: str = Field(pattern=DATE, description="When the values were last checked.")
+    sources: list[Source] = Field(min_length=1)
+
+
+C = TypeVar("C", bound=Catalogue)
+
+
+def validated(name: str, model: type[C]) -> C:
+    """``data/<name>.yaml`` validated against ``model`` (once per process)."""
+    return _validated(name, model)  # type: ignore[return-value]
+
+
+@functools.cache
+def _validated(name: str, model: type[Catalogue]) -> Catalogue:
+    try:
+        return model.model_validate(load(name))
+    except ValidationError as err:
+        raise CatalogueError(f"catalogue {name}.yaml does not match its schema: {err}") from None

@@ -1,0 +1,47 @@
+"""Generate ``schemas/catalog/*.schema.json`` from the catalogue models.
+
+Run ``python -m linter.catalog.schemas`` after changing a catalogue model; a test fails while a
+published schema differs from what this produces.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from linter.catalog.base import Catalogue
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+BASE_ID = "https://gpulint.dev/schemas/catalog/"
+
+
+def registry() -> dict[str, type[Catalogue]]:
+    """Catalogue file name (``data/<name>.yaml``) -> its model. The one list of catalogues."""
+    return {}
+
+
+def generate() -> dict[str, dict[str, Any]]:
+    out = {}
+    for name, model in registry().items():
+        file = f"{name}.schema.json"
+        schema = model.model_json_schema(mode="validation")
+        out[file] = {"$schema": DRAFT, "$id": BASE_ID + file, **schema}
+    return out
+
+
+def render(schema: dict[str, Any]) -> str:
+    return json.dumps(schema, indent=2) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    target = Path(argv[0]) if argv else Path(__file__).resolve().parents[2] / "schemas" / "catalog"
+    for name, schema in generate().items():
+        (target / name).write_text(render(schema), encoding="utf-8")
+        print(f"wrote {target / name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
