@@ -42,11 +42,12 @@ def placement(workload: Workload) -> Placement:
         else:
             gpus_per_node = instance.gpu_count
             gpu = instance.gpu if instance.gpu_count else None
-    if resources.accelerator is not None:
-        gpus_per_node = resources.accelerator.count
-        gpu = resolve_gpu(resources.accelerator.type)
+    accelerator = resources.accelerator
+    if accelerator is not None and accelerator.type is not None:
+        gpus_per_node = accelerator.count
+        gpu = resolve_gpu(accelerator.type)
         if gpu is None:
-            unknown = unknown or f"accelerator type {resources.accelerator.type!r}"
+            unknown = unknown or f"accelerator type {accelerator.type!r}"
     replicas = workload.spec.serving.replicas if workload.spec.profile == "inference" else None
     return Placement(gpu, gpus_per_node, instance, 1 if replicas is None else replicas, unknown)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from linter.model.base import API_VERSION, Metadata, ParameterCount, Strict
 
@@ -34,17 +34,43 @@ class Model(Strict):
         None, description="Path to a Hugging Face config.json, relative to the manifest."
     )
     parameters: ParameterCount | None = None
-    precision: Precision | None = Field(None, description="Weight precision; bf16 when unset.")
+    precision: Precision | None = Field(
+        None, description="Weight precision; unset: the checkpoint's own (catalogue or config)."
+    )
+    quantization: str | None = Field(
+        None,
+        min_length=1,
+        description="Quantisation method as the engine names it (vLLM --quantization: awq, gptq, "
+        "fp8, mxfp4, bitsandbytes, compressed-tensors, ...).",
+    )
 
 
 class Serving(Strict):
     engine: str | None = Field(None, description="vllm, sglang, tgi, triton, ...")
+    engine_version: str | None = Field(
+        None,
+        pattern=r"^v?[0-9]+(\.[0-9]+){0,2}$",
+        description="Engine release whose memory accounting applies (e.g. 0.11); "
+        "default: a current release.",
+    )
     max_batch_size: int | None = Field(
-        None, ge=1, le=1_000_000, description="Concurrent sequences per replica."
+        None,
+        ge=1,
+        le=1_000_000,
+        description="Concurrent sequences per replica the service must hold at full context "
+        "(vLLM --max-num-seqs); unset: no concurrency is declared.",
     )
     max_context_tokens: int | None = Field(
-        None, ge=1, le=100_000_000, description="Tokens per sequence (prompt + output)."
+        None,
+        ge=1,
+        le=100_000_000,
+        description="Tokens per sequence, prompt and output (vLLM --max-model-len); unset: the "
+        "model's maximum context.",
     )
+    max_num_batched_tokens: int | None = Field(
+        None, ge=1, le=100_000_000, description="Tokens per engine step (prefill chunk)."
+    )
+    enforce_eager: bool | None = Field(None, description="No CUDA graphs (vLLM --enforce-eager).")
     kv_cache_precision: Precision | None = None
     gpu_memory_utilization: float = Field(0.9, gt=0, le=1)
     tensor_parallel: int | None = Field(
@@ -53,7 +79,18 @@ class Serving(Strict):
         le=1024,
         description="GPUs one replica is sharded over; defaults to accelerator.count.",
     )
-    replicas: int | None = Field(None, ge=0, le=100_000)
+    pipeline_parallel: int | None = Field(
+        None, ge=1, le=1024, description="Pipeline stages of one replica (across nodes)."
+    )
+    data_parallel: int | None = Field(
+        None, ge=1, le=1024, description="Engine-level data-parallel ranks of one replica."
+    )
+    replicas: int | None = Field(
+        None, ge=0, le=100_000, description="Replicas running normally (the autoscaler's minimum)."
+    )
+    max_replicas: int | None = Field(
+        None, ge=0, le=100_000, description="Most replicas the autoscaler may add."
+    )
     latency_sensitive: bool | None = Field(
         None, description="Interactive traffic with a latency objective."
     )
@@ -86,8 +123,32 @@ class FineTuning(Strict):
 
 
 class Accelerator(Strict):
-    type: str = Field(min_length=1, description="GPU type, e.g. H100-80GB, L4, A100-40GB.")
+    type: str | None = Field(
+        None, min_length=1, description="GPU type, e.g. H100-80GB, L4, A100-40GB."
+    )
+    memory_gib: float | None = Field(
+        None,
+        gt=0,
+        le=100_000,
+        description="Least memory per GPU, when only that is known (dstack gpu: 40GB..).",
+    )
     count: int = Field(1, ge=1, le=1024, description="Accelerators per node.")
+
+    @model_validator(mode="after")
+    def _type_or_memory(self) -> Accelerator:
+        if self.type is None and self.memory_gib is None:
+            raise ValueError("give the GPU type, or at least its memory (memoryGiB)")
+        return self
+
+
+class Placement(Strict):
+    """One placement a launcher may pick for a workload."""
+
+    provider: str | None = Field(None, pattern=r"^[a-z0-9][a-z0-9-]*$")
+    region: str | None = None
+    instance_type: str | None = None
+    accelerator: Accelerator | None = None
+    capacity: Capacity | None = None
 
 
 class Resources(Strict):
@@ -100,6 +161,11 @@ class Resources(Strict):
     nodes: int = Field(1, ge=1, le=100_000)
     capacity: Capacity = "on-demand"
     pool: str | None = Field(None, description="Capacity pool, cluster or node group it runs on.")
+    alternatives: list[Placement] = Field(
+        default_factory=list,
+        description="Other placements the launcher may choose instead (SkyPilot any_of, "
+        "dstack gpu alternatives); each is checked like the main one.",
+    )
 
 
 class Lifecycle(Strict):
@@ -110,6 +176,11 @@ class Lifecycle(Strict):
     )
     always_on: str | None = Field(
         None, min_length=1, description="Inference: why this service must never scale down."
+    )
+    restart_on_preemption: bool | None = Field(
+        None,
+        description="The launcher restarts the job on new capacity after a preemption (SkyPilot "
+        "managed-job recovery, dstack retry on interruption).",
     )
     hours_per_month: float | None = Field(
         None,
