@@ -89,7 +89,7 @@ def _location_from_dict(data: dict[str, Any]) -> Location:
 def _finding_to_dict(finding: Finding) -> dict[str, Any]:
     return {
         "rule": finding.rule_id,
-        "severity": finding.severity.value,
+        "severity": finding.level.value,
         "message": finding.message,
         "location": _location_to_dict(finding.location),
         "related": [_location_to_dict(r) for r in finding.related],

@@ -7,14 +7,14 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from linter import cel
-from linter.documents import Manifest
 from linter.facts import RunIndex, compute_facts
 from linter.findings import Finding, Location, Severity
+from linter.formats.manifest import Manifest
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import parse_path
 from linter.policy.flatten import MISSING, SEPARATOR, kind_variable, resolve
 from linter.policy.loader import CompiledCheck, CompiledRule
-from linter.selection import RuleSettings
+from linter.selection import RuleSettings, resolve_severity
 
 EVALUATION_RULE = "GL006"
 
@@ -93,9 +93,11 @@ def _evaluate_manifest(
         try:
             yield from _evaluate_rule(rule, manifest, context, varying, run)
         except cel.CelError as err:
+            # Fail closed: a policy that cannot be checked is reported at the policy's own
+            # severity, so an error-level rule still fails the run.
             yield Finding(
                 EVALUATION_RULE,
-                Severity.WARNING,
+                resolve_severity(rule.meta, None, settings),
                 f"rule {rule.id} ({rule.meta.name}) could not be evaluated here: {explain(err)}",
                 manifest.location(("kind",)),
             )
@@ -143,7 +145,7 @@ def _finding(
         related = tuple(_related(cel.evaluate(check.related, context), run))
     return Finding(
         rule.id,
-        Severity(check.severity or rule.meta.severity),
+        Severity(check.severity) if check.severity else None,
         check.message.render(context),
         manifest.location(path),
         related,

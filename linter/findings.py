@@ -32,16 +32,31 @@ class Location:
     document: int | None = None
     path: Path = ()
     message: str | None = None  # used on related locations ("the inference workload")
+    # The path in the file as written, when the document was adapted from another format
+    # (``spec.template.spec.containers[0].args[3]`` for ``spec.serving.maxContextTokens``).
+    source_path: Path = ()
 
 
 @dataclass(frozen=True)
 class Finding:
+    """One problem. ``severity`` is None until the run resolves it (rule default, then the
+    check's own, then configuration: :func:`linter.selection.resolve_severity`); a check that
+    declares its own severity sets it when the finding is made."""
+
     rule_id: str
-    severity: Severity
+    severity: Severity | None
     message: str
     location: Location
     related: tuple[Location, ...] = ()
     suppressed_reason: str | None = None
+    fix: str | None = None
+
+    @property
+    def level(self) -> Severity:
+        """The resolved severity (every finding a run returns has one)."""
+        if self.severity is None:
+            raise ValueError(f"{self.rule_id} finding reported before its severity was resolved")
+        return self.severity
 
     @property
     def sort_key(self) -> tuple[str, int, int, str, str]:

@@ -10,14 +10,14 @@ from pathlib import Path
 from linter import cache, suppress
 from linter.config import LoadedConfig
 from linter.discover import Candidate, discover
-from linter.documents import Manifest, classify, is_ours
 from linter.facts.run import RunIndex
-from linter.findings import Finding, Location, Severity
-from linter.load import DEFAULT_MAX_BYTES, Limits, LoadedFile, read
-from linter.model import API_GROUP
+from linter.findings import Finding, Location
+from linter.formats import MARKERS, Format, Source, claimed, recognise
+from linter.formats.manifest import Manifest
+from linter.load import DEFAULT_MAX_BYTES, Document, Limits, LoadedFile, read
 from linter.parallel import fork_map
 from linter.policy.loader import CompiledRule, Rulebook
-from linter.selection import RuleSettings, Selection
+from linter.selection import RuleSettings, Selection, resolve_severity
 
 PARSE_RULE = "GL002"
 # Below this many files (or manifests) starting worker processes costs more than it saves.
@@ -88,10 +88,9 @@ def read_all(
 ) -> list[LoadedFile]:
     """Read and parse every candidate (in worker processes for large runs), in order."""
     limits = Limits()
-    marker = API_GROUP.encode()
 
     def read_slice(start: int, stop: int) -> list[LoadedFile]:
-        return [read(c.path, limits, max_bytes, marker=marker) for c in candidates[start:stop]]
+        return [read(c.path, limits, max_bytes, markers=MARKERS) for c in candidates[start:stop]]
 
     parts = (
         fork_map(read_slice, len(candidates), jobs) if _worth_it(len(candidates), jobs) else None
@@ -107,7 +106,15 @@ def collect(
     """Read, parse and validate each candidate file (GL001/GL002 findings for what fails)."""
     out = Collected()
     for candidate, loaded in zip(candidates, read_all(candidates, max_bytes, jobs), strict=True):
-        if loaded.unrelated:
+        source = Source(candidate.display, candidate.path, loaded.text)
+        recognised = [] if loaded.unrelated else _recognised(loaded, source)
+        # A file that was not read at all could hold anything, so it is always reported; one
+        # that does not parse is reported when it was asked for, holds a document of ours or
+        # says it is one; a repository's other broken YAML (Helm templates) is not ours to judge.
+        report_problems = bool(loaded.problems) and (
+            loaded.refused or candidate.explicit or bool(recognised) or claimed(loaded.text)
+        )
+        if not recognised and not report_problems:
             if candidate.explicit:
                 out.skipped.append(candidate.display)
             continue
@@ -115,15 +122,21 @@ def collect(
         out.texts[candidate.display] = loaded.text
         for problem in loaded.problems:
             location = Location(candidate.display, problem.span)
-            out.findings.append(Finding(PARSE_RULE, Severity.ERROR, problem.message, location))
-        ours = [document for document in loaded.documents if is_ours(document.data)]
-        for document in ours:
-            manifest, findings = classify(candidate.display, candidate.path, document)
-            out.findings.extend(findings)
-            if manifest is not None:
-                out.manifests.append(manifest)
-        if not ours and not loaded.problems and candidate.explicit:
-            out.skipped.append(candidate.display)
+            out.findings.append(Finding(PARSE_RULE, None, problem.message, location))
+        for document, input_format in recognised:
+            adapted = input_format.adapt(document, source)
+            out.findings.extend(adapted.findings)
+            out.manifests.extend(adapted.manifests)
+    return out
+
+
+def _recognised(loaded: LoadedFile, source: Source) -> list[tuple[Document, Format]]:
+    """The documents of a file that some input format recognises, with that format."""
+    out = []
+    for document in loaded.documents:
+        input_format = recognise(document.data, source)
+        if input_format is not None:
+            out.append((document, input_format))
     return out
 
 
@@ -200,6 +213,7 @@ def _finalise(
     for finding in out:
         rule_settings = settings.get(finding.rule_id)
         if rule_settings is not None:
-            severity = rule_settings.severity or finding.severity
+            rule = rulebook.by_id[finding.rule_id]
+            severity = resolve_severity(rule.meta, finding.severity, rule_settings)
             final.append(dataclasses.replace(finding, severity=severity))
     return sorted(final, key=lambda f: f.sort_key)

@@ -9,12 +9,13 @@ from typing import Any
 from linter.config import LoadedConfig
 from linter.findings import Severity
 from linter.policy.loader import Rulebook
+from linter.policy.rule_file import RuleFile
 
 
 @dataclass(frozen=True)
 class RuleSettings:
-    """A rule as configured for this run. ``severity`` is the config's override, if any; without
-    one, a finding has its check's severity, else the rule's."""
+    """A rule as configured for this run. ``severity`` is the config's override, if any (see
+    :func:`resolve_severity`)."""
 
     severity: Severity | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
@@ -33,6 +34,14 @@ def _matches(rule_id: str, patterns: Sequence[str]) -> bool:
     return any(
         rule_id.startswith(pattern.strip().upper()) for pattern in patterns if pattern.strip()
     )
+
+
+def resolve_severity(
+    rule: RuleFile, check_severity: Severity | None, settings: RuleSettings
+) -> Severity:
+    """The one place a finding's severity is decided: configuration wins over the check's own
+    severity, which wins over the rule's default."""
+    return settings.severity or check_severity or Severity(rule.severity)
 
 
 @dataclass(frozen=True)

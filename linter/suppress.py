@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from linter.findings import Finding, Location, Severity
+from linter.findings import Finding, Location
 from linter.load.positions import Span
 
 INVALID_RULE = "GL004"
@@ -66,14 +66,14 @@ def apply(
             what = ", ".join(unknown) if unknown else "no rule id"
             yield Finding(
                 INVALID_RULE,
-                Severity.WARNING,
+                None,
                 f"suppression names {what}; write # gpulint: ignore[GLxxx] reason",
                 location,
             )
         elif not s.reason:
             yield Finding(
                 INVALID_RULE,
-                Severity.WARNING,
+                None,
                 "suppression without a reason is not "
                 f"applied; say why {', '.join(s.rule_ids)} does not apply here",
                 location,
@@ -93,7 +93,7 @@ def apply(
         if number not in used and any(rule_id in reported_rules for rule_id in s.rule_ids):
             yield Finding(
                 UNUSED_RULE,
-                Severity.WARNING,
+                None,
                 f"unused suppression of {', '.join(s.rule_ids)}: nothing to suppress "
                 "on this line or the next",
                 location,

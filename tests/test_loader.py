@@ -164,10 +164,26 @@ def test_read_refuses_oversized_and_unreadable_files(tmp_path: Path) -> None:
     assert problem.message.startswith("cannot read file:")
 
 
-def test_read_skips_files_without_the_marker(tmp_path: Path) -> None:
-    other = tmp_path / "deployment.yaml"
-    other.write_text("apiVersion: apps/v1\nkind: Deployment\n")
-    assert read(other, marker=b"gpulint.dev").unrelated
+def test_read_skips_files_without_a_marker(tmp_path: Path) -> None:
+    other = tmp_path / "workflow.yaml"
+    other.write_text("on: push\njobs: {}\n")
+    assert read(other, markers=[b"gpulint.dev", b"kind"]).unrelated
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "apiVersion: gpulint.dev/v1alpha1\n",
+        'apiVersion: "gpulint\\x2Edev/v1alpha1"\n',  # an escape can spell the marker in other bytes
+        '{"apiVersion": "gpulint.d\\u0065v/v1alpha1"}',
+    ],
+)
+def test_read_parses_files_that_may_hold_a_marker(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "x.yaml"
+    path.write_text(text)
+    loaded = read(path, markers=[b"gpulint.dev"])
+    assert not loaded.unrelated
+    assert loaded.documents[0].data["apiVersion"] == "gpulint.dev/v1alpha1"
 
 
 def test_paths_round_trip() -> None:

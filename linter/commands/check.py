@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     threshold = Severity(fail_on).rank
     failing = any(
-        f.suppressed_reason is None and f.severity.rank >= threshold for f in result.findings
+        f.suppressed_reason is None and f.level.rank >= threshold for f in result.findings
     )
     return 1 if failing else 0
 

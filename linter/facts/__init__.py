@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from linter.documents import Manifest
 from linter.facts import cost, memory, pool, quota, residency, resources
 from linter.facts.run import RunIndex
+from linter.formats.manifest import Manifest
 
 FactProvider = Callable[[Manifest, RunIndex], dict[str, Any]]
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from linter.documents import Manifest
 from linter.facts.resources import Placement, placement
 from linter.facts.run import RunIndex
+from linter.formats.manifest import Manifest
 from linter.model import Workload
 
 HOURS_PER_MONTH = 730

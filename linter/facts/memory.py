@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from linter.documents import Manifest
 from linter.facts.resources import Placement, placement
 from linter.facts.run import RunIndex
+from linter.formats.manifest import Manifest
 from linter.model import Workload
 
 GIB = 1024**3

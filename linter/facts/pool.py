@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from linter.documents import Manifest
 from linter.facts.run import RunIndex
+from linter.formats.manifest import Manifest
 from linter.model import Workload
 
 TRAINING = frozenset({"training", "fine-tuning"})

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from linter.documents import Manifest
 from linter.facts.resources import Placement, placement
 from linter.facts.run import RunIndex
+from linter.formats.manifest import Manifest
 from linter.model import QuotaLedger, Workload
 from linter.quota import (
     ManagedQuotaKey,

@@ -6,7 +6,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from linter.documents import Manifest
+from linter.formats.manifest import Manifest
 from linter.model import QuotaLedger, Workload
 
 T = TypeVar("T")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import re
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import Any
@@ -36,6 +37,7 @@ class LoadedFile:
     problems: list[LoadProblem] = field(default_factory=list)
     text: str = ""
     unrelated: bool = False  # the marker was absent: not one of our files, not parsed
+    refused: bool = False  # not read at all (too large, not a regular file, unreadable)
 
 
 def _position_of_offset(raw: bytes, offset: int) -> Span:
@@ -156,16 +158,22 @@ def load_bytes(raw: bytes, limits: Limits | None = None, json: bool = False) -> 
     return load_text(text, limits, json)
 
 
+def _mentions(raw: bytes, markers: Sequence[bytes]) -> bool:
+    return b"\\" in raw or any(marker in raw for marker in markers)
+
+
 def read(
     path: FsPath,
     limits: Limits | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
-    marker: bytes | None = None,
+    markers: Sequence[bytes] | None = None,
 ) -> LoadedFile:
     """Read and parse one file; unreadable or oversized files become a problem, not an error.
 
-    With ``marker``, a file whose bytes do not contain it is returned unparsed as ``unrelated``:
-    a repository's other YAML and JSON (and any binary file named .yaml) costs one read.
+    With ``markers``, a file whose text holds none of them and no backslash (the start of every
+    escape sequence, through which a marker could be spelt in other bytes) is returned unparsed as
+    ``unrelated``: a repository's other YAML and JSON (and any binary file named .yaml) costs one
+    read.
     """
     try:
         status = path.stat()
@@ -175,7 +183,8 @@ def read(
                     LoadProblem(
                         "not a regular file (a pipe, socket or device?); not read", _FILE_START
                     )
-                ]
+                ],
+                refused=True,
             )
         size = status.st_size
         if size > max_bytes:
@@ -186,19 +195,26 @@ def read(
                         "(raise maxFileSize in .gpulint.yaml); not read",
                         _FILE_START,
                     )
-                ]
+                ],
+                refused=True,
             )
         raw = path.read_bytes()
-        if marker is not None and marker not in raw and not raw.startswith(_WIDE_BOMS):
+        if markers is not None and not raw.startswith(_WIDE_BOMS) and not _mentions(raw, markers):
             return LoadedFile(unrelated=True)
     except OSError as err:
         return LoadedFile(
-            problems=[LoadProblem(f"cannot read file: {err.strerror or err}", _FILE_START)]
+            problems=[LoadProblem(f"cannot read file: {err.strerror or err}", _FILE_START)],
+            refused=True,
         )
     text, problem = decode(raw)
     if text is None:
         assert problem is not None
         return LoadedFile(problems=[problem])
-    if marker is not None and marker.decode() not in text:
+    wide = raw.startswith(_WIDE_BOMS)  # decoded only now: test the marker on the text
+    if (
+        markers is not None
+        and wide
+        and not _mentions(text.encode("utf-8", "surrogatepass"), markers)
+    ):
         return LoadedFile(unrelated=True)
     return load_text(text, limits, json=path.suffix.lower() == ".json")

@@ -34,7 +34,5 @@ def render(result: RunResult) -> str:
                 ("title", title),
             )
         )
-        lines.append(
-            f"::{_COMMAND[finding.severity]} {properties}::{_escape_data(finding.message)}"
-        )
+        lines.append(f"::{_COMMAND[finding.level]} {properties}::{_escape_data(finding.message)}")
     return "\n".join(lines) + ("\n" if lines else "")

@@ -35,7 +35,7 @@ def finding_to_dict(finding: Finding, rule_name: str | None) -> dict[str, Any]:
     return {
         "ruleId": finding.rule_id,
         "ruleName": rule_name,
-        "severity": finding.severity.value,
+        "severity": finding.level.value,
         "message": finding.message,
         **_location(finding.location),
         "related": [_location(r) for r in finding.related],

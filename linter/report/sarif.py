@@ -119,7 +119,7 @@ def _result(
     return om.Result(
         rule_id=finding.rule_id,
         rule_index=index[finding.rule_id],
-        level=finding.severity.value,
+        level=finding.level.value,
         message=om.Message(text=finding.message),
         locations=[om.Location(physical_location=_physical(finding.location, places))],
         related_locations=related or None,
@@ -150,7 +150,7 @@ def _within_limits(findings: Sequence[Finding]) -> tuple[list[Finding], list[str
     warnings = []
     kept = list(findings)
     if len(kept) > MAX_RESULTS:
-        ranked = sorted(range(len(kept)), key=lambda i: -kept[i].severity.rank)
+        ranked = sorted(range(len(kept)), key=lambda i: -kept[i].level.rank)
         chosen = set(ranked[:MAX_RESULTS])
         kept = [f for i, f in enumerate(kept) if i in chosen]
         warnings.append(

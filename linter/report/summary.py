@@ -15,7 +15,7 @@ def reported(findings: Iterable[Finding]) -> list[Finding]:
 
 def counts(findings: Iterable[Finding]) -> dict[str, int]:
     findings = list(findings)
-    by_level = Counter(f.severity.value for f in findings if f.suppressed_reason is None)
+    by_level = Counter(f.level.value for f in findings if f.suppressed_reason is None)
     return {
         "errors": by_level["error"],
         "warnings": by_level["warning"],

@@ -15,10 +15,10 @@ def render(result: RunResult, color: bool = False) -> str:
     for finding in reported(result.findings):
         span = finding.location.span
         where = f"{finding.location.file}:{span.line}:{span.column}:"
-        level = f"[{finding.severity.value}]"
+        level = f"[{finding.level.value}]"
         if color:
             where = f"{_BOLD}{where}{_RESET}"
-            level = f"{_COLOURS[finding.severity]}{level}{_RESET}"
+            level = f"{_COLOURS[finding.level]}{level}{_RESET}"
         lines.append(f"{where} {finding.rule_id} {level} {finding.message}")
         for related in finding.related:
             where = f"{related.file}:{related.span.line}:{related.span.column}"
