@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from linter import cel
-from linter.facts import RunIndex, compute_facts
+from linter.facts import Facts, RunIndex
 from linter.findings import Finding, Location, Severity
 from linter.formats.manifest import Manifest
 from linter.load.positions import Path as ManifestPath
@@ -31,7 +31,7 @@ def evaluate(
             for kind in rule.meta.scope.kinds:
                 by_kind.setdefault(kind, []).append((rule, settings))
     names_by_kind = {
-        kind: frozenset(name for rule, _ in applicable for name in rule.variables)
+        kind: frozenset(name for rule, _ in applicable for name in rule.reads)
         for kind, applicable in by_kind.items()
     }
     for manifest in manifests:
@@ -60,7 +60,7 @@ def activation(manifest: Manifest, run: RunIndex) -> dict[str, Any]:
     return {
         "document": document,
         kind_variable(manifest.kind): document,
-        "facts": compute_facts(manifest, run),
+        "facts": Facts(manifest, run),
     }
 
 
@@ -78,6 +78,8 @@ def _evaluate_manifest(
     prepared = {}
     for name in names:
         value = resolve(variables, name)
+        if isinstance(value, Facts):  # a rule reading all of ``facts`` at once
+            value = dict(value)
         if value is not MISSING:
             prepared[name] = value
     context = cel.new_context(prepared)
@@ -120,6 +122,11 @@ def _evaluate_rule(
     for index, item in enumerate(items):
         if rule.each is not None:
             varying["item"], varying["index"] = item, index
+        if rule.variables:
+            values: dict[str, Any] = {}
+            varying["variables"] = values
+            for name, program in rule.variables:
+                values[name] = cel.evaluate(program, context)
         for check in rule.checks:
             if _truth(check.violation, context, "violation"):
                 yield _finding(rule, check, manifest, context, run)
@@ -149,6 +156,7 @@ def _finding(
         check.message.render(context),
         manifest.location(path),
         related,
+        fix=check.fix.render(context) if check.fix else None,
     )
 
 
@@ -168,7 +176,7 @@ def _related(entries: Any, run: RunIndex) -> Iterator[Location]:
     for entry in entries:
         if not isinstance(entry, dict):
             raise cel.CelError("`related` entries must be maps with file, document and path")
-        target = run.find(str(entry.get("file")), entry.get("document"))
+        target = run.find(str(entry.get("file")), entry.get("document"), entry.get("part", 0))
         if target is not None:
             path = parse_path(str(entry.get("path") or "kind"))
             yield target.location(path, entry.get("message"))

@@ -18,5 +18,5 @@ def test_catalogue_matches_its_model(name: str) -> None:
 def test_published_catalogue_schema_is_current(file: str) -> None:
     published = (REPO / "schemas" / "catalog" / file).read_text(encoding="utf-8")
     assert published == render(generate()[file]), (
-        f"schemas/catalog/{file} is stale: run python -m linter.catalog.schemas"
+        f"schemas/catalog/{file} is stale: run python -m linter.schemas"
     )

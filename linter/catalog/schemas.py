@@ -19,7 +19,9 @@ BASE_ID = "https://gpulint.dev/schemas/catalog/"
 
 def registry() -> dict[str, type[Catalogue]]:
     """Catalogue file name (``data/<name>.yaml``) -> its model. The one list of catalogues."""
-    return {}
+    from linter.catalog import spot
+
+    return {"spot": spot.SpotCatalogue}
 
 
 def generate() -> dict[str, dict[str, Any]]:

@@ -7,7 +7,7 @@ import json
 
 from linter.commands.options import add_config_arguments
 
-HELP = "print the computed facts of each workload as JSON"
+HELP = "print, per workload, its input format, the normalised workload and its facts as JSON"
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -25,7 +25,16 @@ def run(args: argparse.Namespace) -> int:
     manifests = collect(discover(args.paths, setup.config.config.exclude)).manifests
     run_index = RunIndex(manifests, setup.config.config.residency)
     out = [
-        {"file": m.file, "document": m.index, "name": m.name, "facts": compute_facts(m, run_index)}
+        {
+            "file": m.file,
+            "document": m.index,
+            "part": m.part,
+            "name": m.name,
+            "format": m.format,
+            "sourceKind": m.source_kind,
+            "workload": m.data,
+            "facts": compute_facts(m, run_index),
+        }
         for m in manifests
         if m.kind == "Workload"
     ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-HELP = "print the JSON Schema of the manifest format (all kinds, or one)"
+HELP = "print a published JSON Schema: the manifest kinds, config, rule files or facts"
 
 SCHEMA_FILES = {
     "all": "gpulint.schema.json",
@@ -13,6 +13,7 @@ SCHEMA_FILES = {
     "quotaledger": "quotaledger.schema.json",
     "config": "config.schema.json",
     "rule": "rule.schema.json",
+    "facts": "facts.schema.json",
 }
 
 
@@ -21,7 +22,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "kind",
         nargs="?",
         default="all",
-        help="Workload, QuotaLedger, config or rule (default: all manifest kinds)",
+        help="Workload, QuotaLedger, config, rule or facts (default: all manifest kinds)",
     )
 
 
@@ -32,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     name = SCHEMA_FILES.get(args.kind.lower())
     if name is None:
         raise UsageError(
-            f"unknown schema {args.kind!r}; choose from Workload, QuotaLedger, config, rule"
+            f"unknown schema {args.kind!r}; choose from Workload, QuotaLedger, config, rule, facts"
         )
     sys.stdout.write((bundled("schemas") / name).read_text(encoding="utf-8"))
     return 0

@@ -1,28 +1,60 @@
 """Facts: what gpulint computes about each workload, for rules and for ``gpulint facts``.
 
-A fact provider is a function ``(manifest, run) -> dict`` registered in PROVIDERS below; its result
-is visible to rules as ``facts.<name>``. Keys are camelCase like the manifest. Providers may look
-across the whole run (all workloads and ledgers) through ``RunIndex``.
+A provider turns a workload (:class:`Subject`) into one typed fact model; rules read it as
+``facts.<name>``. Providers are registered below, the one list of them. Facts are computed
+lazily: a run whose selected rules never read ``facts.memory`` never sizes memory. Providers may
+look across the whole run (pools, quota totals) through ``RunIndex``, whose indices are built
+once per run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from linter.facts import cost, memory, pool, quota, residency, resources
+from linter.facts import cost, memory, names, pool, quota, residency, resources
+from linter.facts.base import Fact
 from linter.facts.run import RunIndex
+from linter.facts.subject import Subject
 from linter.formats.manifest import Manifest
 
-FactProvider = Callable[[Manifest, RunIndex], dict[str, Any]]
 
-PROVIDERS: dict[str, FactProvider] = {
-    "resources": resources.compute,
-    "memory": memory.compute,
-    "quota": quota.compute,
-    "pool": pool.compute,
-    "cost": cost.compute,
-    "residency": residency.compute,
+@dataclass(frozen=True)
+class Provider:
+    model: type[Fact]
+    compute: Callable[[Subject], Fact]
+    #: Normalised workload paths (prefixes) the provider reads: a message relying on a fact
+    #: built from an assumed value names the assumption.
+    reads: tuple[str, ...]
+
+
+PROVIDERS: dict[str, Provider] = {
+    "resources": Provider(
+        resources.ResourcesFact, resources.compute, ("spec.resources", "spec.serving.replicas")
+    ),
+    "memory": Provider(
+        memory.MemoryFact,
+        memory.compute,
+        ("spec.model", "spec.serving", "spec.fineTuning", "spec.resources"),
+    ),
+    "quota": Provider(
+        quota.QuotaFact,
+        quota.compute,
+        ("spec.resources", "spec.serving.replicas", "spec.endpoints"),
+    ),
+    "pool": Provider(pool.PoolFact, pool.compute, ("spec.profile", "spec.resources.pool")),
+    "cost": Provider(
+        cost.CostFact,
+        cost.compute,
+        ("spec.resources", "spec.serving", "spec.lifecycle", "spec.model.id"),
+    ),
+    "residency": Provider(
+        residency.ResidencyFact,
+        residency.compute,
+        ("spec.resources", "spec.endpoints", "spec.data"),
+    ),
+    "names": Provider(names.NamesFact, names.compute, ()),
 }
 
 
@@ -33,11 +65,40 @@ def prepare(run: RunIndex) -> None:
     quota.prepare(run)
 
 
+class Facts(Mapping[str, Any]):
+    """The facts of one workload, as rules read them: each provider runs on first access and its
+    result is kept as plain data. Other kinds (QuotaLedger) have no facts."""
+
+    def __init__(self, manifest: Manifest, run: RunIndex) -> None:
+        self._subject = Subject(manifest, run) if manifest.kind == "Workload" else None
+        self._models: dict[str, Fact] = {}
+        self._data: dict[str, Any] = {}
+
+    def model(self, name: str) -> Fact:
+        if self._subject is None:
+            raise KeyError(name)
+        if name not in self._models:
+            self._models[name] = PROVIDERS[name].compute(self._subject)
+        return self._models[name]
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._data:
+            if name not in PROVIDERS:
+                raise KeyError(name)
+            self._data[name] = self.model(name).as_data()
+        return self._data[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(PROVIDERS if self._subject is not None else ())
+
+    def __len__(self) -> int:
+        return len(PROVIDERS) if self._subject is not None else 0
+
+
 def compute_facts(manifest: Manifest, run: RunIndex) -> dict[str, Any]:
-    """Every registered fact for one workload (other kinds have none)."""
-    if manifest.kind != "Workload":
-        return {}
-    return {name: provider(manifest, run) for name, provider in PROVIDERS.items()}
+    """Every fact of one workload as plain data (``gpulint facts``)."""
+    facts = Facts(manifest, run)
+    return {name: facts[name] for name in facts}
 
 
-__all__ = ["PROVIDERS", "FactProvider", "RunIndex", "compute_facts", "prepare"]
+__all__ = ["PROVIDERS", "Facts", "Provider", "RunIndex", "compute_facts", "prepare"]

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from linter.facts.resources import Placement, placement
-from linter.facts.run import RunIndex
+from pydantic import Field
+
+from linter.facts.base import Fact, listing, percent
+from linter.facts.placement import Placement, resolve_placement
+from linter.facts.subject import Subject
 from linter.formats.manifest import Manifest
 from linter.model import Workload
 
@@ -32,17 +34,120 @@ LOWER_PRECISIONS = {
     "fp8": ("int4",),
     "int8": ("int4",),
 }
-_CAMEL = re.compile(r"_([a-z])")
+#: What a serving estimate says about the engine's start, by whether it starts.
+START_TEXT = {
+    True: "vLLM starts but queues requests beyond that",
+    False: "vLLM will refuse to start: not even one full-length sequence fits",
+}
+ModelSource = Literal["config", "catalogue", "parameters"]
+Status = Literal[
+    "checked",
+    "not-applicable",
+    "no-accelerator",
+    "unknown-gpu",
+    "no-model",
+    "unknown-model",
+    "not-estimable",
+]
 
 
-def _camel(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {_CAMEL.sub(lambda m: m.group(1).upper(), k): _camel(v) for k, v in value.items()}
-    return value
+class Suggestions(Fact):
+    """What would hold the weights."""
+
+    gpus_needed: int | None = Field(description="GPUs (tensor parallel) that hold the weights.")
+    larger_gpu: str | None = Field(description="Smallest catalogued GPU that holds them.")
+    lower_precision: str | None = Field(description="Highest lower precision that fits.")
+    lower_precision_weights_gib: float | None
+    text: str = Field(description="The options, as a message ends with them.")
+
+
+class InferenceMemory(Fact):
+    weights_gib: float | None = Field(description="Weights per GPU.")
+    kv_cache_gib: float | None = Field(description="KV cache per GPU at batch x context.")
+    weights_fit: bool = Field(description="Weights and runtime overhead fit the usable memory.")
+    kv_known: bool = Field(description="The architecture is known, so the KV cache is sized.")
+    batch: int = Field(description="Concurrent sequences sized (serving.maxBatchSize).")
+    context: int = Field(description="Tokens per sequence sized (serving.maxContextTokens).")
+    gpu_memory_utilization: float
+    max_batch_at_context: int | None = Field(description="Most sequences at this context.")
+    max_context_at_batch: int | None = Field(description="Longest context at this batch.")
+    fits_one_full_sequence: bool | None = Field(description="One max-length sequence fits.")
+    starts: bool = Field(description="The engine would start (weights and one sequence fit).")
+    start_text: str = Field(description="What the engine does, in words.")
+    model_max_context: int | None = Field(description="The model's max_position_embeddings.")
+    context_exceeds_model_max: bool
+    suggestions: Suggestions | None = Field(description="Set when the weights do not fit.")
+
+
+class TrainingMemory(Fact):
+    method: str = Field(description="full, lora or qlora.")
+    micro_batch: int
+    sequence_length: int
+    sharding: str
+    world_size: int = Field(description="GPUs the job is sharded over.")
+    full_gib: float | None = Field(description="Per GPU for full fine-tuning.")
+    lora_gib: float | None
+    qlora_gib: float | None
+    peft_halves_memory: bool = Field(description="LoRA needs at most half of full fine-tuning.")
+    advice_text: str = Field(description="What would make it fit, as a message ends with it.")
+
+
+class MemoryFact(Fact):
+    status: Status = Field(description="checked, or why memory was not sized.")
+    reason: str | None = Field(description="Why not, when status is not checked.")
+    mode: Literal["inference", "training"] | None
+    model_source: ModelSource | None
+    assumed: list[str] = Field(description="Defaults the estimate had to assume.")
+    assumed_text: str | None
+    parameters: int | None = Field(description="Exact parameter count (every expert).")
+    parameters_text: str | None = Field(description="e.g. '70.6B'.")
+    precision: str | None
+    gpu: str | None
+    gpus: int | None = Field(description="GPUs of one replica (TP x PP, or training world size).")
+    required_gib: float | None = Field(description="Needed per GPU.")
+    available_gib: float | None = Field(description="Usable per GPU (x gpuMemoryUtilization).")
+    total_gib: float | None = Field(description="Memory of one GPU.")
+    fits: bool | None
+    used_percent: float | None = Field(description="Required as a percentage of the GPU.")
+    headroom_percent: float | None = Field(description="Usable memory left, in percent.")
+    smaller_gpu: str | None = Field(description="A smaller catalogued GPU that holds it.")
+    inference: InferenceMemory | None
+    training: TrainingMemory | None
+
+    @classmethod
+    def unchecked(cls, status: Status, reason: str | None, parameters: int | None) -> MemoryFact:
+        """Memory not sized; ``parameters`` is the declared count, when there is one."""
+        return cls(
+            status=status,
+            reason=reason,
+            mode=None,
+            model_source=None,
+            assumed=[],
+            assumed_text=None,
+            parameters=parameters,
+            parameters_text=None if parameters is None else billions(parameters),
+            precision=None,
+            gpu=None,
+            gpus=None,
+            required_gib=None,
+            available_gib=None,
+            total_gib=None,
+            fits=None,
+            used_percent=None,
+            headroom_percent=None,
+            smaller_gpu=None,
+            inference=None,
+            training=None,
+        )
 
 
 def _gib(value: int | None) -> float | None:
     return None if value is None else round(value / GIB, 2)
+
+
+def billions(parameters: float) -> str:
+    """``70553706496`` -> ``70.6B``."""
+    return f"{parameters / 1e9:.1f}B"
 
 
 def repository_root(start: Path) -> Path:
@@ -75,7 +180,9 @@ def load_hf_config(manifest: Manifest, relative: str) -> tuple[dict[str, Any] | 
     return data, None
 
 
-def _architecture(manifest: Manifest, workload: Workload) -> tuple[Any, str | None, str | None]:
+def _architecture(
+    manifest: Manifest, workload: Workload
+) -> tuple[Any, ModelSource | None, str | None]:
     """(architecture or None, where it came from, why it could not be resolved)."""
     from linter.memory import (
         ArchitectureError,
@@ -110,15 +217,14 @@ def _architecture(manifest: Manifest, workload: Workload) -> tuple[Any, str | No
 class Sizing:
     """The memory estimate of one workload, or why there is none (``status`` other than checked)."""
 
-    # checked | not-applicable | no-accelerator | unknown-gpu | no-model | unknown-model |
-    # not-estimable
-    status: str
+    status: Status
     reason: str | None = None
     estimate: Any = None  # InferenceEstimate or TrainingEstimate
     arch: Any = None
     assumed: tuple[str, ...] = ()
-    source: str | None = None  # config | catalogue | parameters
+    source: ModelSource | None = None
     where: Placement | None = None
+    mode: Literal["inference", "training"] | None = None
 
 
 def size(manifest: Manifest) -> Sizing:
@@ -128,7 +234,7 @@ def size(manifest: Manifest) -> Sizing:
     spec = workload.spec
     if spec.profile == "dev":
         return Sizing("not-applicable", "dev workloads are not sized")
-    where = placement(workload)
+    where = resolve_placement(workload)
     if not where.gpus_per_node:
         return Sizing("no-accelerator", "no accelerator or GPU instance type declared")
     if where.gpu is None:
@@ -146,7 +252,10 @@ def size(manifest: Manifest) -> Sizing:
         estimate, assumed = sizer(workload, where, arch)
     except (ValueError, OverflowError) as err:
         return Sizing("not-estimable", str(err))
-    return Sizing("checked", None, estimate, arch, tuple(assumed), source, where)
+    mode: Literal["inference", "training"] = (
+        "inference" if spec.profile == "inference" else "training"
+    )
+    return Sizing("checked", None, estimate, arch, tuple(assumed), source, where, mode)
 
 
 def _inference(workload: Workload, where: Placement, arch: Any) -> tuple[Any, list[str]]:
@@ -211,56 +320,94 @@ def _training(workload: Workload, where: Placement, arch: Any) -> tuple[Any, lis
     return estimate, assumed
 
 
-def compute(manifest: Manifest, run: RunIndex) -> dict[str, Any]:
-    sizing = size(manifest)
+def compute(subject: Subject) -> MemoryFact:
+    sizing = size(subject.manifest)
     if sizing.status != "checked":
-        return {"status": sizing.status, "reason": sizing.reason}
+        declared = subject.workload.spec.model.parameters
+        return MemoryFact.unchecked(
+            sizing.status, sizing.reason, None if declared is None else round(declared)
+        )
     estimate, where = sizing.estimate, sizing.where
     assert where is not None and where.gpu is not None
-    facts: dict[str, Any] = {
-        "status": "checked",
-        "mode": "inference" if workload_profile(manifest) == "inference" else "training",
-        "modelSource": sizing.source,
-        "assumed": list(sizing.assumed),
-        "estimate": _camel(estimate.as_dict()),
-        "gib": {
-            "required": _gib(estimate.required_bytes),
-            "available": _gib(estimate.available_bytes),
-            "total": _gib(where.gpu.memory_bytes),
-            "gpu": where.gpu.name,
-        },
-        "usedFraction": round(estimate.required_bytes / where.gpu.memory_bytes, 4),
-        "smallerGpu": _smaller_gpu(estimate.required_bytes, where),
-    }
-    if facts["mode"] == "inference":
-        weights_fit = (
-            estimate.weights_bytes_per_gpu + estimate.overhead_bytes <= estimate.available_bytes
+    inference = sizing.mode == "inference"
+    return MemoryFact(
+        status="checked",
+        reason=None,
+        mode=sizing.mode,
+        model_source=sizing.source,
+        assumed=list(sizing.assumed),
+        assumed_text=listing(sizing.assumed) if sizing.assumed else None,
+        parameters=estimate.parameters,
+        parameters_text=billions(estimate.parameters),
+        precision=estimate.precision,
+        gpu=where.gpu.name,
+        gpus=estimate.gpus if inference else estimate.world_size,
+        required_gib=_gib(estimate.required_bytes),
+        available_gib=_gib(estimate.available_bytes),
+        total_gib=_gib(where.gpu.memory_bytes),
+        fits=estimate.fits,
+        used_percent=percent(estimate.required_bytes / where.gpu.memory_bytes),
+        headroom_percent=percent(estimate.headroom_fraction),
+        smaller_gpu=_smaller_gpu(estimate.required_bytes, where),
+        inference=_inference_fact(estimate, where, sizing.arch, subject) if inference else None,
+        training=None if inference else _training_fact(estimate, subject),
+    )
+
+
+def _inference_fact(
+    estimate: Any, where: Placement, arch: Any, subject: Subject
+) -> InferenceMemory:
+    weights_fit = (
+        estimate.weights_bytes_per_gpu + estimate.overhead_bytes <= estimate.available_bytes
+    )
+    starts = weights_fit and estimate.fits_one_full_sequence is not False
+    suggestions = None if weights_fit else _suggestions(estimate, where, arch, subject.workload)
+    return InferenceMemory(
+        weights_gib=_gib(estimate.weights_bytes_per_gpu),
+        kv_cache_gib=_gib(estimate.kv_cache_bytes_per_gpu),
+        weights_fit=weights_fit,
+        kv_known=estimate.kv_known,
+        batch=estimate.batch,
+        context=estimate.context,
+        gpu_memory_utilization=estimate.gpu_memory_utilization,
+        max_batch_at_context=estimate.max_batch_at_context,
+        max_context_at_batch=estimate.max_context_at_batch,
+        fits_one_full_sequence=estimate.fits_one_full_sequence,
+        starts=starts,
+        start_text=START_TEXT[starts],
+        model_max_context=estimate.model_max_context,
+        context_exceeds_model_max=estimate.context_exceeds_model_max,
+        suggestions=suggestions,
+    )
+
+
+def _training_fact(estimate: Any, subject: Subject) -> TrainingMemory:
+    tuning = subject.workload.spec.fine_tuning
+    advice = []
+    if estimate.lora_required_bytes is not None and estimate.qlora_required_bytes is not None:
+        advice.append(
+            f"LoRA would need {_gib(estimate.lora_required_bytes)} GiB and QLoRA "
+            f"{_gib(estimate.qlora_required_bytes)} GiB"
         )
-        facts.update(
-            {
-                "weightsGiB": _gib(estimate.weights_bytes_per_gpu),
-                "kvCacheGiB": _gib(estimate.kv_cache_bytes_per_gpu),
-                "weightsFit": weights_fit,
-                "suggestions": None
-                if weights_fit
-                else _suggestions(estimate, where, sizing.arch, manifest),
-            }
-        )
+    if tuning.gradient_checkpointing is not True:
+        advice.append("gradient checkpointing cuts activations")
+    if estimate.sharding == "none" and estimate.world_size > 1:
+        advice.append("ZeRO-3/FSDP shards weights, gradients and optimizer state across the GPUs")
     else:
-        facts.update(
-            {
-                "fullGiB": _gib(estimate.full_required_bytes),
-                "loraGiB": _gib(estimate.lora_required_bytes),
-                "qloraGiB": _gib(estimate.qlora_required_bytes),
-            }
-        )
-    return facts
-
-
-def workload_profile(manifest: Manifest) -> str:
-    workload = manifest.model
-    assert isinstance(workload, Workload)
-    return workload.spec.profile
+        advice.append("a smaller micro-batch or more GPUs also help")
+    return TrainingMemory(
+        method=estimate.method,
+        micro_batch=estimate.micro_batch,
+        sequence_length=estimate.sequence_length,
+        sharding=estimate.sharding,
+        world_size=estimate.world_size,
+        full_gib=_gib(estimate.full_required_bytes),
+        lora_gib=_gib(estimate.lora_required_bytes),
+        qlora_gib=_gib(estimate.qlora_required_bytes),
+        peft_halves_memory=estimate.lora_required_bytes is not None
+        and estimate.lora_required_bytes * 2 <= estimate.full_required_bytes,
+        advice_text="; ".join(advice),
+    )
 
 
 def _smaller_gpu(required: int, where: Placement) -> str | None:
@@ -274,15 +421,13 @@ def _smaller_gpu(required: int, where: Placement) -> str | None:
     return candidate.name
 
 
-def _suggestions(estimate: Any, where: Placement, arch: Any, manifest: Manifest) -> dict[str, Any]:
+def _suggestions(estimate: Any, where: Placement, arch: Any, workload: Workload) -> Suggestions:
     """What would hold the weights: more GPUs, a lower precision, a larger GPU."""
     from linter.memory import estimate_inference, smallest_fitting_gpu
 
-    workload = manifest.model
-    assert isinstance(workload, Workload)
     per_gpu_room = estimate.available_bytes - estimate.overhead_bytes
     gpus_needed = math.ceil(estimate.weights_bytes / per_gpu_room) if per_gpu_room > 0 else None
-    lower = None
+    lower, lower_gib = None, None
     assert where.gpu is not None
     for precision in LOWER_PRECISIONS.get(estimate.precision, ()):
         trial = estimate_inference(
@@ -297,13 +442,21 @@ def _suggestions(estimate: Any, where: Placement, arch: Any, manifest: Manifest)
             gpu_memory_utilization=estimate.gpu_memory_utilization,
         )
         if trial.weights_bytes_per_gpu + trial.overhead_bytes <= trial.available_bytes:
-            lower = {"precision": precision, "weightsGiB": _gib(trial.weights_bytes_per_gpu)}
+            lower, lower_gib = precision, _gib(trial.weights_bytes_per_gpu)
             break
     larger = smallest_fitting_gpu(
         estimate.weights_bytes_per_gpu + estimate.overhead_bytes, SMALLER_GPU_HEADROOM
     )
-    return {
-        "gpusNeeded": gpus_needed,
-        "lowerPrecision": lower,
-        "largerGpu": larger.name if larger else None,
-    }
+    options = [f"use {gpus_needed or 'more'} GPUs (tensor parallel)"]
+    if larger is not None:
+        options.append(f"a larger GPU ({larger.name})")
+    if lower is not None:
+        options.append(f"{lower} weights ({lower_gib} GiB per GPU; 4-bit costs quality)")
+    text = options[0] if len(options) == 1 else f"{', '.join(options[:-1])}, or {options[-1]}"
+    return Suggestions(
+        gpus_needed=gpus_needed,
+        larger_gpu=larger.name if larger else None,
+        lower_precision=lower,
+        lower_precision_weights_gib=lower_gib,
+        text=text,
+    )

@@ -3,44 +3,63 @@ utilisation profile (training and fine-tuning against inference)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal
 
+from pydantic import Field
+
+from linter.facts.base import MAX_LISTED, Fact, Tally, listing, plural
 from linter.facts.run import RunIndex
+from linter.facts.subject import Subject
 from linter.formats.manifest import Manifest
 from linter.model import Workload
 
+Side = Literal["training", "serving"]
 TRAINING = frozenset({"training", "fine-tuning"})
-MAX_LISTED = 5
+#: How each side names the other in messages.
+OPPOSITE_TEXT = {"training": "inference", "serving": "training or fine-tuning"}
 
 
-def _side(workload: Workload) -> str | None:
+class Reference(Fact):
+    """Another document of the run, as a related location."""
+
+    file: str
+    document: int
+    part: int
+    path: str = Field(description="Normalised path in that document.")
+    message: str
+
+
+class PoolConflict(Reference):
+    name: str
+    profile: str
+
+
+class PoolFact(Fact):
+    name: str | None = Field(description="The pool, cluster or node group, when declared.")
+    side: Side | None = Field(description="training (training, fine-tuning) or serving.")
+    opposite_text: str | None = Field(description="What the other side is called in messages.")
+    conflict_count: int = Field(description="Workloads of the other side on the same pool.")
+    conflicts: list[PoolConflict] = Field(description=f"The first {MAX_LISTED} of them.")
+    conflicts_text: str = Field(
+        description="'2 inference workloads: chat in a.yaml and api in b.yaml'."
+    )
+
+
+def side_of(workload: Workload) -> Side | None:
     profile = workload.spec.profile
     if profile in TRAINING:
         return "training"
     return "serving" if profile == "inference" else None
 
 
-class _Side:
-    """The workloads of one side of one pool: how many, and the first few to name."""
-
-    def __init__(self) -> None:
-        self.count = 0
-        self.sample: list[Manifest] = []
-
-    def add(self, manifest: Manifest) -> None:
-        self.count += 1
-        if len(self.sample) < MAX_LISTED:
-            self.sample.append(manifest)
-
-
-def _by_pool(run: RunIndex) -> dict[tuple[str, str], _Side]:
+def _by_pool(run: RunIndex) -> dict[tuple[str, Side], Tally[Manifest]]:
     """(pool, side) -> its workloads; built once per run so each lookup is O(1)."""
-    index: dict[tuple[str, str], _Side] = {}
+    index: dict[tuple[str, Side], Tally[Manifest]] = {}
     for manifest in run.workloads:
         assert isinstance(manifest.model, Workload)
-        pool, side = manifest.model.spec.resources.pool, _side(manifest.model)
+        pool, side = manifest.model.spec.resources.pool, side_of(manifest.model)
         if pool and side:
-            index.setdefault((pool, side), _Side()).add(manifest)
+            index.setdefault((pool, side), Tally()).add(manifest)
     return index
 
 
@@ -48,30 +67,41 @@ def prepare(run: RunIndex) -> None:
     run.shared("pool.index", _by_pool)
 
 
-def compute(manifest: Manifest, run: RunIndex) -> dict[str, Any]:
-    workload = manifest.model
-    assert isinstance(workload, Workload)
-    pool, side = workload.spec.resources.pool, _side(workload)
+def compute(subject: Subject) -> PoolFact:
+    workload = subject.workload
+    pool, side = workload.spec.resources.pool, side_of(workload)
     other = None
     if pool and side:
-        opposite = "serving" if side == "training" else "training"
-        other = run.shared("pool.index", _by_pool).get((pool, opposite))
-    return {
-        "name": pool,
-        "side": side,
-        "conflictCount": other.count if other else 0,
-        # a sample, not all: in a large repository a shared pool can hold thousands of workloads
-        "conflicts": [_reference(m, pool) for m in other.sample] if other and pool else [],
-    }
+        opposite: Side = "serving" if side == "training" else "training"
+        other = subject.run.shared("pool.index", _by_pool).get((pool, opposite))
+    conflicts = [_conflict(m, pool) for m in other.sample] if other and pool else []
+    count = other.count if other else 0
+    return PoolFact(
+        name=pool,
+        side=side,
+        opposite_text=OPPOSITE_TEXT[side] if side else None,
+        conflict_count=count,
+        conflicts=conflicts,
+        conflicts_text=_conflicts_text(side, conflicts, count),
+    )
 
 
-def _reference(other: Manifest, pool: str) -> dict[str, Any]:
+def _conflicts_text(side: Side | None, conflicts: list[PoolConflict], count: int) -> str:
+    if side is None or not count:
+        return "none"
+    names = listing([f"{c.name} in {c.file}" for c in conflicts], count)
+    return f"{plural(count, OPPOSITE_TEXT[side] + ' workload')}: {names}"
+
+
+def _conflict(other: Manifest, pool: str) -> PoolConflict:
     assert isinstance(other.model, Workload)
-    return {
-        "file": other.file,
-        "document": other.index,
-        "path": "spec.resources.pool",
-        "name": other.name,
-        "profile": other.model.spec.profile,
-        "message": f"{other.model.spec.profile} workload {other.name} in pool {pool}",
-    }
+    profile = other.model.spec.profile
+    return PoolConflict(
+        file=other.file,
+        document=other.index,
+        part=other.part,
+        path="spec.resources.pool",
+        message=f"{profile} workload {other.name} in pool {pool}",
+        name=other.name,
+        profile=profile,
+    )

@@ -4,11 +4,13 @@ jurisdictions (``data.residency``, else the organisation default from config).""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import get_args
 
-from linter.facts.run import RunIndex
-from linter.formats.manifest import Manifest
-from linter.model import Workload
+from pydantic import Field
+
+from linter.facts.base import Fact, listing, plural
+from linter.facts.subject import Subject
+from linter.model.workload import LawfulBasis
 from linter.residency import (
     ANYWHERE,
     Destination,
@@ -19,61 +21,96 @@ from linter.residency import (
 )
 
 
-def _describe(destination: Destination) -> dict[str, Any]:
+class Place(Fact):
+    provider: str
+    region: str | None = Field(
+        description="A region, * for any region of the provider, or null when not determined."
+    )
+    country: str | None
+    name: str | None = Field(description="City or area, when catalogued.")
+    description: str = Field(description="'in eu-west-1 (Ireland, IE)' or 'in any aws region'.")
+    reason: str = Field(description="Why data may be processed there.")
+    path: str = Field(description="The manifest path that sends it there.")
+    endpoint: int | None = Field(description="Index into spec.endpoints; null for the workload.")
+    anywhere: bool
+    within: bool | None = Field(description="Inside the allowed jurisdictions; null if unknown.")
+
+
+class ResidencyFact(Fact):
+    personal_data: bool
+    allowed: list[str] = Field(description="Allowed jurisdictions (declared, else config).")
+    allowed_text: str
+    declared: bool = Field(description="The workload declares data.residency itself.")
+    unknown_jurisdictions: list[str]
+    unknown_jurisdictions_text: str
+    places: list[Place]
+    outside: list[Place] = Field(description="Places outside the allowed jurisdictions.")
+    undetermined: list[Place] = Field(description="Places whose jurisdiction is not known.")
+    endpoint_count: int = Field(description="Managed-API endpoints the workload calls.")
+    endpoints_text: str = Field(description="'2 managed-API endpoints (bedrock and vertex-ai)'.")
+    uses_text: str | None = Field(
+        description="The model it runs and the APIs it calls, for acceptable-use messages."
+    )
+    lawful_bases_text: str = Field(description="The lawful bases data.lawfulBasis accepts.")
+
+
+def _place(destination: Destination, path: str, endpoint: int | None, allowed: list[str]) -> Place:
     place = destination.place
-    return {
-        "provider": destination.provider,
-        "region": destination.region,
-        "country": place.country if place else None,
-        "name": place.name if place else None,
-        "reason": destination.reason,
-    }
+    if destination.region == ANYWHERE:
+        description = f"in any {destination.provider} region"
+    elif place is not None:
+        description = f"in {place.label()}"
+    elif destination.region is None:
+        description = f"in a {destination.provider} region that cannot be determined"
+    else:
+        description = f"in {destination.region}"
+    return Place(
+        provider=destination.provider,
+        region=destination.region,
+        country=place.country if place else None,
+        name=place.name if place else None,
+        description=description,
+        reason=destination.reason,
+        path=path,
+        endpoint=endpoint,
+        anywhere=destination.region == ANYWHERE,
+        within=within(destination, allowed) if allowed else None,
+    )
 
 
-def compute(manifest: Manifest, run: RunIndex) -> dict[str, Any]:
-    workload = manifest.model
-    assert isinstance(workload, Workload)
-    spec = workload.spec
+def compute(subject: Subject) -> ResidencyFact:
+    spec = subject.workload.spec
     declared = list(spec.data.residency)
-    allowed = declared or list(run.default_residency)
-    places: list[dict[str, Any]] = []
+    allowed = declared or list(subject.run.default_residency)
+    places: list[Place] = []
     resources = spec.resources
     if resources.provider and resources.region:
-        place = region_place(resources.provider, resources.region)
-        destination = Destination(
-            resources.provider, resources.region, place, f"the workload runs in {resources.region}"
-        )
-        places.append(
-            {
-                **_describe(destination),
-                "path": "spec.resources.region",
-                "within": within(destination, allowed) if allowed else None,
-            }
-        )
+        here = region_place(resources.provider, resources.region)
+        why = f"the workload runs in {resources.region}"
+        destination = Destination(resources.provider, resources.region, here, why)
+        places.append(_place(destination, "spec.resources.region", None, allowed))
     for number, endpoint in enumerate(spec.endpoints):
-        path = (
-            f"spec.endpoints[{number}].inferenceProfile"
-            if endpoint.inference_profile
-            else f"spec.endpoints[{number}].region"
-        )
+        field = "inferenceProfile" if endpoint.inference_profile else "region"
+        path = f"spec.endpoints[{number}].{field}"
         for destination in endpoint_destinations(
             endpoint.provider, endpoint.region, endpoint.inference_profile, endpoint.deployment_type
         ):
-            places.append(
-                {
-                    **_describe(destination),
-                    "path": path,
-                    "endpoint": number,
-                    "anywhere": destination.region == ANYWHERE,
-                    "within": within(destination, allowed) if allowed else None,
-                }
-            )
-    return {
-        "personalData": spec.data.personal_data is True,
-        "allowed": allowed,
-        "declared": bool(declared),
-        "unknownJurisdictions": list(unknown_allowed(allowed)),
-        "places": places,
-        "outside": [p for p in places if p["within"] is False],
-        "undetermined": [p for p in places if p["within"] is None and allowed],
-    }
+            places.append(_place(destination, path, number, allowed))
+    unknown = list(unknown_allowed(allowed))
+    providers = [endpoint.provider for endpoint in spec.endpoints]
+    uses = ([spec.model.id] if spec.model.id else []) + providers
+    return ResidencyFact(
+        personal_data=spec.data.personal_data is True,
+        allowed=allowed,
+        allowed_text=listing(allowed),
+        declared=bool(declared),
+        unknown_jurisdictions=unknown,
+        unknown_jurisdictions_text=listing(unknown),
+        places=places,
+        outside=[p for p in places if p.within is False],
+        undetermined=[p for p in places if p.within is None and allowed],
+        endpoint_count=len(providers),
+        endpoints_text=f"{plural(len(providers), 'managed-API endpoint')} ({listing(providers)})",
+        uses_text=listing(uses) if uses else None,
+        lawful_bases_text=listing(get_args(LawfulBasis)),
+    )

@@ -1,78 +1,68 @@
-"""The ``resources`` fact: which accelerators a workload runs on and how many, resolved through the
-instance-type and GPU catalogues."""
+"""The ``resources`` fact: which accelerators a workload runs on and how many."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from pydantic import Field
 
-from linter.facts.run import RunIndex
-from linter.formats.manifest import Manifest
-from linter.model import Workload
-
-if TYPE_CHECKING:
-    from linter.memory.gpus import GpuSpec, InstanceSpec
+from linter.catalog import spot
+from linter.facts.base import Fact, duration, listing, plural
+from linter.facts.subject import Subject
 
 
-@dataclass(frozen=True)
-class Placement:
-    """What a workload's ``resources`` resolve to. ``gpus_per_node`` is None when unknown."""
-
-    gpu: GpuSpec | None
-    gpus_per_node: float | None
-    instance: InstanceSpec | None
-    replicas: int
-    unknown: str | None  # what could not be resolved, for the message
-
-    @property
-    def gpu_name(self) -> str | None:
-        return self.gpu.name if self.gpu else None
-
-
-def placement(workload: Workload) -> Placement:
-    """Resolve instance type and accelerator; an explicit accelerator wins over the instance's."""
-    from linter.memory import resolve_gpu, resolve_instance
-
-    resources = workload.spec.resources
-    gpu, gpus_per_node, instance, unknown = None, None, None, None
-    if resources.instance_type:
-        instance = resolve_instance(resources.instance_type, resources.provider)
-        if instance is None:
-            unknown = f"instance type {resources.instance_type!r}"
-        else:
-            gpus_per_node = instance.gpu_count
-            gpu = instance.gpu if instance.gpu_count else None
-    accelerator = resources.accelerator
-    if accelerator is not None and accelerator.type is not None:
-        gpus_per_node = accelerator.count
-        gpu = resolve_gpu(accelerator.type)
-        if gpu is None:
-            unknown = unknown or f"accelerator type {accelerator.type!r}"
-    replicas = workload.spec.serving.replicas if workload.spec.profile == "inference" else None
-    return Placement(gpu, gpus_per_node, instance, 1 if replicas is None else replicas, unknown)
+class ResourcesFact(Fact):
+    gpu_type: str | None = Field(description="Catalogue name of the GPU, when known.")
+    gpu_memory_bytes: int | None = Field(description="Memory of one GPU (nvidia-smi total).")
+    gpus_per_node: float | None = Field(description="GPUs per node or instance; null if unknown.")
+    nodes: int = Field(description="Nodes of one replica.")
+    replicas: int = Field(description="Replicas (1 for jobs).")
+    gpus_per_replica: float | None
+    total_gpus: float | None = Field(description="GPUs across every node and replica.")
+    uses_gpu: bool | None = Field(description="True with one GPU or more; null when unknown.")
+    unknown: str | None = Field(description="What is not in the catalogue, e.g. instance type 'x'.")
+    instance_family: str | None
+    vcpus_per_instance: int | None
+    interconnect: str | None = Field(
+        description="High-bandwidth interconnect: efa, infiniband, ..."
+    )
+    accelerator_text: str | None = Field(
+        description="What it runs on, for messages: the instance type, else the GPU type."
+    )
+    total_gpus_text: str | None = Field(description="e.g. '16 GPUs', '1 GPU'.")
+    replica_gpus_text: str | None = Field(description="GPUs of one replica, e.g. '8 GPUs'.")
+    spot_notice_text: str = Field(
+        description="How much warning spot reclamation gives on this cloud (every cloud when "
+        "the provider is not known)."
+    )
 
 
-def compute(manifest: Manifest, run: RunIndex) -> dict[str, Any]:
-    workload = manifest.model
-    assert isinstance(workload, Workload)
-    where = placement(workload)
-    nodes = workload.spec.resources.nodes
-    per_node = where.gpus_per_node
-    return {
-        "gpuType": where.gpu_name,
-        "gpuMemoryBytes": where.gpu.memory_bytes if where.gpu else None,
-        "gpusPerNode": per_node,
-        "nodes": nodes,
-        "replicas": where.replicas,
-        "gpusPerReplica": None if per_node is None else per_node * nodes,
-        "totalGpus": None if per_node is None else per_node * nodes * where.replicas,
-        "usesGpu": None if per_node is None else per_node > 0,
-        "unknown": where.unknown,
-        "instanceFamily": where.instance.family if where.instance else None,
-        "vcpusPerInstance": where.instance.vcpus if where.instance else None,
-        "interconnect": (
-            where.instance.interconnect.type
-            if where.instance and where.instance.interconnect
-            else None
-        ),
-    }
+def compute(subject: Subject) -> ResourcesFact:
+    where = subject.placement
+    resources = subject.workload.spec.resources
+    instance = where.instance
+    per_replica, total = where.gpus_per_replica, where.total_gpus
+    return ResourcesFact(
+        gpu_type=where.gpu_name,
+        gpu_memory_bytes=where.gpu.memory_bytes if where.gpu else None,
+        gpus_per_node=where.gpus_per_node,
+        nodes=where.nodes,
+        replicas=where.replicas,
+        gpus_per_replica=per_replica,
+        total_gpus=total,
+        uses_gpu=None if where.gpus_per_node is None else where.gpus_per_node > 0,
+        unknown=where.unknown,
+        instance_family=instance.family if instance else None,
+        vcpus_per_instance=instance.vcpus if instance else None,
+        interconnect=instance.interconnect.type if instance and instance.interconnect else None,
+        accelerator_text=resources.instance_type or where.gpu_name,
+        total_gpus_text=None if total is None else plural(total, "GPU"),
+        replica_gpus_text=None if per_replica is None else plural(per_replica, "GPU"),
+        spot_notice_text=_spot_notice(resources.provider),
+    )
+
+
+def _spot_notice(provider: str | None) -> str:
+    known = spot.notice(provider) if provider else None
+    if known is not None:
+        return f"{duration(known.seconds)}' notice on {known.provider}"
+    every = [f"{duration(n.seconds)}' notice on {n.provider}" for n in spot.notices()]
+    return listing(every)

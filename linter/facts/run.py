@@ -38,9 +38,12 @@ class RunIndex:
         return value
 
     @functools.cached_property
-    def _by_position(self) -> dict[tuple[str, int], Manifest]:
-        return {(m.file, m.index): m for m in self.manifests}
+    def _by_position(self) -> dict[tuple[str, int, int], Manifest]:
+        return {(m.file, m.index, m.part): m for m in self.manifests}
 
-    def find(self, file: str, document: object) -> Manifest | None:
-        """The manifest at ``file`` / document number, as facts refer to other documents."""
-        return self._by_position.get((file, document)) if isinstance(document, int) else None
+    def find(self, file: str, document: object, part: object = 0) -> Manifest | None:
+        """The manifest at ``file`` / document number / part, as facts refer to other
+        documents."""
+        if not isinstance(document, int) or not isinstance(part, int):
+            return None
+        return self._by_position.get((file, document, part))

@@ -11,7 +11,7 @@ evaluation error either way (an undefined name instead of a missing key).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 SEPARATOR = "__"
 _TOKEN = re.compile(
@@ -87,7 +87,7 @@ def resolve(activation: dict[str, object], name: str) -> object:
     parts = name.split(SEPARATOR)
     value: object = activation.get(parts[0], MISSING)
     for part in parts[1:]:
-        if not isinstance(value, dict) or part not in value:
+        if not isinstance(value, Mapping) or part not in value:
             return MISSING
         value = value[part]
     return value

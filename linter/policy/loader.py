@@ -32,6 +32,7 @@ class CompiledCheck:
     severity: str | None
     path: Template
     message: Template
+    fix: Template | None
     related: Any | None
 
 
@@ -41,8 +42,9 @@ class CompiledRule:
     source: Path
     applies: Any | None
     each: Any | None
+    variables: tuple[tuple[str, Any], ...]  # the rule's named sub-expressions, in order
     checks: tuple[CompiledCheck, ...]
-    variables: frozenset[str]  # names its expressions read, to prepare the activation once
+    reads: frozenset[str]  # names its expressions read, to prepare the activation once
 
     @property
     def id(self) -> str:
@@ -133,6 +135,12 @@ def _compile(meta: RuleFile, path: Path, source_map: SourceMap | None) -> Compil
         except cel.CelError as err:
             raise RuleError(_at(path, source_map, where, f"invalid CEL: {err}")) from None
 
+    def _template(text: str, where: tuple[Any, ...]) -> Template:
+        try:
+            return parse_template(text)
+        except cel.CelError as err:
+            raise RuleError(_at(path, source_map, where, str(err))) from None
+
     if meta.engine and meta.checks:
         raise RuleError(_at(path, source_map, ("checks",), "an engine rule has no checks"))
     if not meta.engine and not meta.checks:
@@ -144,24 +152,27 @@ def _compile(meta: RuleFile, path: Path, source_map: SourceMap | None) -> Compil
             for alternative in check.path.split("|"):
                 parse_path(_PLACEHOLDER.sub("0", alternative.strip()))
             path_template = parse_template(check.path)
-            message = parse_template(check.message)
-        except ValueError as err:
+        except (ValueError, cel.CelError) as err:
             raise RuleError(_at(path, source_map, (*where, "path"), str(err))) from None
-        except cel.CelError as err:
-            raise RuleError(_at(path, source_map, (*where, "message"), str(err))) from None
+        message = _template(check.message, (*where, "message"))
+        fix = _template(check.fix, (*where, "fix")) if check.fix is not None else None
         checks.append(
             CompiledCheck(
                 program(check.violation, (*where, "violation")),
                 check.severity,
                 path_template,
                 message,
+                fix,
                 program(check.related, (*where, "related")),
             )
         )
     applies, each = program(meta.applies, ("applies",)), program(meta.each, ("each",))
-    programs = [applies, each]
+    variables = tuple(
+        (name, program(source, ("variables", name))) for name, source in meta.variables.items()
+    )
+    programs = [applies, each, *(compiled for _, compiled in variables)]
     for compiled in checks:
         programs += [compiled.violation, compiled.related, *compiled.path.programs]
-        programs += compiled.message.programs
+        programs += compiled.message.programs + (compiled.fix.programs if compiled.fix else [])
     names = frozenset(name for p in programs if p is not None for name in p.variables())
-    return CompiledRule(meta, path, applies, each, tuple(checks), names)
+    return CompiledRule(meta, path, applies, each, variables, tuple(checks), names)

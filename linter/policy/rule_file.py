@@ -45,7 +45,14 @@ class Check(_Base):
         "placeholders are CEL.",
     )
     message: str = Field(
-        min_length=1, description="Message template; {cel-expression} or {cel-expression:format}."
+        min_length=1,
+        description="What is wrong, with the numbers: a template of {cel-expression} or "
+        "{cel-expression:format} placeholders that read values (facts hold the choices).",
+    )
+    fix: str | None = Field(
+        None,
+        min_length=1,
+        description="What to do about it (a template like message), shown after the message.",
     )
     severity: Literal["error", "warning", "note"] | None = Field(
         None, description="This check's severity when it differs from the rule's."
@@ -84,6 +91,11 @@ class RuleFile(_Base):
     applies: str | None = Field(None, description="CEL; the rule is skipped where false.")
     each: str | None = Field(
         None, description="CEL list; checks run once per element, bound to `item` and `index`."
+    )
+    variables: dict[str, str] = Field(
+        default_factory=dict,
+        description="Named CEL sub-expressions, evaluated in order before the checks and read as "
+        "`variables.<name>` (each may use the ones before it).",
     )
     checks: list[Check] = Field(default_factory=list)
     options: dict[str, OptionSpec] = Field(default_factory=dict)

@@ -7,7 +7,6 @@ from typing import Literal
 
 #: Hours in the billing month used for comparisons (8,760 h / 12).
 HOURS_PER_MONTH = 730
-MINUTES_PER_MONTH = HOURS_PER_MONTH * 60
 #: Share of input tokens assumed when only a total rate is given: 3 input tokens per output token.
 ASSUMED_INPUT_SHARE = 0.75
 
@@ -16,7 +15,7 @@ Cheaper = Literal["self-hosted", "api", "equal"]
 
 @dataclass(frozen=True)
 class BreakEven:
-    hours_per_month: int
+    hours_per_month: float
     self_hosted_monthly: float
     api_monthly: float
     input_tokens_per_month: float
@@ -40,13 +39,15 @@ def break_even(
     input_tokens_per_minute: float | None = None,
     output_tokens_per_minute: float | None = None,
     tokens_per_minute: float | None = None,
+    hours_per_month: float = HOURS_PER_MONTH,
 ) -> BreakEven:
-    """Compare a month (730 h) of self-hosting with the same traffic through a per-token API.
+    """Compare a month of self-hosting with the same traffic through a per-token API.
 
     ``self_hosted_per_hour`` is the total hourly cost of all replicas. Give either both
     ``input_tokens_per_minute`` and ``output_tokens_per_minute``, or ``tokens_per_minute`` alone:
     a total is split 3:1 input:output (75% input, 25% output) and the result records
-    ``split_assumed=True``. Traffic is taken as sustained all month.
+    ``split_assumed=True``. Traffic flows while the service runs: ``hours_per_month`` (the
+    workload's, so both sides of the comparison cover the same hours).
     """
     split_given = input_tokens_per_minute is not None or output_tokens_per_minute is not None
     if split_given == (tokens_per_minute is not None):
@@ -68,9 +69,10 @@ def break_even(
     if min(values) < 0:
         raise ValueError("costs, prices and token rates must not be negative")
 
-    input_tokens = input_rate * MINUTES_PER_MONTH
-    output_tokens = output_rate * MINUTES_PER_MONTH
-    self_hosted = self_hosted_per_hour * HOURS_PER_MONTH
+    minutes = hours_per_month * 60
+    input_tokens = input_rate * minutes
+    output_tokens = output_rate * minutes
+    self_hosted = self_hosted_per_hour * hours_per_month
     api = (
         input_tokens * input_per_million_tokens + output_tokens * output_per_million_tokens
     ) / 1_000_000
@@ -87,7 +89,7 @@ def break_even(
             input_share * input_per_million_tokens + (1 - input_share) * output_per_million_tokens
         ) / 1_000_000
         if per_token > 0:
-            threshold = self_hosted / (MINUTES_PER_MONTH * per_token)
+            threshold = self_hosted / (minutes * per_token) if minutes else None
 
     cheaper: Cheaper = "equal"
     if self_hosted < api:
@@ -95,7 +97,7 @@ def break_even(
     elif api < self_hosted:
         cheaper = "api"
     return BreakEven(
-        hours_per_month=HOURS_PER_MONTH,
+        hours_per_month=hours_per_month,
         self_hosted_monthly=self_hosted,
         api_monthly=api,
         input_tokens_per_month=input_tokens,

@@ -1,7 +1,8 @@
-"""Generate the published JSON Schemas in schemas/ from the pydantic models.
+"""Generate the published JSON Schemas in schemas/ from the pydantic models: the manifest kinds,
+the configuration and rule files, the facts rules read, and the catalogues.
 
-Run ``python -m linter.model.json_schema`` after changing a model; a test fails while the files
-in schemas/ differ from what this produces, so the published contract cannot drift.
+Run ``python -m linter.schemas`` after changing a model; a test fails while the files in schemas/
+differ from what this produces, so the published contract cannot drift.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ def _model_schema(model: type[BaseModel]) -> dict[str, Any]:
 def generate() -> dict[str, dict[str, Any]]:
     """File name -> schema, for every schema gpulint publishes."""
     from linter.config import Config
+    from linter.facts.output import FactsEntry
     from linter.policy.rule_file import RuleFile
 
     manifest = TypeAdapter(
@@ -45,6 +47,11 @@ def generate() -> dict[str, dict[str, Any]]:
         "rule.schema.json": _finish(
             _model_schema(RuleFile), "rule.schema.json", "gpulint rule file"
         ),
+        "facts.schema.json": _finish(
+            TypeAdapter(list[FactsEntry]).json_schema(by_alias=True, mode="serialization"),
+            "facts.schema.json",
+            "gpulint facts output (per workload; rules read each entry's facts)",
+        ),
     }
     for kind, model in KINDS.items():
         file = f"{kind.lower()}.schema.json"
@@ -57,11 +64,13 @@ def render(schema: dict[str, Any]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    target = Path(argv[0]) if argv else Path(__file__).resolve().parents[2] / "schemas"
+    from linter.catalog import schemas as catalogue_schemas
+
+    target = Path(argv[0]) if argv else Path(__file__).resolve().parents[1] / "schemas"
     for name, schema in generate().items():
         (target / name).write_text(render(schema), encoding="utf-8")
         print(f"wrote {target / name}")
-    return 0
+    return catalogue_schemas.main([str(target / "catalog")])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,81 @@
+"""What every fact model is: a frozen record with every key present.
+
+A fact provider returns one of these per workload. Keys are camelCase like the manifest; a key
+that does not apply is null, never absent, so the shape of a fact never depends on status or
+mode and rule authors can read any documented path (``schemas/facts.schema.json``). Display
+values messages need (counts with their noun, lists cut to a few names, percentages) are facts
+too, so message placeholders read values and never decide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+
+#: Lists in messages name at most this many items, then say how many more there are.
+MAX_LISTED = 5
+
+
+class Fact(BaseModel):
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", alias_generator=to_camel, populate_by_name=True
+    )
+
+    def as_data(self) -> dict[str, Any]:
+        """Plain data as rules see it (camelCase keys, JSON types)."""
+        return self.model_dump(mode="json", by_alias=True)
+
+
+T = TypeVar("T")
+
+
+class Tally(Generic[T]):
+    """Many workloads sharing one thing (a pool, a quota), summarised in O(1) memory: how many,
+    how much they need together, and the first few to name in a message."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.total = 0.0
+        self.sample: list[T] = []
+
+    def add(self, item: T, amount: float = 0.0) -> None:
+        self.count += 1
+        self.total += amount
+        if len(self.sample) < MAX_LISTED:
+            self.sample.append(item)
+
+
+def plural(count: float, noun: str) -> str:
+    """``1 GPU``, ``16 GPUs``, ``0.5 GPUs`` (fractions as the catalogue gives them)."""
+    shown = int(count) if float(count).is_integer() else count
+    return f"{shown} {noun}{'' if shown == 1 else 's'}"
+
+
+def listing(items: Sequence[str], total: int | None = None) -> str:
+    """``a, b and c``, or ``a, b, c, d, e and 3 more`` when there are more than MAX_LISTED;
+    ``total`` is the full count when ``items`` is already a sample."""
+    total = len(items) if total is None else total
+    shown = list(items[:MAX_LISTED])
+    if not shown:
+        return "none"
+    rest = total - len(shown)
+    if rest > 0:
+        return f"{', '.join(shown)} and {rest} more"
+    if len(shown) == 1:
+        return shown[0]
+    return f"{', '.join(shown[:-1])} and {shown[-1]}"
+
+
+def duration(seconds: int) -> str:
+    """``120`` -> ``2 minutes``, ``30`` -> ``30 seconds``."""
+    if seconds % 60 == 0:
+        return plural(seconds // 60, "minute")
+    return plural(seconds, "second")
+
+
+def percent(fraction: float | None) -> float | None:
+    """A fraction as a percentage with one decimal (0.123456 -> 12.3)."""
+    return None if fraction is None else round(fraction * 100, 1)

@@ -1,0 +1,68 @@
+"""Where a workload runs, resolved once per workload through the instance-type and GPU
+catalogues: the input most facts share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from linter.model import Workload
+
+if TYPE_CHECKING:
+    from linter.memory.gpus import GpuSpec, InstanceSpec
+
+
+@dataclass(frozen=True)
+class Placement:
+    """What a workload's ``resources`` resolve to. ``gpus_per_node`` is None when unknown."""
+
+    gpu: GpuSpec | None
+    gpus_per_node: float | None
+    instance: InstanceSpec | None
+    replicas: int
+    nodes: int
+    unknown: str | None  # what could not be resolved, for the message
+
+    @property
+    def gpu_name(self) -> str | None:
+        return self.gpu.name if self.gpu else None
+
+    @property
+    def instances(self) -> int:
+        """Machines across every replica."""
+        return self.nodes * self.replicas
+
+    @property
+    def gpus_per_replica(self) -> float | None:
+        return None if self.gpus_per_node is None else self.gpus_per_node * self.nodes
+
+    @property
+    def total_gpus(self) -> float | None:
+        per_replica = self.gpus_per_replica
+        return None if per_replica is None else per_replica * self.replicas
+
+
+def resolve_placement(workload: Workload) -> Placement:
+    """Resolve instance type and accelerator; an explicit accelerator wins over the instance's."""
+    from linter.memory import resolve_gpu, resolve_instance
+
+    resources = workload.spec.resources
+    gpu, gpus_per_node, instance, unknown = None, None, None, None
+    if resources.instance_type:
+        instance = resolve_instance(resources.instance_type, resources.provider)
+        if instance is None:
+            unknown = f"instance type {resources.instance_type!r}"
+        else:
+            gpus_per_node = instance.gpu_count
+            gpu = instance.gpu if instance.gpu_count else None
+    accelerator = resources.accelerator
+    if accelerator is not None:
+        gpus_per_node = accelerator.count
+        if accelerator.type is not None:
+            gpu = resolve_gpu(accelerator.type)
+            if gpu is None:
+                unknown = unknown or f"accelerator type {accelerator.type!r}"
+    replicas = workload.spec.serving.replicas if workload.spec.profile == "inference" else None
+    return Placement(
+        gpu, gpus_per_node, instance, 1 if replicas is None else replicas, resources.nodes, unknown
+    )

@@ -1,0 +1,84 @@
+"""The normalised fields messages name and that a file may not say itself.
+
+One table serves three purposes: ``facts.names.<field>`` gives each field's name in the file's own
+vocabulary (``--max-model-len in the vllm container's args`` rather than
+``spec.serving.maxContextTokens``); ``gpulint.dev/<annotation>`` annotations on an object set the
+fields a format has no place for (region, data classification, justifications); and ``assume:``
+blocks in ``.gpulint.yaml`` set them for files matching a glob.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from linter.load.positions import Path, parse_path
+
+
+@dataclass(frozen=True)
+class Field:
+    path: Path  # normalised path
+    annotation: str | None = None  # gpulint.dev/<annotation>; None: not settable that way
+
+
+def _field(path: str, annotation: str | None = None) -> Field:
+    return Field(parse_path(path), annotation)
+
+
+#: name -> field. Names are the camelCase keys of ``facts.names`` and of ``assume:`` blocks.
+FIELDS: dict[str, Field] = {
+    "profile": _field("spec.profile", "profile"),
+    "model": _field("spec.model.id", "model"),
+    "modelConfig": _field("spec.model.config", "model-config"),
+    "parameters": _field("spec.model.parameters", "parameters"),
+    "precision": _field("spec.model.precision", "precision"),
+    "engine": _field("spec.serving.engine"),
+    "maxBatchSize": _field("spec.serving.maxBatchSize"),
+    "maxContextTokens": _field("spec.serving.maxContextTokens"),
+    "kvCachePrecision": _field("spec.serving.kvCachePrecision"),
+    "gpuMemoryUtilization": _field("spec.serving.gpuMemoryUtilization"),
+    "tensorParallel": _field("spec.serving.tensorParallel"),
+    "replicas": _field("spec.serving.replicas"),
+    "latencySensitive": _field("spec.serving.latencySensitive", "latency-sensitive"),
+    "onDemandFallbackReplicas": _field("spec.serving.onDemandFallbackReplicas"),
+    "expectedRequestsPerMinute": _field(
+        "spec.serving.expectedRequestsPerMinute", "expected-requests-per-minute"
+    ),
+    "expectedTokensPerMinute": _field(
+        "spec.serving.expectedTokensPerMinute", "expected-tokens-per-minute"
+    ),
+    "fineTuningMethod": _field("spec.fineTuning.method", "fine-tuning-method"),
+    "gradientCheckpointing": _field("spec.fineTuning.gradientCheckpointing"),
+    "provider": _field("spec.resources.provider", "provider"),
+    "region": _field("spec.resources.region", "region"),
+    "instanceType": _field("spec.resources.instanceType", "instance-type"),
+    "accelerator": _field("spec.resources.accelerator", "accelerator"),
+    "nodes": _field("spec.resources.nodes"),
+    "capacity": _field("spec.resources.capacity", "capacity"),
+    "pool": _field("spec.resources.pool", "pool"),
+    "idleShutdownMinutes": _field("spec.lifecycle.idleShutdownMinutes", "idle-shutdown-minutes"),
+    "maxRuntimeHours": _field("spec.lifecycle.maxRuntimeHours", "max-runtime-hours"),
+    "scaleToZero": _field("spec.lifecycle.scaleToZero"),
+    "alwaysOn": _field("spec.lifecycle.alwaysOn", "always-on"),
+    "hoursPerMonth": _field("spec.lifecycle.hoursPerMonth", "hours-per-month"),
+    "checkpointing": _field("spec.checkpointing"),
+    "checkpointUri": _field("spec.checkpointing.uri", "checkpoint-uri"),
+    "checkpointInterval": _field(
+        "spec.checkpointing.intervalMinutes", "checkpoint-interval-minutes"
+    ),
+    "resumeFromLatest": _field("spec.checkpointing.resumeFromLatest", "resume-from-latest"),
+    "personalData": _field("spec.data.personalData", "personal-data"),
+    "dataCategories": _field("spec.data.categories", "data-categories"),
+    "residency": _field("spec.data.residency", "residency"),
+    "lawfulBasis": _field("spec.data.lawfulBasis", "lawful-basis"),
+    "transparencyNotice": _field("spec.data.transparencyNotice", "transparency-notice"),
+    "processorAgreement": _field("spec.data.processorAgreement", "processor-agreement"),
+    "endpoints": _field("spec.endpoints"),
+    "selfHostingJustification": _field(
+        "spec.justification.selfHosting", "justification-self-hosting"
+    ),
+    "trainingFromScratchJustification": _field(
+        "spec.justification.trainingFromScratch", "justification-training-from-scratch"
+    ),
+    "acceptableUseReviewed": _field("spec.acceptableUse.reviewed", "acceptable-use-reviewed"),
+    "acceptableUsePolicy": _field("spec.acceptableUse.policy", "acceptable-use-policy"),
+}
