@@ -19,8 +19,8 @@ from typing import Any
 
 from linter import __version__
 from linter.discover import Candidate
-from linter.findings import Finding, Location, Severity
-from linter.load.positions import Span
+from linter.findings import Finding
+from linter.report.serialise import finding_from_dict, finding_to_dict
 
 CACHE_DIR_NAME = ".gpulint_cache"
 KEEP_ENTRIES = 8
@@ -69,51 +69,12 @@ def run_key(
     return digest.hexdigest()
 
 
-def _location_to_dict(location: Location) -> dict[str, Any]:
-    span = location.span
-    return {
-        "file": location.file,
-        "span": [span.line, span.column, span.end_line, span.end_column],
-        "document": location.document,
-        "path": list(location.path),
-        "message": location.message,
-    }
-
-
-def _location_from_dict(data: dict[str, Any]) -> Location:
-    return Location(
-        data["file"], Span(*data["span"]), data["document"], tuple(data["path"]), data["message"]
-    )
-
-
-def _finding_to_dict(finding: Finding) -> dict[str, Any]:
-    return {
-        "rule": finding.rule_id,
-        "severity": finding.level.value,
-        "message": finding.message,
-        "location": _location_to_dict(finding.location),
-        "related": [_location_to_dict(r) for r in finding.related],
-        "suppressed": finding.suppressed_reason,
-    }
-
-
-def _finding_from_dict(data: dict[str, Any]) -> Finding:
-    return Finding(
-        data["rule"],
-        Severity(data["severity"]),
-        data["message"],
-        _location_from_dict(data["location"]),
-        tuple(_location_from_dict(r) for r in data["related"]),
-        data["suppressed"],
-    )
-
-
 def load(directory: Path, key: str) -> dict[str, Any] | None:
     """The cached run for ``key``: findings, files checked, skipped files and the texts of files
     with findings (for fingerprints); None on a miss or an unreadable entry."""
     try:
         data = json.loads((directory / f"run-{key}.json").read_text(encoding="utf-8"))
-        data["findings"] = [_finding_from_dict(item) for item in data["findings"]]
+        data["findings"] = [finding_from_dict(item) for item in data["findings"]]
     except (OSError, ValueError, KeyError, TypeError):
         return None
     return data  # type: ignore[no-any-return]
@@ -131,7 +92,7 @@ def store(
     be written is skipped silently, it only costs speed."""
     needed = {finding.location.file for finding in findings}
     entry = {
-        "findings": [_finding_to_dict(f) for f in findings],
+        "findings": [finding_to_dict(f, None) for f in findings],
         "filesChecked": files_checked,
         "skipped": skipped,
         "texts": {file: text for file, text in texts.items() if file in needed},

@@ -17,6 +17,7 @@ from linter.formats.manifest import Manifest
 from linter.load import DEFAULT_MAX_BYTES, Document, Limits, LoadedFile, read
 from linter.parallel import fork_map
 from linter.policy.loader import CompiledRule, Rulebook
+from linter.report.record import Report, RuleInfo
 from linter.selection import RuleSettings, Selection, resolve_severity
 
 PARSE_RULE = "GL002"
@@ -35,6 +36,17 @@ class RunResult:
     # Some manifest read another file (model.config): the result depends on more than the
     # linted files, so it is not cached.
     reads_other_files: bool = False
+
+    def report(self) -> Report:
+        """The record renderers take: findings, and every rule with this run's severity."""
+        rules = [
+            RuleInfo(
+                rule.meta,
+                resolve_severity(rule.meta, None, self.settings.get(rule.id, RuleSettings())),
+            )
+            for rule in self.rulebook
+        ]
+        return Report(self.findings, rules, self.files_checked, self.texts)
 
 
 def lint_paths(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Sequence
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
@@ -33,9 +32,6 @@ def no_result_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GPULINT_NO_CACHE", "1")
 
 
-EXPECT = re.compile(r"#\s*expect:\s*([A-Z]+[0-9]{3}(?:\s*,\s*[A-Z]+[0-9]{3})*)")
-
-
 @pytest.fixture(scope="session")
 def rulebook() -> Rulebook:
     return load_rulebook([bundled("rules")])
@@ -50,16 +46,6 @@ def lint(
 ) -> RunResult:
     config = config or load_config(None)
     return lint_paths([str(p) for p in paths], rulebook, config, Selection(config, select), root)
-
-
-def expected_markers(path: Path) -> set[tuple[str, int]]:
-    """``# expect: GL202`` (or ``GL202, GL201``) on a line: that rule reports that line."""
-    out = set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        match = EXPECT.search(line)
-        if match:
-            out |= {(rule_id.strip(), number) for rule_id in match.group(1).split(",")}
-    return out
 
 
 @dataclass

@@ -64,8 +64,6 @@ _YAML_BREAKS = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")
 # -- running the CLI --------------------------------------------------------------------------
 
 
-
-
 class InvariantError(AssertionError):
     """A lint run broke one of the invariants above."""
 

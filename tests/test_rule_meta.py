@@ -5,16 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import REPO, lint
+from conftest import REPO
 
 from linter.policy.docs import SECTIONS, markdown
-from linter.policy.loader import Rulebook, load_rule, rule_files
+from linter.policy.loader import load_rule, rule_files
 from linter.policy.reference import pages
 from linter.resources import bundled
 
 RULE_FILES = rule_files([REPO / "rules"])
-# Its example needs an organisation rule that errors; tests/test_engine.py covers it that way.
-EXAMPLE_NEEDS_CUSTOM_RULE = {"GL006"}
 
 
 @pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.stem)
@@ -38,25 +36,6 @@ def test_policy_rules_quote_the_guidance_and_have_fixtures(path: Path) -> None:
     fixtures = REPO / "tests" / "rules" / rule.id
     assert list((fixtures / "good").glob("*.y*ml")), "needs a good fixture"
     assert list((fixtures / "bad").glob("*.y*ml")), "needs a bad fixture"
-
-
-@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.stem)
-def test_example_triggers_and_use_instead_does_not(
-    path: Path, tmp_path: Path, rulebook: Rulebook
-) -> None:
-    rule = load_rule(path)
-    if rule.id in EXAMPLE_NEEDS_CUSTOM_RULE:
-        pytest.skip("covered by tests/test_engine.py")
-    for section, should_fire in (
-        (rule.meta.docs.example, True),
-        (rule.meta.docs.use_instead, False),
-    ):
-        manifest = tmp_path / "example.yaml"
-        manifest.write_text(section, encoding="utf-8")
-        fired = {f.rule_id for f in lint([manifest], rulebook).findings}
-        assert (rule.id in fired) is should_fire, (
-            f"{'Example' if should_fire else 'Use instead'}: {fired}"
-        )
 
 
 def test_bundled_rules_are_the_repository_rules() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from linter.commands import check, explain, facts, init, memory, rules, schema
+from linter.commands import check, explain, facts, init, memory, rules, schema, test
 
 COMMANDS: dict[str, ModuleType] = {
     "check": check,
@@ -15,4 +15,5 @@ COMMANDS: dict[str, ModuleType] = {
     "facts": facts,
     "memory": memory,
     "init": init,
+    "test": test,
 }

@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from linter.commands.options import add_config_arguments
+from linter.report import FORMATS
 
 if TYPE_CHECKING:
-    from linter.report.sarif import Places
+    from linter.report.record import RenderOptions
     from linter.runner import RunResult
 
 HELP = "lint manifests (files or directories, recursively)"
@@ -25,7 +26,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "paths", nargs="*", metavar="PATH", help="files or directories (default: .)"
     )
-    parser.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
+    parser.add_argument("--format", choices=FORMATS, default="text")
     parser.add_argument(
         "--output", "-o", metavar="FILE", help="write the report here instead of stdout"
     )
@@ -127,34 +128,30 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _render(result: RunResult, args: argparse.Namespace) -> str:
-    if args.format == "text":
-        from linter.report.text import render
-
-        return render(result, color=args.output is None and sys.stdout.isatty())
-    if args.format == "sarif":
-        from linter.report import sarif
-
-        document, warnings = sarif.build(result, _places(args.sarif_root), args.sarif_category)
-        for warning in warnings:
-            print(f"gpulint: warning: {warning}", file=sys.stderr)
-        return sarif.dumps(document)
     from linter.report import renderer
 
-    return renderer(args.format)(result)
+    rendered = renderer(args.format)(result.report(), _options(args))
+    for warning in rendered.warnings:
+        print(f"gpulint: warning: {warning}", file=sys.stderr)
+    return rendered.text
 
 
-def _places(sarif_root: str | None) -> Places:
+def _options(args: argparse.Namespace) -> RenderOptions:
+    """Colour when printing to a terminal; SARIF URIs relative to --sarif-root, else the git
+    root above the working directory."""
     from linter.errors import UsageError
-    from linter.report.sarif import Places
+    from linter.report.record import RenderOptions
     from linter.report.uris import source_root
 
     cwd = Path.cwd()
-    if sarif_root is None:
-        return Places(base=cwd, root=source_root(cwd))
-    root = Path(sarif_root)
-    if not root.is_dir():
-        raise UsageError(f"--sarif-root {sarif_root}: not a directory")
-    return Places(base=cwd, root=root.absolute())
+    root = source_root(cwd)
+    if args.sarif_root is not None:
+        root = Path(args.sarif_root)
+        if not root.is_dir():
+            raise UsageError(f"--sarif-root {args.sarif_root}: not a directory")
+        root = root.absolute()
+    color = args.format == "text" and args.output is None and sys.stdout.isatty()
+    return RenderOptions(color=color, base=cwd, root=root, category=args.sarif_category)
 
 
 def _write_baseline(result: RunResult, target: Path) -> int:

@@ -1,23 +1,25 @@
-"""Renderers: pure functions from a run's result to text, one module per format.
+"""Renderers: pure functions from a :class:`~linter.report.record.Report` to text, one module per
+format, registered here once (the command line's ``--format`` choices come from this table).
 
 Modules are imported on demand: the SARIF renderer pulls in sarif-om and attrs, which a
-pre-commit run printing text should not pay for.
+pre-commit run printing text should not pay for; the command line imports this module to build
+its parser, so it imports nothing else at run time.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from linter.runner import RunResult
-
-Renderer = Callable[[RunResult], str]
+if TYPE_CHECKING:
+    from linter.report.record import Rendered, RenderOptions, Report
 
 _MODULES = {"text": "text", "json": "json_report", "sarif": "sarif", "github": "github"}
 FORMATS = tuple(_MODULES)
 
 
-def renderer(name: str) -> Renderer:
+def renderer(name: str) -> Callable[[Report, RenderOptions], Rendered]:
     module = importlib.import_module(f"linter.report.{_MODULES[name]}")
-    render: Renderer = module.render
+    render: Callable[[Report, RenderOptions], Rendered] = module.render
     return render

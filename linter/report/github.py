@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from linter.findings import Severity
-from linter.report.summary import reported
-from linter.runner import RunResult
+from linter.report.record import Rendered, RenderOptions, Report
+from linter.report.summary import reported, with_fix
 
 _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "notice"}
 
@@ -17,10 +17,10 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def render(result: RunResult) -> str:
-    names = {rule.id: rule.meta.name for rule in result.rulebook}
+def render(report: Report, options: RenderOptions) -> Rendered:
+    names = report.rule_names()
     lines = []
-    for finding in reported(result.findings):
+    for finding in reported(report.findings):
         span = finding.location.span
         title = f"{finding.rule_id} {names.get(finding.rule_id, '')}".strip()
         properties = ",".join(
@@ -34,5 +34,5 @@ def render(result: RunResult) -> str:
                 ("title", title),
             )
         )
-        lines.append(f"::{_COMMAND[finding.level]} {properties}::{_escape_data(finding.message)}")
-    return "\n".join(lines) + ("\n" if lines else "")
+        lines.append(f"::{_COMMAND[finding.level]} {properties}::{_escape_data(with_fix(finding))}")
+    return Rendered("\n".join(lines) + ("\n" if lines else ""))

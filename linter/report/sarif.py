@@ -9,9 +9,7 @@ dicts (property bags) pass through as they are.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import attr
@@ -19,12 +17,12 @@ import sarif_om as om
 
 from linter import __version__
 from linter.findings import Finding, Location
+from linter.load.positions import format_path
 from linter.policy import docs
-from linter.policy.loader import CompiledRule
 from linter.report.fingerprint import line_hashes
-from linter.report.summary import reported
+from linter.report.record import Rendered, RenderOptions, Report, RuleInfo
+from linter.report.summary import reported, with_fix
 from linter.report.uris import artifact_uri
-from linter.runner import RunResult
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/gpulint/gpulint"
@@ -35,15 +33,6 @@ SECURITY_SEVERITY = {"error": "8.0", "warning": "5.0", "note": "2.0"}
 MAX_RESULTS = 25_000
 MAX_LOCATIONS = 1_000
 MAX_TAGS = 10
-
-
-@dataclass(frozen=True)
-class Places:
-    """Where display paths start (the working directory of the run) and what URIs are relative
-    to (the source root, normally the repository root)."""
-
-    base: Path = field(default_factory=Path.cwd)
-    root: Path = field(default_factory=Path.cwd)
 
 
 class Sarif(NamedTuple):
@@ -67,7 +56,7 @@ def to_jsonable(value: Any) -> Any:
     return value
 
 
-def _descriptor(rule: CompiledRule) -> om.ReportingDescriptor:
+def _descriptor(rule: RuleInfo) -> om.ReportingDescriptor:
     meta = rule.meta
     tags = ["security", *(t for t in meta.tags if t != "security")] if meta.security else meta.tags
     properties: dict[str, Any] = {"tags": list(tags)[:MAX_TAGS], "precision": "high"}
@@ -82,12 +71,12 @@ def _descriptor(rule: CompiledRule) -> om.ReportingDescriptor:
             text=" ".join(meta.docs.why_is_this_bad.split()), markdown=docs.markdown(meta)
         ),
         help_uri=docs.help_uri(meta),
-        default_configuration=om.ReportingConfiguration(level=meta.severity),
+        default_configuration=om.ReportingConfiguration(level=rule.severity.value),
         properties=properties,
     )
 
 
-def _physical(location: Location, places: Places) -> om.PhysicalLocation:
+def _physical(location: Location, places: RenderOptions) -> om.PhysicalLocation:
     uri, base_id = artifact_uri(location.file, places.base, places.root)
     span = location.span
     return om.PhysicalLocation(
@@ -104,7 +93,7 @@ def _physical(location: Location, places: Places) -> om.PhysicalLocation:
 def _result(
     finding: Finding,
     index: dict[str, int],
-    places: Places,
+    places: RenderOptions,
     fingerprint: Callable[[Location], str | None],
 ) -> om.Result:
     related = [
@@ -120,14 +109,27 @@ def _result(
         rule_id=finding.rule_id,
         rule_index=index[finding.rule_id],
         level=finding.level.value,
-        message=om.Message(text=finding.message),
+        message=om.Message(text=with_fix(finding)),
         locations=[om.Location(physical_location=_physical(finding.location, places))],
         related_locations=related or None,
         partial_fingerprints={"primaryLocationLineHash": line_hash} if line_hash else None,
+        properties=_properties(finding),
     )
 
 
-def _fingerprints(texts: dict[str, str]) -> Callable[[Location], str | None]:
+def _properties(finding: Finding) -> dict[str, str] | None:
+    """The fix and the manifest paths (normalised, and as written when adapted), for scripts."""
+    location = finding.location
+    properties = {
+        "fix": finding.fix,
+        "path": format_path(location.path) if location.path else None,
+        "sourcePath": format_path(location.source_path) if location.source_path else None,
+    }
+    kept = {key: value for key, value in properties.items() if value is not None}
+    return kept or None
+
+
+def _fingerprints(texts: Mapping[str, str]) -> Callable[[Location], str | None]:
     """Line hashes per file, computed once per file on first use. A file whose text is unknown
     (unreadable, not UTF-8, too large) gets none: upload-sarif computes it from the checkout."""
     cache: dict[str, list[str]] = {}
@@ -166,14 +168,13 @@ def _within_limits(findings: Sequence[Finding]) -> tuple[list[Finding], list[str
     return kept, warnings
 
 
-def build(
-    result: RunResult, places: Places | None = None, category: str = DEFAULT_CATEGORY
-) -> Sarif:
-    places = places or Places()
-    rules = list(result.rulebook)
+def build(report: Report, options: RenderOptions | None = None) -> Sarif:
+    places = options or RenderOptions()
+    category = places.category
+    rules = list(report.rules)
     index = {rule.id: number for number, rule in enumerate(rules)}
-    findings, warnings = _within_limits(reported(result.findings))
-    fingerprint = _fingerprints(result.texts)
+    findings, warnings = _within_limits(reported(report.findings))
+    fingerprint = _fingerprints(report.texts)
     run = om.Run(
         tool=om.Tool(
             driver=om.ToolComponent(
@@ -197,7 +198,6 @@ def dumps(document: dict[str, Any]) -> str:
     return json.dumps(document, separators=(",", ":")) + "\n"
 
 
-def render(result: RunResult) -> str:
-    """The registry's entry point: URIs relative to the working directory, warnings dropped
-    (``gpulint check`` calls :func:`build` itself to print them)."""
-    return dumps(build(result).document)
+def render(report: Report, options: RenderOptions) -> Rendered:
+    document, warnings = build(report, options)
+    return Rendered(dumps(document), tuple(warnings))

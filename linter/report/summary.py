@@ -13,6 +13,11 @@ def reported(findings: Iterable[Finding]) -> list[Finding]:
     return [f for f in findings if f.suppressed_reason is None]
 
 
+def with_fix(finding: Finding) -> str:
+    """The message followed by the fix, for formats that carry one text per finding."""
+    return f"{finding.message}. Fix: {finding.fix}" if finding.fix else finding.message
+
+
 def counts(findings: Iterable[Finding]) -> dict[str, int]:
     findings = list(findings)
     by_level = Counter(f.level.value for f in findings if f.suppressed_reason is None)

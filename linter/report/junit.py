@@ -1,0 +1,29 @@
+"""JUnit XML for ``gpulint test``: the format CI systems show test results in (one testsuite per
+rules folder, one testcase per fixture or docs section, a failure element per mismatch)."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ElementTree
+from collections.abc import Mapping, Sequence
+
+from linter.policy.testing import Case
+
+
+def render(suites: Mapping[str, Sequence[Case]]) -> str:
+    root = ElementTree.Element("testsuites", name="gpulint test")
+    for suite_name, cases in suites.items():
+        failed = sum(1 for case in cases if not case.passed)
+        suite = ElementTree.SubElement(
+            root, "testsuite", name=suite_name, tests=str(len(cases)), failures=str(failed)
+        )
+        for case in cases:
+            element = ElementTree.SubElement(
+                suite, "testcase", classname=case.rule_id, name=case.name
+            )
+            for failure in case.failures:
+                where = f"{failure.file}:{failure.line}"
+                node = ElementTree.SubElement(element, "failure", message=failure.message)
+                node.text = f"{where}: {failure.message}"
+    root.set("tests", str(sum(len(cases) for cases in suites.values())))
+    root.set("failures", str(sum(not c.passed for cases in suites.values() for c in cases)))
+    return ElementTree.tostring(root, encoding="unicode", xml_declaration=True) + "\n"

@@ -1,0 +1,53 @@
+"""What renderers are given: a run's report, independent of how the run was made.
+
+The runner (or a cached answer, or a baseline filter) produces findings; renderers only need
+them, the rules that took part with the severity each had in this run, and how many files were
+read. Keeping this record small and separate keeps ``linter.report`` free of the runner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from linter.findings import Finding, Severity
+from linter.policy.rule_file import RuleFile
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    meta: RuleFile
+    severity: Severity  # this run's default for the rule: configuration over the rule file
+
+    @property
+    def id(self) -> str:
+        return self.meta.id
+
+
+@dataclass(frozen=True)
+class Report:
+    findings: Sequence[Finding]
+    rules: Sequence[RuleInfo]  # every rule loaded, in id order
+    files_checked: int
+    texts: Mapping[str, str] = field(default_factory=dict)  # display path -> text (fingerprints)
+    notices: Sequence[str] = ()  # what configuration switched off, for the summary
+
+    def rule_names(self) -> dict[str, str]:
+        return {rule.id: rule.meta.name for rule in self.rules}
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """Settings some formats use: colour for text, URI roots and a category for SARIF."""
+
+    color: bool = False
+    base: Path = field(default_factory=Path.cwd)  # where display paths start
+    root: Path = field(default_factory=Path.cwd)  # what SARIF URIs are relative to
+    category: str = "gpulint"
+
+
+@dataclass(frozen=True)
+class Rendered:
+    text: str
+    warnings: tuple[str, ...] = ()  # what had to be left out (SARIF upload limits)
