@@ -19,7 +19,14 @@ BASE_ID = "https://gpulint.dev/schemas/catalog/"
 
 def registry() -> dict[str, type[Catalogue]]:
     """Catalogue file name (``data/<name>.yaml``) -> its model. The one list of catalogues."""
-    return {}
+    from linter.catalog import gpus, instances, models, precisions
+
+    return {
+        "gpus": gpus.GpuCatalogue,
+        "instance_types": instances.InstanceCatalogue,
+        "models": models.ModelCatalogue,
+        "precisions": precisions.PrecisionCatalogue,
+    }
 
 
 def generate() -> dict[str, dict[str, Any]]:
