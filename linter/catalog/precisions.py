@@ -25,6 +25,12 @@ class PrecisionSpec(Record):
     zero_bits: float = Field(0, ge=0, description="Bits of each group's zero point.")
     scope: Scope = Field(description="Which tensors the format stores at these bits.")
     kv_bytes: int | None = Field(None, ge=1, description="Bytes per KV element, if a KV dtype.")
+    pad_intermediate_to: int | None = Field(
+        None, ge=1, description="vLLM pads each rank's expert intermediate size to a multiple."
+    )
+    pad_hidden_to: int | None = Field(
+        None, ge=1, description="vLLM pads the expert hidden size to a multiple."
+    )
     source: str = Field(min_length=1)
 
     @property

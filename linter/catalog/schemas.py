@@ -19,9 +19,10 @@ BASE_ID = "https://gpulint.dev/schemas/catalog/"
 
 def registry() -> dict[str, type[Catalogue]]:
     """Catalogue file name (``data/<name>.yaml``) -> its model. The one list of catalogues."""
-    from linter.catalog import gpus, instances, models, precisions
+    from linter.catalog import engines, gpus, instances, models, precisions
 
     return {
+        "engines": engines.EngineCatalogue,
         "gpus": gpus.GpuCatalogue,
         "instance_types": instances.InstanceCatalogue,
         "models": models.ModelCatalogue,

@@ -10,6 +10,7 @@ under-estimates: Llama-3.1-70B W8A8 logs 67.72 GiB vs 67.67 computed this way, m
 from __future__ import annotations
 
 from linter.memory.architecture import Architecture
+from linter.catalog.precisions import PrecisionSpec
 from linter.memory.units import matrix_bits, precision_spec
 
 _SAME_SIZE = {"bf16": "16bit", "fp16": "16bit"}
@@ -21,16 +22,27 @@ def _ceil_bits(count: int, precision: str) -> int:
     return -(-value.numerator // value.denominator)
 
 
-def _quantised(arch: Architecture, scope: str) -> int:
-    if scope == "all":
-        return arch.parameters
-    if scope == "experts" and arch.is_moe:
-        return arch.expert_parameters
-    return arch.decoder_matrix_parameters
+def _round_up(value: int, multiple: int | None) -> int:
+    return -(-value // multiple) * multiple if multiple else value
 
 
-def weight_bytes(arch: Architecture | None, parameters: float | None, precision: str) -> int:
-    """Total weight bytes (all tensor-parallel ranks together)."""
+def _quantised(arch: Architecture, spec: PrecisionSpec, tp: int) -> tuple[int, int]:
+    """(parameters the format stores, the values it stores for them once vLLM pads them)."""
+    if spec.scope == "all":
+        return arch.parameters, arch.parameters
+    if spec.scope == "experts" and arch.is_moe:
+        intermediate = arch.moe_intermediate_size
+        padded = tp * _round_up(-(-intermediate // tp), spec.pad_intermediate_to)
+        hidden = _round_up(arch.hidden_size, spec.pad_hidden_to)
+        stored = arch.expert_parameters * padded * hidden // (intermediate * arch.hidden_size)
+        return arch.expert_parameters, stored
+    return arch.decoder_matrix_parameters, arch.decoder_matrix_parameters
+
+
+def weight_bytes(
+    arch: Architecture | None, parameters: float | None, precision: str, tp: int = 1
+) -> int:
+    """Total weight bytes over ``tp`` tensor-parallel ranks (padding per rank included)."""
     spec = precision_spec(precision)
     if arch is None:
         if parameters is None or parameters <= 0:
@@ -43,6 +55,6 @@ def weight_bytes(arch: Architecture | None, parameters: float | None, precision:
         and _SAME_SIZE.get(dtype, dtype) == _SAME_SIZE.get(spec.name, spec.name)
     ):
         return arch.checkpoint_bytes
-    quantised = _quantised(arch, spec.scope)
+    quantised, stored = _quantised(arch, spec, tp)
     rest_bytes = 4 if spec.name == "fp32" else 2
-    return _ceil_bits(quantised, spec.name) + rest_bytes * (arch.parameters - quantised)
+    return _ceil_bits(stored, spec.name) + rest_bytes * (arch.parameters - quantised)
