@@ -36,7 +36,8 @@ class Release(Record):
         description="CUDA-graph memory is estimated and taken out of the KV budget."
     )
     sampler_bytes_per_logit: int = Field(
-        ge=0, description="Peak bytes per logit of the profiling sampler run (max_num_seqs x vocab)."
+        ge=0,
+        description="Peak bytes per logit of the profiling sampler run (max_num_seqs x vocab).",
     )
     scheduler_defaults: SchedulerDefaults
     source: str = Field(min_length=1)

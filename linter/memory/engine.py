@@ -92,7 +92,9 @@ def non_torch_bytes(tensor_parallel: int) -> int:
     """Memory outside PyTorch's allocator counted in the budget (cuBLAS workspaces, and NCCL and
     custom all-reduce buffers under tensor parallelism)."""
     overheads = catalogue().overheads
-    gib = overheads.non_torch_tensor_parallel_gib if tensor_parallel > 1 else overheads.non_torch_gib
+    gib = (
+        overheads.non_torch_tensor_parallel_gib if tensor_parallel > 1 else overheads.non_torch_gib
+    )
     return int(gib * GIB)
 
 

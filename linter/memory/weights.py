@@ -9,8 +9,8 @@ under-estimates: Llama-3.1-70B W8A8 logs 67.72 GiB vs 67.67 computed this way, m
 
 from __future__ import annotations
 
-from linter.memory.architecture import Architecture
 from linter.catalog.precisions import PrecisionSpec
+from linter.memory.architecture import Architecture
 from linter.memory.units import matrix_bits, precision_spec
 
 _SAME_SIZE = {"bf16": "16bit", "fp16": "16bit"}
