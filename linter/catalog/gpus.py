@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import functools
+import unicodedata
 from typing import Literal
 
 from pydantic import Field
@@ -86,10 +87,18 @@ def all_gpus() -> tuple[GpuSpec, ...]:
 _VENDOR_PREFIXES = ("nvidia", "tesla", "geforce", "amd", "instinct")
 
 
+def visible(name: str) -> bool:
+    """False for a name with invisible or control characters (a zero-width space in ``H100``):
+    :func:`name_key` would drop them and resolve a name that is not what it seems."""
+    return not any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cn") for ch in name)
+
+
 @functools.lru_cache(maxsize=4096)
 def resolve_gpu(name: str) -> GpuSpec | None:
     """A GPU by canonical name or alias; case, spaces and punctuation do not matter, nor a
     vendor prefix (``NVIDIA H100 80GB HBM3``, ``Tesla T4``)."""
+    if not visible(name):
+        return None
     index = _index()
     key = name_key(name)
     found = index.get(key)

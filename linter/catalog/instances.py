@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pydantic import Field
 
 from linter.catalog.base import Catalogue, Record, validated
-from linter.catalog.gpus import GpuSpec, resolve_gpu
+from linter.catalog.gpus import GpuSpec, resolve_gpu, visible
 from linter.catalog.names import name_key
 
 
@@ -93,6 +93,8 @@ def _spec(entry: InstanceType) -> InstanceSpec:
 def resolve_instance(instance_type: str, provider: str | None = None) -> InstanceSpec | None:
     """An instance type by name (case and punctuation do not matter; Azure sizes with or without
     ``Standard_``), optionally only from ``provider``."""
+    if not visible(instance_type):
+        return None
     wanted = provider.strip().lower() if provider is not None else None
     for key in _keys(instance_type):
         for entry in _index().get(key, ()):

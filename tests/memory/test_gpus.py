@@ -39,6 +39,8 @@ def test_alias_resolution(spelling: str, name: str) -> None:
 
 def test_unknown_gpu_is_none() -> None:
     assert resolve_gpu("H300") is None
+    assert resolve_gpu("H100\u200b") is None  # invisible characters are not dropped silently
+    assert resolve_instance("p5.48xlarge\u200b") is None
 
 
 def test_memory_is_nvidia_smi_total_not_marketing() -> None:
