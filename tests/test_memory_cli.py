@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from conftest import REPO, run_cli
@@ -27,10 +28,12 @@ def test_fits_at_batch_1_not_at_batch_16() -> None:
     assert (one["fits"], sixteen["fits"]) == (True, False)
     assert sixteen["parameters"] == 8030261248
     assert sixteen["weights_bytes"] == 16060522496  # equals the published safetensors total_size
-    assert sixteen["available_bytes"] == 76449344128  # H100 usable total x 0.9
-    assert sixteen["required_bytes"] == 87209885368
-    assert (sixteen["max_batch_at_context"], sixteen["max_context_at_batch"]) == (13, 27632)
+    assert sixteen["available_bytes"] == 78148218442  # H100 usable total x 0.92 (vLLM 0.33)
+    assert sixteen["required_bytes"] == 91320911461
+    assert (sixteen["max_batch_at_context"], sixteen["max_context_at_batch"]) == (12, 26480)
     assert sixteen["fits_one_full_sequence"] is True
+    assert (sixteen["kv_cache_tokens"], sixteen["max_concurrency"]) == (423776, 12.93)
+    assert sixteen["starts"] is True and sixteen["refusal"] is None
 
 
 def test_70b_needs_tensor_parallel() -> None:
@@ -92,10 +95,109 @@ def test_text_view_shows_a_bar_and_the_verdict() -> None:
     assert out[3] == "  █ weights         14.96 GiB per GPU"
     assert out[4] == "  ▓ kv cache        64.00 GiB per GPU"
     bar = next(line for line in out if line.startswith("  ["))
-    assert bar.endswith("] 114% of usable") and "|" in bar
-    assert (
-        out[-1]
-        == "  DOES NOT FIT: largest batch at 32768 tokens: 13; longest context at batch 16: 27632"
+    assert bar.endswith("] 117% of usable") and "|" in bar
+    assert out[-7:] == [
+        "  DOES NOT FIT: largest batch at 32768 tokens: 12; longest context at batch 16: 26480",
+        "",
+        "  vLLM 0.33.0 (default: a current release), V1 engine: profiles one scheduler step; "
+        "CUDA graphs inside the KV budget",
+        "  GPU KV cache size: 423,776 tokens",
+        "  Maximum concurrency for 32,768 tokens per request: 12.93x",
+        "  vLLM starts",
+        "  assumed: vLLM 0.33.0 (serving.engineVersion unset)",
+    ]
+
+
+def test_default_precision_is_the_checkpoints() -> None:
+    """issue 13: gpt-oss-20b is an MXFP4 checkpoint, not 39 GiB of bf16."""
+    data = memory_json("--model", "openai/gpt-oss-20b", "--gpu", "L4")
+    assert data["precision"] == "mxfp4"
+    assert data["weights_bytes"] == 14_678_736_000
+    assert data["starts"] is True
+
+
+def test_vllm_flags_change_the_budget() -> None:
+    flags = ("--model", "openai/gpt-oss-120b", "--gpu", "H100", "--engine-version", "0.11")
+    refused = memory_json(
+        *flags, "--gpu-memory-utilization", "0.95", "--max-num-batched-tokens", "1024"
+    )
+    assert refused["starts"] is False and refused["max_startable_model_len"] == 48448
+    assert refused["refusal"].startswith(
+        "To serve at least one request with the model's max seq len (131072)"
+    )
+    fewer = memory_json(
+        *flags,
+        "--gpu-memory-utilization",
+        "0.95",
+        "--max-num-batched-tokens",
+        "1024",
+        "--max-num-seqs",
+        "64",
+        "--enforce-eager",
+    )
+    assert fewer["starts"] is True and fewer["max_num_seqs"] == 64
+    assert fewer["kv_pool_bytes"] > refused["kv_pool_bytes"]
+
+
+def test_quantization_flag_names_vllms_methods() -> None:
+    flags = ("--model", "Qwen/Qwen2.5-7B-Instruct", "--gpu", "L4")
+    awq = memory_json(*flags, "--quantization", "awq_marlin")
+    assert awq["precision"] == "int4"
+    bad = run_cli("memory", *flags, "--quantization", "hqq")
+    assert (bad.code, bad.err) == (
+        2,
+        "gpulint: error: quantization method 'hqq' is not modelled\n",
+    )
+
+
+LOG = """\
+(APIServer pid=1) INFO 04-18 20:22:57 [utils.py:299] version 0.19.0
+(APIServer pid=1) INFO [utils.py:233] non-default args: {'model': 'openai/gpt-oss-20b', \
+'max_model_len': 131072, 'gpu_memory_utilization': 0.65}
+(EngineCore_DP0 pid=2) INFO [gpu_model_runner.py:3659] Model loading took 13.72 GiB memory
+(EngineCore_DP0 pid=2) INFO [gpu_worker.py:360] Available KV cache memory: 36.56 GiB
+"""
+
+
+def test_from_log_prints_prediction_beside_measurement(tmp_path: Path) -> None:
+    log = tmp_path / "vllm.log"
+    log.write_text(LOG, encoding="utf-8")
+    result = run_cli("memory", "--from-log", str(log), "--gpu", "A100-80GB")
+    assert result.code == 0, result.err
+    lines = result.out.splitlines()
+    assert lines[0] == "openai/gpt-oss-20b on 1 x A100-80GB, max_model_len 131072"
+    assert lines[4] == "  weights per GPU            13.72 GiB       13.67 GiB"
+    assert lines[5] == "  available KV cache         36.56 GiB       35.06 GiB"
+    assert lines[8] == "  start-up                     started          starts"
+    assert lines[11:13] == ["    - gpu: A100-80GB", '      engine_version: "0.19.0"']
+    assert "      non_kv_delta_bytes: -1611919282" in lines
+
+
+def test_calibration_file_corrects_the_estimate(tmp_path: Path) -> None:
+    calibration = tmp_path / "calibration.yaml"
+    calibration.write_text(
+        "calibrations:\n"
+        "  - gpu: A100-80GB\n"
+        '    engine_version: "0.19"\n'
+        "    non_kv_delta_bytes: -1611919282\n"
+        '    source: "a start-up log"\n',
+        encoding="utf-8",
+    )
+    flags = ("--model", "openai/gpt-oss-20b", "--gpu", "A100-80GB", "--engine-version", "0.19.0")
+    flags += ("--gpu-memory-utilization", "0.65")
+    data = memory_json(*flags, "--calibration", str(calibration))
+    assert data["kv_pool_bytes"] == round(36.56 * GIB)
+
+
+def test_bad_calibration_file_is_one_line_with_a_position(tmp_path: Path) -> None:
+    calibration = tmp_path / "calibration.yaml"
+    calibration.write_text("calibrations:\n  - gpu: H100\n    engine_version: x\n", "utf-8")
+    result = run_cli(
+        "memory", "--model", "Qwen/Qwen2.5-7B", "--gpu", "L4", "--calibration", str(calibration)
+    )
+    assert result.code == 2
+    assert result.err.startswith(
+        f"gpulint: error: {calibration}:3:5: calibrations.0.engine_version"
     )
 
 

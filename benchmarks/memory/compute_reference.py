@@ -41,7 +41,6 @@ ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = ROOT / "linter" / "catalog" / "data" / "models.yaml"
 OUTPUT = ROOT / "tests" / "memory" / "data" / "reference.json"
 DECODER_LAYER = re.compile(r"\.(layers|h)\.\d+\.")
-NOT_CONFIG = {"id", "aliases", "source", "checkpoint_bytes", "checkpoint_dtype", "model_type"}
 
 
 def _is_router(name: str) -> bool:
@@ -66,8 +65,8 @@ def _kv_bytes(config: Any) -> tuple[int, int]:
 
 
 def reference(entry: dict[str, Any]) -> dict[str, Any]:
-    fields = {k: v for k, v in entry.items() if k not in NOT_CONFIG}
-    config = AutoConfig.for_model(entry["model_type"], **fields)
+    fields = {k: v for k, v in entry["config"].items() if k != "model_type"}
+    config = AutoConfig.for_model(entry["config"]["model_type"], **fields)
     with torch.device("meta"):
         model = AutoModelForCausalLM.from_config(config)
     params = sum(p.numel() for p in model.parameters())

@@ -19,9 +19,16 @@ BASE_ID = "https://gpulint.dev/schemas/catalog/"
 
 def registry() -> dict[str, type[Catalogue]]:
     """Catalogue file name (``data/<name>.yaml``) -> its model. The one list of catalogues."""
-    from linter.catalog import spot
+    from linter.catalog import engines, gpus, instances, models, precisions, spot
 
-    return {"spot": spot.SpotCatalogue}
+    return {
+        "engines": engines.EngineCatalogue,
+        "gpus": gpus.GpuCatalogue,
+        "instance_types": instances.InstanceCatalogue,
+        "models": models.ModelCatalogue,
+        "precisions": precisions.PrecisionCatalogue,
+        "spot": spot.SpotCatalogue,
+    }
 
 
 def generate() -> dict[str, dict[str, Any]]:

@@ -7,7 +7,6 @@ import json
 from typing import Any
 
 HELP = "estimate GPU memory for a model on GPUs (from flags or a manifest)"
-PRECISIONS = ("fp32", "bf16", "fp16", "fp8", "int8", "int4")
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -25,7 +24,17 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="parameter count (70B, 7.2e9) when the architecture is unknown",
     )
-    model.add_argument("--precision", choices=PRECISIONS, default="bf16")
+    model.add_argument(
+        "--precision",
+        metavar="P",
+        help="weight precision (bf16, fp8, fp8-block, int8, int4, nf4, mxfp4, nvfp4, ...; "
+        "default: the checkpoint's own)",
+    )
+    model.add_argument(
+        "--quantization",
+        metavar="METHOD",
+        help="vLLM --quantization method (awq, gptq, fp8, mxfp4, bitsandbytes, modelopt_fp4, ...)",
+    )
     gpus = parser.add_argument_group("hardware")
     gpus.add_argument(
         "--gpu", metavar="TYPE", help="GPU type (L4, A10G, L40S, A100-80GB, H100, H200, ...)"
@@ -37,7 +46,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     gpus.add_argument("--count", type=int, help="GPUs (default: 1, or the instance's GPUs)")
     serving = parser.add_argument_group("serving (default mode)")
-    serving.add_argument("--kv-precision", choices=PRECISIONS)
+    serving.add_argument(
+        "--kv-precision", metavar="P", help="KV-cache dtype (vLLM --kv-cache-dtype: fp8, bf16)"
+    )
     serving.add_argument(
         "--batch", type=int, default=1, help="concurrent sequences (training: micro-batch)"
     )
@@ -47,7 +58,27 @@ def register(parser: argparse.ArgumentParser) -> None:
     serving.add_argument(
         "--tensor-parallel", type=int, help="GPUs one replica spans (default: --count)"
     )
-    serving.add_argument("--gpu-memory-utilization", type=float, default=0.9)
+    serving.add_argument(
+        "--gpu-memory-utilization", type=float, help="default: the engine version's default"
+    )
+    serving.add_argument("--max-num-seqs", type=int, metavar="N", help="vLLM --max-num-seqs")
+    serving.add_argument(
+        "--max-num-batched-tokens", type=int, metavar="N", help="vLLM --max-num-batched-tokens"
+    )
+    serving.add_argument(
+        "--enforce-eager", action="store_true", help="no CUDA graphs (vLLM --enforce-eager)"
+    )
+    serving.add_argument(
+        "--engine-version", metavar="X.Y", help="vLLM release whose accounting applies"
+    )
+    serving.add_argument(
+        "--from-log",
+        metavar="FILE",
+        help="a vLLM start-up log: print the prediction beside what it logged",
+    )
+    serving.add_argument(
+        "--calibration", metavar="FILE", help="a calibration file (see --from-log) to apply"
+    )
     training = parser.add_argument_group("training (with --method)")
     training.add_argument("--method", choices=("full", "lora", "qlora"))
     training.add_argument(
@@ -65,6 +96,9 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from linter.commands import memory_view
 
+    if args.from_log:
+        print(memory_view.from_log(args))
+        return 0
     if args.manifests:
         reports = memory_view.from_manifests(args.manifests)
     else:

@@ -57,6 +57,32 @@ def _architecture(args: argparse.Namespace) -> Any:
     return None
 
 
+def _precision(args: argparse.Namespace) -> str | None:
+    """``--precision``, or the format ``--quantization`` stores weights in (checked)."""
+    from linter.memory.quantization import precision_of_method
+    from linter.memory.units import check_precision
+
+    try:
+        if args.precision:
+            return check_precision(args.precision)
+        if args.quantization:
+            return precision_of_method(args.quantization)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    return None
+
+
+def _calibration(args: argparse.Namespace) -> Any:
+    from linter.memory.calibration import CalibrationError, load_calibration
+
+    if not args.calibration:
+        return None
+    try:
+        return load_calibration(Path(args.calibration))
+    except CalibrationError as err:
+        raise UsageError(str(err)) from None
+
+
 def from_flags(args: argparse.Namespace) -> dict[str, Any]:
     """Size the model and hardware named by the flags."""
     from linter.memory import estimate_inference, estimate_training
@@ -64,6 +90,7 @@ def from_flags(args: argparse.Namespace) -> dict[str, Any]:
 
     gpu, count = _gpu(args)
     arch = _architecture(args)
+    precision = _precision(args)
     parameters = parse_count(args.parameters) if args.parameters else None
     if parameters is not None and not isinstance(parameters, float):
         raise UsageError(f"--parameters {args.parameters!r} is not a count like 70B or 7.2e9")
@@ -73,7 +100,7 @@ def from_flags(args: argparse.Namespace) -> dict[str, Any]:
             estimate = estimate_training(
                 arch,
                 parameters=parameters,
-                precision=args.precision,
+                precision=precision or "bf16",
                 method=args.method,
                 optimizer=args.optimizer.replace("-", "_"),
                 micro_batch=args.batch,
@@ -89,18 +116,108 @@ def from_flags(args: argparse.Namespace) -> dict[str, Any]:
             estimate = estimate_inference(
                 arch,
                 parameters=parameters,
-                precision=args.precision,
+                precision=precision,
                 kv_precision=args.kv_precision,
                 batch=args.batch,
                 context=context,
                 gpu=gpu,
                 gpus=args.tensor_parallel or count,
                 gpu_memory_utilization=args.gpu_memory_utilization,
+                max_num_batched_tokens=args.max_num_batched_tokens,
+                max_num_seqs=args.max_num_seqs,
+                enforce_eager=args.enforce_eager,
+                engine_version=args.engine_version,
+                calibration=_calibration(args),
             )
     except (ValueError, OverflowError) as err:
         raise UsageError(str(err)) from None
     label = args.model or args.model_config or f"{args.parameters} parameters"
     return report(estimate, label, gpu, "training" if args.method else "inference")
+
+
+def from_log(args: argparse.Namespace) -> str:
+    """The prediction for a vLLM start-up log beside what it logged, and the calibration entry
+    that would correct future estimates for that GPU and engine version."""
+    from dataclasses import replace
+
+    from linter.memory import architecture_from_catalogue
+    from linter.memory.replay import replay
+    from linter.memory.vllm_log import parse_log
+
+    try:
+        text = Path(args.from_log).read_text(encoding="utf-8", errors="replace")
+    except OSError as err:
+        raise UsageError(f"{args.from_log}: {err}") from None
+    log = parse_log(text)
+    model = args.model or log.model
+    if args.model_config:
+        arch = _architecture(args)
+    else:
+        arch = architecture_from_catalogue(model) if model else None
+    if arch is None:
+        raise UsageError(
+            f"{args.from_log}: model {model!r} is not in the catalogue; give --model or "
+            "--model-config"
+        )
+    if not (args.gpu or args.instance_type) and log.gpu:
+        args.gpu = log.gpu
+    gpu, _ = _gpu(args)
+    settings = replace(
+        log.settings,
+        precision=_precision(args),
+        tensor_parallel=args.tensor_parallel or log.settings.tensor_parallel,
+        engine_version=args.engine_version or log.settings.engine_version,
+    )
+    try:
+        comparison = replay(arch, gpu, settings, log.logged, _calibration(args))
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    return render_replay(comparison, model or "model", args.from_log)
+
+
+def _cell(value: float | None, unit: str) -> str:
+    return "not logged" if value is None else f"{value:,.2f} {unit}".replace(".00 tok", " tok")
+
+
+def render_replay(comparison: Any, label: str, source: str) -> str:
+    estimate, logged = comparison.estimate, comparison.logged
+    rows = [
+        ("weights per GPU", logged.weights_gib, comparison.predicted_weights_gib, "GiB"),
+        (
+            "available KV cache",
+            logged.available_kv_gib,
+            comparison.predicted_available_gib,
+            "GiB",
+        ),
+        ("GPU KV cache size", logged.kv_cache_tokens, estimate.kv_cache_tokens, "tok"),
+        ("max concurrency", logged.max_concurrency, estimate.max_concurrency, "x"),
+    ]
+    lines = [
+        f"{label} on {estimate.gpus} x {estimate.gpu}, max_model_len {estimate.context}",
+        f"  {estimate.accounting}",
+        "",
+        f"  {'':<20}{'logged':>16}{'gpulint':>16}",
+    ]
+    for name, measured, predicted, unit in rows:
+        lines.append(f"  {name:<20}{_cell(measured, unit):>16}{_cell(predicted, unit):>16}")
+    verdict = {None: "not logged", True: "refused", False: "started"}
+    predicted_verdict = "refuses" if estimate.starts is False else "starts"
+    lines.append(f"  {'start-up':<20}{verdict[logged.refused]:>16}{predicted_verdict:>16}")
+    entry = comparison.calibration_entry(f"start-up log {source}")
+    if entry is not None:
+        lines += ["", "  calibration entry (add under `calibrations:` in a calibration file):"]
+        lines += [
+            f"    - gpu: {entry.gpu}",
+            f'      engine_version: "{entry.engine_version}"',
+            *(
+                [f"      torch_visible_bytes: {entry.torch_visible_bytes}"]
+                if entry.torch_visible_bytes
+                else []
+            ),
+            f"      non_kv_delta_bytes: {entry.non_kv_delta_bytes}",
+            f'      source: "{entry.source}"',
+        ]
+    return "\n".join(lines)
 
 
 def from_manifests(paths: list[str]) -> list[dict[str, Any]]:
@@ -219,9 +336,31 @@ def render_text(data: dict[str, Any]) -> str:
         "",
         "  " + _verdict(data),
     ]
+    if data["mode"] == "inference":
+        lines += _vllm_lines(data)
     for item in data.get("assumed", []):
         lines.append(f"  assumed: {item}")
     return "\n".join(lines)
+
+
+def _vllm_lines(data: dict[str, Any]) -> list[str]:
+    """What vLLM would print at start-up, as it prints it."""
+    lines = ["", f"  {data['accounting']}"]
+    if data.get("kv_cache_tokens") is None:
+        return lines
+    lines += [
+        f"  GPU KV cache size: {data['kv_cache_tokens']:,} tokens",
+        f"  Maximum concurrency for {data['context']:,} tokens per request: "
+        f"{data['max_concurrency']:.2f}x",
+    ]
+    if data["starts"]:
+        lines.append("  vLLM starts")
+    else:
+        lines += [
+            f"  vLLM would refuse to start: {data['refusal']}",
+            f"  largest max_model_len that starts: {data['max_startable_model_len']}",
+        ]
+    return lines
 
 
 def _verdict(data: dict[str, Any]) -> str:

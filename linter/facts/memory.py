@@ -276,7 +276,7 @@ def _inference(workload: Workload, where: Placement, arch: Any) -> tuple[Any, li
     estimate = estimate_inference(
         arch,
         parameters=spec.model.parameters,
-        precision=spec.model.precision or "bf16",
+        precision=spec.model.precision,
         kv_precision=spec.serving.kv_cache_precision,
         batch=batch,
         context=context,

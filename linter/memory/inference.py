@@ -1,54 +1,57 @@
-"""Serving memory per GPU with vLLM's accounting (memory.md §1.3, vllm 0.33 gpu_worker.py).
+"""Serving memory per GPU with vLLM's accounting, and what vLLM would print at start-up.
 
 budget = ceil(torch-visible total x gpu_memory_utilization); from it vLLM subtracts the weights
-(divided across tensor-parallel ranks), the activation peak of one profiling forward of
-``max_num_batched_tokens`` tokens plus the sampler's fp32 logits for ``max_num_seqs`` sequences,
-non-torch memory (NCCL, cuBLAS workspaces) and the CUDA-graph pool; the rest is the paged KV pool,
-which must hold at least one ``max_model_len`` sequence or vLLM refuses to start.
+(divided across tensor-parallel ranks), the activation peak of the profiling forward (see
+:mod:`linter.memory.engine` for what it runs on each release) plus the sampler's fp32 logits for
+``max_num_seqs`` sequences, non-torch memory (cuBLAS workspaces; NCCL and custom all-reduce
+buffers under tensor parallelism) and, since v0.21, the CUDA-graph pool. The rest is the paged KV
+pool ("Available KV cache memory"); it must hold one ``max_model_len`` sequence or vLLM refuses to
+start. vllm/v1/core/kv_cache_utils.py reports ``GPU KV cache size`` as whole blocks of tokens and
+``Maximum concurrency`` as pool / (KV of one max_model_len request).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from linter.catalog.gpus import GpuSpec
 from linter.memory.architecture import Architecture
-from linter.memory.gpus import GpuSpec
-from linter.memory.kv_cache import kv_bytes_per_token, max_tokens_within, sequence_kv_bytes
+from linter.memory.calibration import Calibration
+from linter.memory.engine import (
+    Accounting,
+    accounting_for,
+    cuda_graph_bytes,
+    non_torch_bytes,
+    profiled_tokens,
+    scheduler_defaults,
+)
+from linter.memory.kv_cache import (
+    BLOCK_SIZE,
+    kv_bytes_per_token,
+    max_tokens_within,
+    sequence_kv_bytes,
+)
 from linter.memory.units import GIB, check_precision, kv_element_bytes
 from linter.memory.weights import weight_bytes
 
-#: Non-torch memory per GPU: 0.02-0.43 GiB on one GPU, up to 0.65 GiB with NCCL in vLLM logs
-#: (memory.md §1.5, §4); the upper end is used.
-NON_TORCH_BYTES = int(0.43 * GIB)
-NON_TORCH_BYTES_TP = int(0.65 * GIB)
-#: CUDA-graph pool reserved up front since vLLM v0.21: 0.11-1.10 GiB seen (memory.md §4);
-#: a mid value is used.
-CUDA_GRAPH_BYTES = int(0.5 * GIB)
-#: vLLM API-server scheduler defaults (vllm/engine/arg_utils.py, memory.md §1.3):
-#: (max_num_batched_tokens, max_num_seqs) for GPUs < 70 GiB or A100, H100/H200-class, >= 160 GiB.
-SCHEDULER_DEFAULTS = ((2048, 256), (8192, 1024), (16384, 1024))
+DEFAULT_PRECISION = "bf16"
+#: Upper bound of the "largest max_model_len that starts" search when the model has no limit.
+SEARCH_LIMIT = 1 << 24
 
 
-def scheduler_defaults(gpu: GpuSpec) -> tuple[int, int]:
-    """vLLM's default (max_num_batched_tokens, max_num_seqs) for a GPU class."""
-    gib = gpu.usable_bytes / GIB
-    if gib >= 160:
-        return SCHEDULER_DEFAULTS[2]
-    if gib < 70 or gpu.name.startswith("A100"):
-        return SCHEDULER_DEFAULTS[0]
-    return SCHEDULER_DEFAULTS[1]
-
-
-def activation_peak_bytes(arch: Architecture, tokens: int, num_seqs: int, tp: int = 1) -> int:
+def activation_peak_bytes(
+    arch: Architecture, tokens: int, num_seqs: int, tp: int = 1, bytes_per_logit: int = 4
+) -> int:
     """Profiling-forward peak beyond the weights, per GPU, 16-bit activations.
 
     Per token the MLP holds its gate/up output (2I/tp), the activated product (I/tp) and three
     hidden-sized buffers; fused MoE holds ``top_k x (3 I_moe / tp + h)``. Calibrated on vllm
     issue #10517 (Llama-3.1-8B, V0 profile of max_model_len tokens): peak torch grows 0.92 GiB
     from 20,000 to 29,000 tokens = 110,000 B/token; this formula gives 110,592. The sampler adds
-    fp32 logits for ``num_seqs`` sequences over the full vocabulary.
+    ``bytes_per_logit`` for each of ``num_seqs`` sequences over the full vocabulary (fp32 logits
+    in V0; V1's sampler warm-up keeps several copies, engines.yaml).
     """
     h = arch.hidden_size
     per_token = 0
@@ -57,7 +60,86 @@ def activation_peak_bytes(arch: Architecture, tokens: int, num_seqs: int, tp: in
     if arch.moe_layers:
         moe = 2 * (arch.experts_per_token * (3 * arch.moe_intermediate_size // tp + h) + 3 * h)
         per_token = max(per_token, moe)
-    return tokens * per_token + num_seqs * arch.vocab_size * 4
+    return tokens * per_token + num_seqs * arch.vocab_size * bytes_per_logit
+
+
+@dataclass(frozen=True)
+class Startup:
+    """What vLLM would log at start-up for one replica (per GPU figures)."""
+
+    available_kv_bytes: int
+    kv_cache_tokens: int  # "GPU KV cache size: N tokens"
+    max_concurrency: float  # "Maximum concurrency for M tokens per request: X"
+    starts: bool
+    refusal: str | None  # the ValueError vLLM would raise
+    max_startable_model_len: int  # what --max-model-len auto would choose (0: none)
+
+
+def _gib(value: int) -> str:
+    return f"{value / GIB:.2f}"
+
+
+def refusal_message(
+    accounting: Accounting, max_model_len: int, needed: int, available: int, tokens: int, fits: int
+) -> str | None:
+    """vLLM's start-up error for this outcome, spelled as the release prints it; None when it
+    starts (vllm/v1/core/kv_cache_utils.py ``check_enough_kv_cache_memory``; V0 worker.py)."""
+    if available <= 0:
+        return (
+            "No available memory for the cache blocks. Try increasing `gpu_memory_utilization` "
+            "when initializing the engine."
+        )
+    if accounting.engine == "v0":
+        if tokens >= max_model_len:
+            return None
+        return (
+            f"The model's max seq len ({max_model_len}) is larger than the maximum number of "
+            f"tokens that can be stored in KV cache ({tokens}). Try increasing "
+            "`gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine."
+        )
+    if needed <= available:
+        return None
+    return (
+        f"To serve at least one request with the model's max seq len ({max_model_len}), "
+        f"({_gib(needed)} GiB KV cache is needed, which is larger than the available KV cache "
+        f"memory ({_gib(available)} GiB). Based on the available memory, the estimated maximum "
+        f"model length is {fits}. Try increasing `gpu_memory_utilization` or decreasing "
+        "`max_model_len` when initializing the engine."
+    )
+
+
+def startup(
+    arch: Architecture,
+    accounting: Accounting,
+    available: int,
+    max_model_len: int,
+    element_bytes: int,
+    tp: int,
+    in_flight_tokens: int,
+) -> Startup:
+    """KV tokens, concurrency and the start-up verdict for a KV pool of ``available`` bytes."""
+    per_token = kv_bytes_per_token(arch, element_bytes, tp)
+    needed = sequence_kv_bytes(arch, max_model_len, element_bytes, tp, in_flight_tokens=0)
+    limit = arch.max_position_embeddings or SEARCH_LIMIT
+    fits = max_tokens_within(arch, available, element_bytes, tp, limit=max(limit, max_model_len))
+    if available <= 0:
+        tokens, concurrency = 0, 0.0
+    elif arch.sliding_attention_layers:
+        # Hybrid allocator: the logged size is concurrency x max_model_len, not raw capacity.
+        concurrency = available / needed if needed else 0.0
+        tokens = int(concurrency * max_model_len)
+    else:
+        tokens = available // (per_token * BLOCK_SIZE) * BLOCK_SIZE
+        concurrency = tokens / max_model_len
+    refusal = refusal_message(accounting, max_model_len, needed, available, tokens, fits)
+    return Startup(
+        available_kv_bytes=available,
+        kv_cache_tokens=tokens,
+        max_concurrency=round(concurrency, 2),
+        starts=refusal is None,
+        refusal=refusal,
+        max_startable_model_len=min(fits, limit),
+    )
 
 
 @dataclass(frozen=True)
@@ -80,7 +162,7 @@ class InferenceEstimate:
     kv_cache_bytes_per_token: int | None  # all layers, all GPUs together
     kv_cache_bytes_per_token_beyond_window: int | None
     activation_bytes: int | None
-    overhead_bytes: int
+    overhead_bytes: int  # non-torch + CUDA graphs in the budget
     required_bytes: int  # per GPU
     available_bytes: int  # per GPU: usable total x utilization
     kv_pool_bytes: int | None  # per GPU: what vLLM would give the KV cache
@@ -91,6 +173,17 @@ class InferenceEstimate:
     max_context_at_batch: int | None
     model_max_context: int | None
     context_exceeds_model_max: bool
+    max_num_seqs: int = 0
+    engine_version: str = ""
+    accounting: str = ""
+    non_torch_bytes: int = 0
+    cuda_graph_bytes: int = 0
+    kv_cache_tokens: int | None = None  # vLLM's "GPU KV cache size"
+    max_concurrency: float | None = None  # vLLM's "Maximum concurrency" at ``context``
+    starts: bool | None = None  # None when the architecture (KV) is unknown
+    refusal: str | None = None  # the error vLLM would print instead of starting
+    max_startable_model_len: int | None = None  # --max-model-len auto
+    assumed: tuple[str, ...] = field(default_factory=tuple)
 
     @property
     def kv_known(self) -> bool:
@@ -98,6 +191,7 @@ class InferenceEstimate:
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
+        data["assumed"] = list(self.assumed)
         data["kv_known"] = self.kv_known
         data["per_gpu"] = {
             "weights_bytes": self.weights_bytes_per_gpu,
@@ -110,40 +204,67 @@ class InferenceEstimate:
         return data
 
 
+def resolve_precision(arch: Architecture | None, precision: str | None) -> tuple[str, list[str]]:
+    """The weight precision to size: the one asked for, else the checkpoint's own."""
+    if precision is not None:
+        return check_precision(precision), []
+    if arch is not None and arch.checkpoint_precision is not None:
+        return arch.checkpoint_precision, []
+    return DEFAULT_PRECISION, [f"weights {DEFAULT_PRECISION} (the checkpoint's precision unknown)"]
+
+
 def estimate_inference(
     arch: Architecture | None,
     *,
     parameters: float | None,
-    precision: str,
+    precision: str | None,
     kv_precision: str | None,
     batch: int,
     context: int,
     gpu: GpuSpec,
     gpus: int,
-    gpu_memory_utilization: float = 0.9,
+    gpu_memory_utilization: float | None = None,
     max_num_batched_tokens: int | None = None,
     max_num_seqs: int | None = None,
+    enforce_eager: bool = False,
+    engine_version: str | None = None,
+    calibration: Calibration | None = None,
 ) -> InferenceEstimate:
-    """Does serving ``batch`` sequences of ``context`` tokens fit one tensor-parallel replica of
-    ``gpus`` GPUs? Without an architecture, KV and activations are reported unknown (None)."""
-    precision = check_precision(precision)
+    """Does serving ``batch`` sequences of ``context`` tokens (``--max-model-len``) fit one
+    tensor-parallel replica of ``gpus`` GPUs, and would vLLM start? Without an architecture, KV,
+    activations and the start-up verdict are unknown (None)."""
+    weight_precision, assumed = resolve_precision(arch, precision)
     if batch < 1 or context < 1 or gpus < 1:
         raise ValueError("batch, context and gpus must be >= 1")
-    if not 0 < gpu_memory_utilization <= 1:
+    accounting = accounting_for(engine_version)
+    if engine_version is None:
+        assumed.append(f"vLLM {accounting.version} (serving.engineVersion unset)")
+    utilization = gpu_memory_utilization or accounting.release.default_gpu_memory_utilization
+    if not 0 < utilization <= 1:
         raise ValueError("gpu_memory_utilization must be in (0, 1]")
-    default_tokens, default_seqs = scheduler_defaults(gpu)
+    default_tokens, default_seqs = scheduler_defaults(gpu, accounting)
     tokens = max_num_batched_tokens or default_tokens
     seqs = max_num_seqs or default_seqs
-    element = kv_element_bytes(kv_precision, precision)
-    weights = weight_bytes(arch, parameters, precision)
+    element = kv_element_bytes(kv_precision, weight_precision)
+    weights = weight_bytes(arch, parameters, weight_precision, gpus)
     weights_per_gpu = -(-weights // gpus)
-    overhead = (NON_TORCH_BYTES_TP if gpus > 1 else NON_TORCH_BYTES) + CUDA_GRAPH_BYTES
-    available = math.ceil(gpu.usable_bytes * gpu_memory_utilization)
+    non_torch = non_torch_bytes(gpus)
+    graphs = cuda_graph_bytes(accounting, enforce_eager)
+    if calibration is not None:
+        non_torch += calibration.non_kv_delta_bytes(gpu.name, accounting.version)
+    overhead = non_torch + graphs
+    usable = gpu.usable_bytes
+    if calibration is not None:
+        usable = calibration.usable_bytes(gpu.name, accounting.version) or usable
+    available = math.ceil(usable * utilization)
     kv_total = kv_gpu = per_token = per_token_window = activation = pool = None
     max_batch = max_context = None
     one_sequence = None
+    launch: Startup | None = None
     if arch is not None:
-        activation = activation_peak_bytes(arch, tokens, seqs, gpus)
+        profile = profiled_tokens(accounting, context, tokens)
+        logit = accounting.release.sampler_bytes_per_logit
+        activation = activation_peak_bytes(arch, profile, seqs, gpus, logit)
         pool = available - weights_per_gpu - activation - overhead
         seq = sequence_kv_bytes(arch, context, element, gpus, in_flight_tokens=tokens)
         kv_gpu = batch * seq
@@ -152,21 +273,22 @@ def estimate_inference(
         per_token_window = kv_bytes_per_token(arch, element, gpus, full_layers_only=True) * gpus
         one_sequence = seq <= pool
         max_batch = max(0, pool // seq) if seq else 0
-        limit = arch.max_position_embeddings or 1 << 24
+        limit = arch.max_position_embeddings or SEARCH_LIMIT
         max_context = max_tokens_within(
             arch, pool, element, gpus, batch=batch, in_flight_tokens=tokens, limit=limit
         )
+        launch = startup(arch, accounting, pool, context, element, gpus, tokens)
     required = weights_per_gpu + overhead + (activation or 0) + (kv_gpu or 0)
     model_max = arch.max_position_embeddings if arch else None
     return InferenceEstimate(
         parameters=arch.parameters if arch else round(parameters or 0),
-        precision=precision,
+        precision=weight_precision,
         kv_precision=kv_precision or ("fp32" if element == 4 else "bf16"),
         gpu=gpu.name,
         gpus=gpus,
         batch=batch,
         context=context,
-        gpu_memory_utilization=gpu_memory_utilization,
+        gpu_memory_utilization=utilization,
         max_num_batched_tokens=tokens,
         weights_bytes=weights,
         weights_bytes_per_gpu=weights_per_gpu,
@@ -186,4 +308,15 @@ def estimate_inference(
         max_context_at_batch=max_context,
         model_max_context=model_max,
         context_exceeds_model_max=model_max is not None and context > model_max,
+        max_num_seqs=seqs,
+        engine_version=accounting.version,
+        accounting=accounting.describe(),
+        non_torch_bytes=non_torch,
+        cuda_graph_bytes=graphs,
+        kv_cache_tokens=launch.kv_cache_tokens if launch else None,
+        max_concurrency=launch.max_concurrency if launch else None,
+        starts=launch.starts if launch else None,
+        refusal=launch.refusal if launch else None,
+        max_startable_model_len=launch.max_startable_model_len if launch else None,
+        assumed=tuple(assumed),
     )

@@ -1,45 +1,60 @@
 """Bytes of model weights per precision.
 
 memory.md §0 rule 1: prefer the checkpoint's published size (safetensors ``total_size``) when the
-requested precision is the checkpoint's own; otherwise quantised formats store only the decoder
-weight matrices in low precision and keep embeddings, lm_head, norms, biases and routers 16-bit
-(so ``params x bits`` under-estimates: Llama-3.1-70B W8A8 logs 67.72 GiB vs 67.67 computed this
-way, memory.md §4 #3). MXFP4 (gpt-oss) quantises only the MoE experts.
+requested precision is the checkpoint's own; otherwise a format stores the tensors in its scope
+(precisions.yaml) at its bits per value, group scales and zero points included, and keeps the
+rest 16-bit: embeddings, lm_head, norms, biases, routers and vision towers (so ``params x bits``
+under-estimates: Llama-3.1-70B W8A8 logs 67.72 GiB vs 67.67 computed this way, memory.md §4 #3).
 """
 
 from __future__ import annotations
 
+from linter.catalog.precisions import PrecisionSpec
 from linter.memory.architecture import Architecture
-from linter.memory.units import MATRIX_BITS, check_precision
+from linter.memory.units import matrix_bits, precision_spec
 
 _SAME_SIZE = {"bf16": "16bit", "fp16": "16bit"}
 
 
 def _ceil_bits(count: int, precision: str) -> int:
     """``count`` values at the format's bits per value, rounded up to whole bytes."""
-    value = MATRIX_BITS[precision] * count / 8
+    value = matrix_bits(precision) * count / 8
     return -(-value.numerator // value.denominator)
 
 
-def weight_bytes(arch: Architecture | None, parameters: float | None, precision: str) -> int:
-    """Total weight bytes (all tensor-parallel ranks together)."""
-    precision = check_precision(precision)
+def _round_up(value: int, multiple: int | None) -> int:
+    return -(-value // multiple) * multiple if multiple else value
+
+
+def _quantised(arch: Architecture, spec: PrecisionSpec, tp: int) -> tuple[int, int]:
+    """(parameters the format stores, the values it stores for them once vLLM pads them)."""
+    if spec.scope == "all":
+        return arch.parameters, arch.parameters
+    if spec.scope == "experts" and arch.is_moe:
+        intermediate = arch.moe_intermediate_size
+        padded = tp * _round_up(-(-intermediate // tp), spec.pad_intermediate_to)
+        hidden = _round_up(arch.hidden_size, spec.pad_hidden_to)
+        stored = arch.expert_parameters * padded * hidden // (intermediate * arch.hidden_size)
+        return arch.expert_parameters, stored
+    return arch.decoder_matrix_parameters, arch.decoder_matrix_parameters
+
+
+def weight_bytes(
+    arch: Architecture | None, parameters: float | None, precision: str, tp: int = 1
+) -> int:
+    """Total weight bytes over ``tp`` tensor-parallel ranks (padding per rank included)."""
+    spec = precision_spec(precision)
     if arch is None:
         if parameters is None or parameters <= 0:
             raise ValueError("need an architecture or a positive parameter count")
-        return _ceil_bits(round(parameters), precision)
-    dtype = arch.checkpoint_dtype
+        return _ceil_bits(round(parameters), spec.name)
+    dtype = arch.checkpoint_precision
     if (
         arch.checkpoint_bytes
         and dtype
-        and _SAME_SIZE.get(dtype, dtype) == _SAME_SIZE.get(precision, precision)
+        and _SAME_SIZE.get(dtype, dtype) == _SAME_SIZE.get(spec.name, spec.name)
     ):
         return arch.checkpoint_bytes
-    if precision == "fp32":
-        return 4 * arch.parameters
-    quantised = (
-        arch.expert_parameters
-        if precision == "mxfp4" and arch.is_moe
-        else (arch.decoder_matrix_parameters)
-    )
-    return _ceil_bits(quantised, precision) + 2 * (arch.parameters - quantised)
+    quantised, stored = _quantised(arch, spec, tp)
+    rest_bytes = 4 if spec.name == "fp32" else 2
+    return _ceil_bits(stored, spec.name) + rest_bytes * (arch.parameters - quantised)

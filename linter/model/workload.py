@@ -13,7 +13,10 @@ from pydantic import Field, model_validator
 from linter.model.base import API_VERSION, Metadata, ParameterCount, Strict
 
 Profile = Literal["inference", "fine-tuning", "training", "dev"]
-Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4"]
+#: Equals linter/catalog/data/precisions.yaml's names (a test checks it).
+Precision = Literal[
+    "fp32", "bf16", "fp16", "fp8", "fp8-block", "int8", "int4", "nf4", "mxfp4", "nvfp4"
+]
 Capacity = Literal["on-demand", "spot", "reserved"]
 LawfulBasis = Literal[
     "consent",

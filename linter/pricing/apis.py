@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from linter import catalog
+from linter.catalog.models import catalogue_entry, catalogue_key
 from linter.memo import memoize_list
-from linter.memory.architecture import catalogue_entry, catalogue_key
 
 #: ``region`` value of a price that is the same in every region the provider offers the model.
 ANY_REGION = "*"

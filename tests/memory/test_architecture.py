@@ -84,9 +84,7 @@ def test_unknown_model_is_none() -> None:
 
 
 def test_gemma3_multimodal_config_uses_text_tower() -> None:
-    text: dict[str, Any] = {
-        k: v for k, v in catalog.load("models")["models"][0].items() if k not in ("id", "aliases")
-    }
+    text: dict[str, Any] = dict(catalog.load("models")["models"][0]["config"])
     arch = architecture_from_hf_config({"model_type": "llava", "text_config": text})
     assert arch.parameters == 8_030_261_248
 

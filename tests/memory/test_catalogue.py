@@ -9,12 +9,13 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from linter import catalog
+from linter.catalog.names import name_key
 from linter.memory import resolve_gpu
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas" / "catalog"
 
 
-@pytest.mark.parametrize("name", ["gpus", "models", "instance_types"])
+@pytest.mark.parametrize("name", ["gpus", "models", "instance_types", "precisions"])
 def test_file_matches_schema(name: str) -> None:
     schema = json.loads((SCHEMAS / f"{name}.schema.json").read_text("utf-8"))
     Draft202012Validator.check_schema(schema)
@@ -33,5 +34,5 @@ def test_gpu_names_and_aliases_are_unambiguous() -> None:
     seen: dict[str, str] = {}
     for entry in catalog.load("gpus")["gpus"]:
         for name in (entry["name"], *entry["aliases"]):
-            key = name.lower().replace("_", "-").replace(" ", "-")
+            key = name_key(name)
             assert seen.setdefault(key, entry["name"]) == entry["name"], name

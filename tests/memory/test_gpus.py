@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from linter.memory import resolve_gpu, resolve_instance, smallest_fitting_gpu
+from linter.memory.gpus import gpu_with_memory
 from linter.memory.units import GIB, MIB
 
 
@@ -38,6 +39,8 @@ def test_alias_resolution(spelling: str, name: str) -> None:
 
 def test_unknown_gpu_is_none() -> None:
     assert resolve_gpu("H300") is None
+    assert resolve_gpu("H100\u200b") is None  # invisible characters are not dropped silently
+    assert resolve_instance("p5.48xlarge\u200b") is None
 
 
 def test_memory_is_nvidia_smi_total_not_marketing() -> None:
@@ -75,9 +78,57 @@ def test_instance_unknown_or_wrong_provider() -> None:
 
 def test_smallest_fitting_gpu() -> None:
     gpu = smallest_fitting_gpu(20 * GIB, headroom=0.1)
-    assert gpu is not None and gpu.name == "RTX-4090"  # 24,564 MiB x 0.98 x 0.9 = 21.2 GiB
+    # consumer cards (RTX 4090, 24,564 MiB) are not suggested: A30 24,576 MiB x 0.98 x 0.9
+    assert gpu is not None and gpu.name == "A30"
     gpu = smallest_fitting_gpu(70 * GIB, headroom=0.1)
     assert gpu is not None and gpu.name == "H100-80GB"
     assert smallest_fitting_gpu(500 * GIB, headroom=0.1) is None
     l4 = resolve_gpu("L4")
     assert l4 is not None and smallest_fitting_gpu(10 * GIB, 0.0, [l4]) == l4
+
+
+def test_vllm_unsupported_gpus_are_never_suggested() -> None:
+    gpu = smallest_fitting_gpu(2 * GIB, headroom=0.1)
+    assert gpu is not None and gpu.name == "T4"  # not a K80, M60 or P100 (compute < 7.0)
+
+
+@pytest.mark.parametrize(
+    ("gib", "name"), [(40, "A100-40GB"), (24, "A10"), (48, "A40"), (80, "H100-PCIe"), (1, "T4")]
+)
+def test_gpu_known_only_by_memory_is_the_smallest_with_that_much(gib: float, name: str) -> None:
+    gpu = gpu_with_memory(gib)
+    assert gpu is not None and gpu.name == name
+
+
+def test_no_gpu_has_that_much_memory() -> None:
+    assert gpu_with_memory(4096) is None
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["T4", "T4g", "K80", "M60", "Radeon MI25", "H100-MEGA", "A100", "V100", "H200", "B200", "A10"],
+)
+def test_price_catalogue_accelerator_names_resolve(name: str) -> None:
+    assert resolve_gpu(name) is not None
+
+
+@pytest.mark.parametrize(
+    ("spelling", "name"),
+    [
+        ("NVIDIA GeForce RTX 5090", "RTX-5090"),
+        ("NVIDIA RTX 6000 Ada Generation", "RTX-6000-Ada"),
+        ("NVIDIA RTX PRO 6000 Blackwell Server Edition", "RTX-PRO-6000"),
+        ("NVIDIA H20", "H20"),
+        ("NVIDIA L20", "L20"),
+        ("A800-SXM4-80GB", "A800-80GB"),
+        ("H800", "H800"),
+        ("GB200", "GB200"),
+        ("AMD Instinct MI325X", "MI325X"),
+        ("RTX 4060", "RTX-4060"),
+        ("RTX 4070", "RTX-4070"),
+        ("RTX 4080", "RTX-4080"),
+    ],
+)
+def test_issue_13_gpus_resolve(spelling: str, name: str) -> None:
+    gpu = resolve_gpu(spelling)
+    assert gpu is not None and gpu.name == name

@@ -1,0 +1,104 @@
+"""Each public vLLM start-up log of benchmarks/memory/vllm_logs.json, pinned within its tolerance.
+
+Errors are gpulint's prediction over what the log reported (benchmarks/memory/calibrate.py prints
+the table). A change to the accounting that moves a case outside its band fails here.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import statistics
+from types import ModuleType
+from typing import Any
+
+import pytest
+from conftest import REPO
+
+
+def _calibrate() -> ModuleType:
+    path = REPO / "benchmarks" / "memory" / "calibrate.py"
+    spec = importlib.util.spec_from_file_location("calibrate", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+CALIBRATE = _calibrate()
+CASES: dict[str, dict[str, Any]] = {case["id"]: case for case in CALIBRATE.cases()}
+
+# case id -> (weights error band, KV-capacity error band); None: the log does not say.
+BANDS: dict[str, tuple[tuple[float, float] | None, tuple[float, float] | None]] = {
+    "vllm-10517-20k": ((-0.01, 0.01), (0.0, 0.03)),
+    "vllm-10517-29k": ((-0.01, 0.01), (0.0, 0.03)),
+    "vllm-pr-12569": ((-0.01, 0.01), (0.30, 0.40)),  # GPU not named: sized on an H100
+    "vllm-6746": ((-0.18, -0.16), None),  # Meta's FP8 keeps attention bf16: not modelled
+    "vllm-23278": ((-0.01, 0.01), None),
+    "vllm-33155": ((0.0, 0.03), None),
+    "vllm-27508": (None, (-0.05, 0.0)),
+    "vllm-13061": ((-0.02, -0.01), (0.0, 0.03)),
+    "vllm-21348": (None, (0.15, 0.20)),
+    "vllm-13882": ((-0.01, 0.01), None),
+    "myoceane-gpt-oss-20b-a100": ((-0.01, 0.01), (-0.05, -0.03)),
+}
+
+
+def test_every_case_has_a_band() -> None:
+    assert sorted(BANDS) == sorted(CASES)
+
+
+def _within(value: float | None, band: tuple[float, float] | None) -> bool:
+    if band is None:
+        return value is None
+    return value is not None and band[0] <= value <= band[1]
+
+
+@pytest.mark.parametrize("case_id", sorted(BANDS))
+def test_case_within_its_band(case_id: str) -> None:
+    comparison = CALIBRATE.evaluate(CASES[case_id])
+    weights_band, kv_band = BANDS[case_id]
+    assert _within(comparison.weights_error(), weights_band), comparison.weights_error()
+    assert _within(comparison.kv_tokens_error(), kv_band), comparison.kv_tokens_error()
+
+
+@pytest.mark.parametrize("case_id", sorted(BANDS))
+def test_every_logged_refusal_is_predicted(case_id: str) -> None:
+    comparison = CALIBRATE.evaluate(CASES[case_id])
+    assert comparison.refusal_matches() in (True, None)
+    if CASES[case_id]["logged"]["refused"]:
+        assert comparison.estimate.starts is False and comparison.estimate.refusal
+
+
+def test_summary_over_stated_cases() -> None:
+    kv = [
+        abs(error)
+        for case in CASES.values()
+        if case["in_target"] and (error := CALIBRATE.evaluate(case).kv_tokens_error()) is not None
+    ]
+    weights = [
+        abs(error)
+        for case in CASES.values()
+        if (error := CALIBRATE.evaluate(case).weights_error()) is not None
+    ]
+    assert len(kv) == 6 and statistics.median(kv) < 0.05 and max(kv) < 0.19
+    assert len(weights) == 9 and statistics.median(weights) < 0.01
+
+
+def test_v1_refusal_message_is_vllms() -> None:
+    comparison = CALIBRATE.evaluate(CASES["vllm-27508"])
+    assert comparison.estimate.refusal == (
+        "To serve at least one request with the model's max seq len (131072), (4.50 GiB KV "
+        "cache is needed, which is larger than the available KV cache memory (1.67 GiB). Based "
+        "on the available memory, the estimated maximum model length is 48448. Try increasing "
+        "`gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine."
+    )
+    assert comparison.estimate.max_startable_model_len == 48_448
+
+
+def test_v0_refusal_message_is_vllms() -> None:
+    estimate = CALIBRATE.evaluate(CASES["vllm-10517-29k"]).estimate
+    assert estimate.refusal == (
+        "The model's max seq len (29000) is larger than the maximum number of tokens that can be "
+        "stored in KV cache (24208). Try increasing `gpu_memory_utilization` or decreasing "
+        "`max_model_len` when initializing the engine."
+    )
