@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from linter.catalog.base import Catalogue
+from linter.catalog.prices import Prices
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 BASE_ID = "https://gpulint.dev/schemas/catalog/"
@@ -19,7 +20,7 @@ BASE_ID = "https://gpulint.dev/schemas/catalog/"
 
 def registry() -> dict[str, type[Catalogue]]:
     """Catalogue file name (``data/<name>.yaml``) -> its model. The one list of catalogues."""
-    return {}
+    return {"prices": Prices}
 
 
 def generate() -> dict[str, dict[str, Any]]:
