@@ -12,7 +12,6 @@ from linter.facts.resources import Placement, placement
 from linter.facts.run import RunIndex
 from linter.model import Workload
 
-HOURS_PER_MONTH = 730
 API_OF_CLOUD = {"aws": "bedrock", "gcp": "vertex-ai", "azure": "azure-openai"}
 
 
@@ -21,11 +20,13 @@ def _money(value: float | None) -> float | None:
 
 
 def _hours(workload: Workload) -> float | None:
+    from linter.pricing import default_hours_per_month
+
     lifecycle = workload.spec.lifecycle
     if lifecycle.hours_per_month is not None:
         return lifecycle.hours_per_month
     if workload.spec.profile == "inference":
-        return HOURS_PER_MONTH
+        return default_hours_per_month()
     return lifecycle.max_runtime_hours
 
 
@@ -40,7 +41,10 @@ def _instance_prices(workload: Workload, where: Placement) -> dict[str, Any]:
         return {}
     instances = resources.nodes * where.replicas
     on_demand = None if price.on_demand_per_hour is None else price.on_demand_per_hour * instances
-    spot = None if price.spot_per_hour is None else price.spot_per_hour * instances
+    market_spot = price.market_spot_per_hour
+    spot = None if market_spot is None else market_spot * instances
+    basis = price.basis_note()
+    prices_from = f"{price.region} catalogue prices" + (f" ({basis})" if basis else "")
     return {
         "instances": instances,
         "onDemandPerHour": _money(on_demand),
@@ -48,13 +52,15 @@ def _instance_prices(workload: Workload, where: Placement) -> dict[str, Any]:
         "spotSavingFraction": round(1 - spot / on_demand, 3)
         if on_demand and spot is not None
         else None,
-        "priceNote": f"{resources.region} catalogue prices, source {price.source}",
+        "priceNote": f"{prices_from}, source {price.source}",
     }
 
 
-def _managed_alternative(workload: Workload, per_hour: float | None) -> dict[str, Any] | None:
+def _managed_alternative(
+    workload: Workload, per_hour: float | None, hours: float | None
+) -> dict[str, Any] | None:
     """The managed API offering the same model, and the break-even when volume is declared."""
-    from linter.pricing import api_price, break_even, managed_offerings
+    from linter.pricing import break_even, managed_offerings, token_volume
 
     model_id = workload.spec.model.id
     if workload.spec.profile != "inference" or not model_id:
@@ -63,7 +69,8 @@ def _managed_alternative(workload: Workload, per_hour: float | None) -> dict[str
     if not offerings:
         return None
     preferred = API_OF_CLOUD.get(workload.spec.resources.provider or "")
-    offerings.sort(key=lambda o: (o.provider != preferred, not o.has_price, o.provider))
+    region = workload.spec.resources.region
+    offerings.sort(key=lambda o: (o.provider != preferred, o.region != region, o.provider))
     chosen = offerings[0]
     out: dict[str, Any] = {
         "provider": chosen.provider,
@@ -71,19 +78,16 @@ def _managed_alternative(workload: Workload, per_hour: float | None) -> dict[str
         "offeredBy": sorted({o.provider for o in offerings}),
         "breakEven": None,
     }
-    price = (
-        api_price(chosen.provider, chosen.model, workload.spec.resources.region)
-        if chosen.has_price
-        else None
-    )
     tokens = workload.spec.serving.expected_tokens_per_minute
-    if price is None or per_hour is None or tokens is None:
+    if per_hour is None or tokens is None or hours is None:
         return out
+    volume = token_volume(tokens_per_minute=tokens)
     result = break_even(
         per_hour,
-        price.input_per_million_tokens,
-        price.output_per_million_tokens,
-        tokens_per_minute=tokens,
+        chosen.input_per_million_tokens,
+        chosen.output_per_million_tokens,
+        volume,
+        hours_per_month=hours,
     )
     out["breakEven"] = {
         "selfHostedMonthly": _money(result.self_hosted_monthly),
@@ -93,8 +97,8 @@ def _managed_alternative(workload: Workload, per_hour: float | None) -> dict[str
         "breakEvenTokensPerMinute": None
         if result.break_even_tokens_per_minute is None
         else round(result.break_even_tokens_per_minute),
-        "splitAssumed": result.split_assumed,
-        "priceSource": price.source,
+        "splitAssumed": volume.split_assumed,
+        "priceSource": chosen.source,
     }
     return out
 
@@ -123,5 +127,5 @@ def compute(manifest: Manifest, run: RunIndex) -> dict[str, Any]:
         "priceNote": prices.get("priceNote"),
         "perHour": per_hour,
         "monthly": None if per_hour is None or hours is None else _money(per_hour * hours),
-        "managedApi": _managed_alternative(workload, per_hour),
+        "managedApi": _managed_alternative(workload, per_hour, hours),
     }
