@@ -60,11 +60,6 @@ def run(code: str, env: dict[str, str]) -> dict[str, float]:
     return result
 
 
-def median_ms(code: str, env: dict[str, str], repeats: int) -> tuple[float, float]:
-    results = [run(code, env) for _ in range(repeats)]
-    return statistics.median(r["ms"] for r in results), results[0]["rows"]
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=15)
@@ -73,15 +68,19 @@ def main() -> int:
         cached = {**os.environ, "XDG_CACHE_HOME": cache}
         cached.pop("GPULINT_NO_CACHE", None)
         run(PROBE, cached)  # fills the user cache
-        figures = {
-            "first": median_ms(PROBE, {**os.environ, "GPULINT_NO_CACHE": "1"}, args.repeats),
-            "cached": median_ms(PROBE, cached, args.repeats),
-            "as YAML (parse only)": median_ms(
-                AS_YAML, {**os.environ, "GPULINT_NO_CACHE": "1"}, args.repeats
-            ),
+        uncached = {**os.environ, "GPULINT_NO_CACHE": "1"}
+        probes = {
+            "first": (PROBE, uncached),
+            "cached": (PROBE, cached),
+            "as YAML (parse only)": (AS_YAML, uncached),
         }
-    for name, (ms, rows) in figures.items():
-        print(f"{name:>22}: {ms:6.1f} ms  ({rows:.0f} rows, median of {args.repeats})")
+        results: dict[str, list[dict[str, float]]] = {name: [] for name in probes}
+        for _ in range(args.repeats):  # taking turns, so machine noise hits every probe
+            for name, (code, env) in probes.items():
+                results[name].append(run(code, env))
+    for name, runs in results.items():
+        ms = statistics.median(r["ms"] for r in runs)
+        print(f"{name:>22}: {ms:6.1f} ms  ({runs[0]['rows']:.0f} rows, median of {args.repeats})")
     return 0
 
 
