@@ -29,6 +29,7 @@ def test_examples_show_their_findings() -> None:
         ("GL205", "examples/capacity/shared-gpu-pool.yaml", 21),
         ("GL204", "examples/capacity/shared-gpu-pool.yaml", 43),
         ("GL205", "examples/capacity/shared-gpu-pool.yaml", 44),
+        ("GL209", "examples/capacity/small-model-on-gpu.yaml", 10),
         ("GL210", "examples/capacity/small-model-on-gpu.yaml", 20),
         ("GL202", "examples/finetune-spot.yaml", 27),
         ("GL101", "examples/memory/70b-on-one-gpu.yaml", 18),

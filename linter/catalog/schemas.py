@@ -19,7 +19,7 @@ BASE_ID = "https://gpulint.dev/schemas/catalog/"
 
 def registry() -> dict[str, type[Catalogue]]:
     """Catalogue file name (``data/<name>.yaml``) -> its model. The one list of catalogues."""
-    from linter.catalog import engines, gpus, instances, models, precisions, spot
+    from linter.catalog import engines, gpus, instances, models, precisions, prices, spot
 
     return {
         "engines": engines.EngineCatalogue,
@@ -27,6 +27,7 @@ def registry() -> dict[str, type[Catalogue]]:
         "instance_types": instances.InstanceCatalogue,
         "models": models.ModelCatalogue,
         "precisions": precisions.PrecisionCatalogue,
+        "prices": prices.Prices,
         "spot": spot.SpotCatalogue,
     }
 

@@ -1,7 +1,8 @@
 """The ``cost`` fact: running hours, hourly and monthly price on-demand and spot (where the price
-catalogue has the instance type in that region), and, for self-hosted inference of a model also
-offered as a managed API, the comparison with per-token pricing over the same hours. Prices are
-catalogue data with sources; nothing here estimates one."""
+catalogue has the instance type, in the workload's region or the nearest priced one, which it
+then names), and, for self-hosted inference of a model also offered as a managed API, the
+comparison with every offering residency allows, over the same hours. Prices are catalogue data
+with sources and caveat flags; nothing here estimates one."""
 
 from __future__ import annotations
 
@@ -13,12 +14,13 @@ from linter.facts.base import Fact, listing, percent
 from linter.facts.subject import Subject
 from linter.model import Workload
 
-#: The managed API a cloud's own customers would reach for first.
-API_OF_CLOUD = {"aws": "bedrock", "gcp": "vertex-ai", "azure": "azure-openai"}
 CHEAPER_TEXT = {"api": "the API", "self-hosted": "self-hosting", "equal": "neither"}
 
 
 class Comparison(Fact):
+    provider: str = Field(description="The cheapest allowed managed offering.")
+    model: str
+    region: str | None = Field(description="Where that offering is called.")
     hours_per_month: float = Field(description="Hours both sides are compared over.")
     self_hosted_monthly: float
     api_monthly: float
@@ -28,15 +30,14 @@ class Comparison(Fact):
     break_even_tokens_per_minute: int | None = Field(
         description="Sustained tokens per minute at which both cost the same."
     )
-    split_assumed: bool = Field(description="A 3:1 input:output token split was assumed.")
+    split_assumed: bool = Field(description="The input:output split was assumed.")
     price_source: str
 
 
 class ManagedApi(Fact):
-    provider: str = Field(description="The offering compared against.")
-    model: str = Field(description="Its model id.")
     offered_by: list[str] = Field(description="Every managed API offering the model.")
     offered_by_text: str
+    allowed_by: list[str] = Field(description="The offerings residency allows.")
     comparison: Comparison | None = Field(description="Null when it cannot be made (see missing).")
     missing: str | None = Field(description="What the comparison lacks, when it cannot be made.")
 
@@ -47,10 +48,15 @@ class CostFact(Fact):
     )
     gpu_hours_per_month: float | None
     instances: int | None = Field(description="Priced instances (nodes x replicas).")
+    price_region: str | None = Field(description="The region whose prices are used.")
     on_demand_per_hour: float | None = Field(description="All instances, USD.")
-    spot_per_hour: float | None = Field(description="All instances, USD.")
+    spot_per_hour: float | None = Field(
+        description="All instances, USD; null when the catalogue's spot price is not a market "
+        "price (see price warnings)."
+    )
     spot_saving_percent: float | None
-    price_note: str | None = Field(description="Which prices were used, with their source.")
+    price_note: str | None = Field(description="Which prices were used and why, with the source.")
+    price_warnings: list[str] = Field(description="Caveats the catalogue attaches to the price.")
     spot_saving_text: str | None = Field(
         description="Spot against on-demand, as a message says it."
     )
@@ -66,137 +72,127 @@ def _money(value: float | None) -> float | None:
 
 
 def _hours(workload: Workload) -> float | None:
-    from linter.pricing import HOURS_PER_MONTH
+    from linter.pricing import default_hours_per_month
 
     lifecycle = workload.spec.lifecycle
     if lifecycle.hours_per_month is not None:
         return lifecycle.hours_per_month
     if workload.spec.profile == "inference":
-        return HOURS_PER_MONTH
+        return default_hours_per_month()
     return lifecycle.max_runtime_hours
 
 
-class _Prices:
-    """The instance's catalogue prices for every instance of the workload, or why there are none."""
-
-    def __init__(self, subject: Subject) -> None:
-        from linter.pricing import instance_price
-
-        resources = subject.workload.spec.resources
-        where = subject.placement
-        self.on_demand: float | None = None
-        self.spot: float | None = None
-        self.note: str | None = None
-        self.missing: str | None = None
-        if not resources.instance_type:
-            self.missing = "no instance type declared, so no instance price applies"
-            return
-        if not (resources.provider and resources.region and where.instance):
-            self.missing = f"no price for {resources.instance_type} without a provider and region"
-            return
-        price = instance_price(resources.provider, resources.instance_type, resources.region)
-        if price is None:
-            self.missing = (
-                f"no catalogued price for {resources.instance_type} in {resources.region}"
-            )
-            return
-        count = where.instances
-        if price.on_demand_per_hour is not None:
-            self.on_demand = price.on_demand_per_hour * count
-        if price.spot_per_hour is not None:
-            self.spot = price.spot_per_hour * count
-        self.note = f"{resources.region} catalogue prices, source {price.source}"
-
-
 def compute(subject: Subject) -> CostFact:
+    from linter.pricing import instance_price, spot_saving
+
     workload = subject.workload
+    resources = workload.spec.resources
     hours = _hours(workload)
-    total_gpus = subject.placement.total_gpus
-    prices = _Prices(subject)
-    on_demand, spot = _money(prices.on_demand), _money(prices.spot)
-    saving = (
-        1 - prices.spot / prices.on_demand if prices.spot is not None and prices.on_demand else None
-    )
-    per_hour = spot if workload.spec.resources.capacity == "spot" else on_demand
-    saving_text = None
-    if saving is not None:
-        saving_text = (
-            f"spot would cost ${spot}/h instead of ${on_demand}/h "
-            f"({percent(saving):g}% less, {prices.note})"
+    where = subject.placement
+    price = None
+    if resources.provider and resources.instance_type and where.instance:
+        price = instance_price(resources.provider, resources.instance_type, resources.region)
+    total_gpus = where.total_gpus
+    gpu_hours = None if hours is None or total_gpus is None else round(total_gpus * hours, 1)
+    if price is None:
+        return CostFact(
+            hours_per_month=hours,
+            gpu_hours_per_month=gpu_hours,
+            instances=None,
+            price_region=None,
+            on_demand_per_hour=None,
+            spot_per_hour=None,
+            spot_saving_percent=None,
+            price_note=None,
+            price_warnings=[],
+            spot_saving_text=None,
+            per_hour=None,
+            monthly=None,
+            managed_api=_managed_api(subject, hours),
         )
+    count = where.instances
+    on_demand = None if price.on_demand_per_hour is None else price.on_demand_per_hour * count
+    spot = None if price.market_spot_per_hour is None else price.market_spot_per_hour * count
+    saving = spot_saving(price)
+    basis = price.basis_note()
+    note = f"{price.region} catalogue prices" + (f" ({basis})" if basis else "")
+    note += f", source {price.source}"
+    saving_text = None
+    if saving.fraction is not None:
+        saving_text = (
+            f"spot would cost ${_money(spot)}/h instead of ${_money(on_demand)}/h "
+            f"({percent(saving.fraction):g}% less, {note})"
+        )
+    per_hour = spot if resources.capacity == "spot" else on_demand
     return CostFact(
         hours_per_month=hours,
-        gpu_hours_per_month=None
-        if hours is None or total_gpus is None
-        else round(total_gpus * hours, 1),
-        instances=subject.placement.instances if prices.note else None,
-        on_demand_per_hour=on_demand,
-        spot_per_hour=spot,
-        spot_saving_percent=percent(saving),
-        price_note=prices.note,
+        gpu_hours_per_month=gpu_hours,
+        instances=count,
+        price_region=price.region,
+        on_demand_per_hour=_money(on_demand),
+        spot_per_hour=_money(spot),
+        spot_saving_percent=percent(saving.fraction),
+        price_note=note,
+        price_warnings=list(price.warnings()),
         spot_saving_text=saving_text,
-        per_hour=per_hour,
+        per_hour=_money(per_hour),
         monthly=None if per_hour is None or hours is None else _money(per_hour * hours),
-        managed_api=_managed_api(workload, per_hour, hours, prices),
+        managed_api=_managed_api(subject, hours),
     )
 
 
-def _managed_api(
-    workload: Workload, per_hour: float | None, hours: float | None, prices: _Prices
-) -> ManagedApi | None:
-    """The managed API offering the same model, compared over the workload's own hours."""
-    from linter.pricing import api_price, break_even, managed_offerings
+def _managed_api(subject: Subject, hours: float | None) -> ManagedApi | None:
+    """Every managed offering of the same model, and the cheapest one residency allows compared
+    with self-hosting over the workload's own hours."""
+    from linter.pricing import SelfHosted, compare_self_hosting, token_volume
 
+    workload = subject.workload
     model_id = workload.spec.model.id
-    if workload.spec.profile != "inference" or not model_id:
+    if workload.spec.profile != "inference" or not model_id or hours is None:
         return None
-    offerings = managed_offerings(model_id)
-    if not offerings:
-        return None
-    preferred = API_OF_CLOUD.get(workload.spec.resources.provider or "")
-    offerings.sort(key=lambda o: (o.provider != preferred, not o.has_price, o.provider))
-    chosen = offerings[0]
-    offered_by = sorted({o.provider for o in offerings})
-    price = (
-        api_price(chosen.provider, chosen.model, workload.spec.resources.region)
-        if chosen.has_price
-        else None
-    )
+    resources = workload.spec.resources
     tokens = workload.spec.serving.expected_tokens_per_minute
-    missing = None
-    if price is None:
-        missing = f"no catalogued per-token price for {chosen.provider} {chosen.model}"
-    elif per_hour is None:
-        missing = prices.missing or f"no {workload.spec.resources.capacity} price for the instance"
-    elif tokens is None:
-        missing = "no volume declared (serving.expectedTokensPerMinute)"
+    hosted = SelfHosted(
+        provider=resources.provider,
+        region=resources.region,
+        instance_type=resources.instance_type,
+        capacity="spot" if resources.capacity == "spot" else "on-demand",
+        nodes=resources.nodes,
+        replicas=subject.placement.replicas,
+    )
+    allowed = list(workload.spec.data.residency) or list(subject.run.default_residency)
+    volume = None if tokens is None else token_volume(tokens_per_minute=tokens)
+    result = compare_self_hosting(
+        model_id, hosted, hours_per_month=hours, volume=volume, allowed=allowed
+    )
+    if not result.verdicts:
+        return None
+    offered_by = sorted({v.offering.provider for v in result.verdicts})
+    allowed_by = sorted({v.offering.provider for v in result.verdicts if v.allowed})
     comparison = None
-    if missing is None and price is not None and per_hour is not None and tokens is not None:
-        result = break_even(
-            per_hour,
-            price.input_per_million_tokens,
-            price.output_per_million_tokens,
-            tokens_per_minute=tokens,
-            hours_per_month=hours if hours is not None else 0.0,
-        )
+    if result.comparisons:
+        best = result.comparisons[0]
+        outcome, offering = best.result, best.verdict.offering
         comparison = Comparison(
-            hours_per_month=result.hours_per_month,
-            self_hosted_monthly=round(result.self_hosted_monthly, 2),
-            api_monthly=round(result.api_monthly, 2),
-            cheaper=result.cheaper,
-            cheaper_text=CHEAPER_TEXT[result.cheaper],
-            monthly_saving=round(result.monthly_saving, 2),
+            provider=offering.provider,
+            model=offering.model,
+            region=best.verdict.region,
+            hours_per_month=outcome.hours_per_month,
+            self_hosted_monthly=round(outcome.self_hosted_monthly, 2),
+            api_monthly=round(outcome.api_monthly, 2),
+            cheaper=outcome.cheaper,
+            cheaper_text=CHEAPER_TEXT[outcome.cheaper],
+            monthly_saving=round(outcome.monthly_saving, 2),
             break_even_tokens_per_minute=None
-            if result.break_even_tokens_per_minute is None
-            else round(result.break_even_tokens_per_minute),
-            split_assumed=result.split_assumed,
-            price_source=price.source,
+            if outcome.break_even_tokens_per_minute is None
+            else round(outcome.break_even_tokens_per_minute),
+            split_assumed=volume is not None and volume.split_assumed,
+            price_source=offering.source,
         )
     return ManagedApi(
-        provider=chosen.provider,
-        model=chosen.model,
         offered_by=offered_by,
         offered_by_text=listing(offered_by),
+        allowed_by=allowed_by,
         comparison=comparison,
-        missing=missing,
+        missing=listing([m.detail for m in result.missing]) if result.missing else None,
     )

@@ -1,29 +1,50 @@
 """Prices of cloud GPU capacity and of managed model APIs, and the self-host vs API break-even.
 
-Pure functions over the packaged catalogue ``linter/catalog/data/prices.yaml`` (no other I/O).
-Every price carries the id of the source it was copied from; nothing here estimates a price.
+Pure functions over the price catalogue (``linter.catalog.prices``; no other I/O). Every price
+carries the id of its source and the caveat flags of its row; nothing here estimates a price.
 """
 
 from __future__ import annotations
 
-from linter.pricing.apis import ApiPrice, Offering, api_price, managed_offerings
+from linter.pricing.allowed import OfferingVerdict, allowed_offerings
+from linter.pricing.apis import ManagedOffering, managed_offerings
 from linter.pricing.break_even import (
-    ASSUMED_INPUT_SHARE,
-    HOURS_PER_MONTH,
     BreakEven,
+    TokenVolume,
+    assumed_input_share,
     break_even,
+    token_volume,
 )
-from linter.pricing.instances import InstancePrice, instance_price
+from linter.pricing.compare import (
+    Missing,
+    OfferingComparison,
+    SelfHosted,
+    SelfHostingComparison,
+    compare_self_hosting,
+)
+from linter.pricing.instances import InstancePrice, SpotSaving, instance_price, spot_saving
+from linter.pricing.monthly import MonthlyCost, default_hours_per_month, monthly_cost
 
 __all__ = [
-    "ASSUMED_INPUT_SHARE",
-    "HOURS_PER_MONTH",
-    "ApiPrice",
     "BreakEven",
     "InstancePrice",
-    "Offering",
-    "api_price",
+    "ManagedOffering",
+    "Missing",
+    "MonthlyCost",
+    "OfferingComparison",
+    "OfferingVerdict",
+    "SelfHosted",
+    "SelfHostingComparison",
+    "SpotSaving",
+    "TokenVolume",
+    "allowed_offerings",
+    "assumed_input_share",
     "break_even",
+    "compare_self_hosting",
+    "default_hours_per_month",
     "instance_price",
     "managed_offerings",
+    "monthly_cost",
+    "spot_saving",
+    "token_volume",
 ]

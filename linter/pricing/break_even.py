@@ -1,16 +1,58 @@
-"""Monthly cost of self-hosting versus a per-token managed API (pure arithmetic)."""
+"""Monthly cost of self-hosting versus a per-token managed API (pure arithmetic).
+
+Both sides run for the same hours: the instances cost their hourly price for ``hours_per_month``
+hours, and the declared token rate flows for those same hours, so changing the hours scales both
+sides and leaves the cheaper one and the break-even rate unchanged.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Literal
 
-#: Hours in the billing month used for comparisons (8,760 h / 12).
-HOURS_PER_MONTH = 730
-#: Share of input tokens assumed when only a total rate is given: 3 input tokens per output token.
-ASSUMED_INPUT_SHARE = 0.75
+from linter.catalog.prices import prices
+
+MINUTES_PER_HOUR = 60
+TOKENS_PER_MILLION = 1_000_000
 
 Cheaper = Literal["self-hosted", "api", "equal"]
+
+
+def assumed_input_share() -> float:
+    """Input tokens as a share of a total token rate given without a split (catalogue data)."""
+    return prices().assumed_input_share
+
+
+@dataclass(frozen=True)
+class TokenVolume:
+    """A sustained token rate while the workload runs."""
+
+    input_per_minute: float
+    output_per_minute: float
+    #: True when the split was assumed (``assumed_input_share``) from a total rate.
+    split_assumed: bool
+
+
+def token_volume(
+    *,
+    tokens_per_minute: float | None = None,
+    input_per_minute: float | None = None,
+    output_per_minute: float | None = None,
+) -> TokenVolume:
+    """A volume from both input and output rates, or from a total split by the assumed share."""
+    split_given = input_per_minute is not None or output_per_minute is not None
+    if split_given == (tokens_per_minute is not None):
+        raise ValueError("give input and output tokens per minute, or tokens_per_minute alone")
+    if tokens_per_minute is not None:
+        input_rate = tokens_per_minute * assumed_input_share()
+        volume = TokenVolume(input_rate, tokens_per_minute - input_rate, split_assumed=True)
+    elif input_per_minute is None or output_per_minute is None:
+        raise ValueError("give both input_per_minute and output_per_minute")
+    else:
+        volume = TokenVolume(input_per_minute, output_per_minute, split_assumed=False)
+    if min(volume.input_per_minute, volume.output_per_minute) < 0:
+        raise ValueError("token rates must not be negative")
+    return volume
 
 
 @dataclass(frozen=True)
@@ -20,9 +62,7 @@ class BreakEven:
     api_monthly: float
     input_tokens_per_month: float
     output_tokens_per_month: float
-    #: True when the input/output split was assumed (3:1) from a total tokens-per-minute rate.
-    split_assumed: bool
-    #: Input tokens as a share of all tokens (0.75 when assumed).
+    #: Input tokens as a share of all tokens (None without traffic).
     input_share: float | None
     cheaper: Cheaper
     #: How much the cheaper option saves per month (0.0 when equal).
@@ -35,61 +75,33 @@ def break_even(
     self_hosted_per_hour: float,
     input_per_million_tokens: float,
     output_per_million_tokens: float,
+    volume: TokenVolume,
     *,
-    input_tokens_per_minute: float | None = None,
-    output_tokens_per_minute: float | None = None,
-    tokens_per_minute: float | None = None,
-    hours_per_month: float = HOURS_PER_MONTH,
+    hours_per_month: float,
 ) -> BreakEven:
-    """Compare a month of self-hosting with the same traffic through a per-token API.
-
-    ``self_hosted_per_hour`` is the total hourly cost of all replicas. Give either both
-    ``input_tokens_per_minute`` and ``output_tokens_per_minute``, or ``tokens_per_minute`` alone:
-    a total is split 3:1 input:output (75% input, 25% output) and the result records
-    ``split_assumed=True``. Traffic flows while the service runs: ``hours_per_month`` (the
-    workload's, so both sides of the comparison cover the same hours).
-    """
-    split_given = input_tokens_per_minute is not None or output_tokens_per_minute is not None
-    if split_given == (tokens_per_minute is not None):
-        raise ValueError("give input and output tokens per minute, or tokens_per_minute alone")
-    if tokens_per_minute is not None:
-        input_rate = tokens_per_minute * ASSUMED_INPUT_SHARE
-        output_rate = tokens_per_minute - input_rate
-    else:
-        if input_tokens_per_minute is None or output_tokens_per_minute is None:
-            raise ValueError("give both input_tokens_per_minute and output_tokens_per_minute")
-        input_rate, output_rate = input_tokens_per_minute, output_tokens_per_minute
-    values = (
-        self_hosted_per_hour,
-        input_per_million_tokens,
-        output_per_million_tokens,
-        input_rate,
-        output_rate,
-    )
-    if min(values) < 0:
-        raise ValueError("costs, prices and token rates must not be negative")
-
-    minutes = hours_per_month * 60
-    input_tokens = input_rate * minutes
-    output_tokens = output_rate * minutes
+    """Compare ``hours_per_month`` hours of self-hosting (``self_hosted_per_hour`` is the total
+    hourly cost of every instance) with the same traffic through a per-token API."""
+    if min(self_hosted_per_hour, input_per_million_tokens, output_per_million_tokens) < 0:
+        raise ValueError("costs and prices must not be negative")
+    if hours_per_month < 0:
+        raise ValueError("hours per month must not be negative")
+    minutes = hours_per_month * MINUTES_PER_HOUR
+    input_tokens = volume.input_per_minute * minutes
+    output_tokens = volume.output_per_minute * minutes
     self_hosted = self_hosted_per_hour * hours_per_month
     api = (
         input_tokens * input_per_million_tokens + output_tokens * output_per_million_tokens
-    ) / 1_000_000
+    ) / TOKENS_PER_MILLION
 
-    total_rate = input_rate + output_rate
-    input_share = None
-    if tokens_per_minute is not None:
-        input_share = ASSUMED_INPUT_SHARE
-    elif total_rate > 0:
-        input_share = input_rate / total_rate
+    total_rate = volume.input_per_minute + volume.output_per_minute
+    input_share = volume.input_per_minute / total_rate if total_rate > 0 else None
     threshold = None
     if input_share is not None:
         per_token = (
             input_share * input_per_million_tokens + (1 - input_share) * output_per_million_tokens
-        ) / 1_000_000
+        ) / TOKENS_PER_MILLION
         if per_token > 0:
-            threshold = self_hosted / (minutes * per_token) if minutes else None
+            threshold = self_hosted_per_hour / (MINUTES_PER_HOUR * per_token)
 
     cheaper: Cheaper = "equal"
     if self_hosted < api:
@@ -102,7 +114,6 @@ def break_even(
         api_monthly=api,
         input_tokens_per_month=input_tokens,
         output_tokens_per_month=output_tokens,
-        split_assumed=tokens_per_minute is not None,
         input_share=input_share,
         cheaper=cheaper,
         monthly_saving=abs(self_hosted - api),

@@ -1,0 +1,248 @@
+"""The price catalogue: hourly prices of GPU instances and per-token prices of managed model APIs.
+
+``data/prices.yaml`` holds what describes the prices (``as_of``, currency, the pricing conventions,
+the caveat flags and every source with its commit, licence and processing); the rows are two CSV
+tables beside it, ``prices_instances.csv`` and ``prices_managed.csv`` (about 1,900 rows: CSV reads
+in a few milliseconds where the same rows as YAML take a quarter of a second, and a refresh still
+diffs one line per price). All three are written by ``scripts/refresh_prices.py``.
+
+Lookups compare names through :func:`linter.catalog.names.name_key`. Arithmetic and policy over
+these records (region fallback, savings, break-even) live in :mod:`linter.pricing`.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from linter.catalog import CatalogueError
+from linter.catalog.base import Catalogue, Record, Source, validated
+from linter.catalog.names import name_key
+
+DATA = Path(__file__).resolve().parent / "data"
+INSTANCES_FILE = "prices_instances.csv"
+MANAGED_FILE = "prices_managed.csv"
+
+#: What a caveat flag does to a price: ``warning`` shows it with the flag's description,
+#: ``no-spot-saving`` also keeps its spot price out of any saving claim.
+Effect = Literal["warning", "no-spot-saving"]
+
+
+class PriceFlag(Record):
+    id: str = Field(min_length=1)
+    effect: Effect
+    description: str = Field(min_length=1, description="Why a row carries the flag.")
+
+
+class PriceSource(Source):
+    repository: str = Field(min_length=1)
+    path: str = Field(min_length=1, description="The file in the repository that was read.")
+    commit: str | None = Field(None, pattern=r"^[0-9a-f]{40}$")
+    version: str | None = Field(None, description="Release that shipped the file, when no commit.")
+    sha256: str | None = Field(None, pattern=r"^[0-9a-f]{64}$")
+    licence: str = Field(min_length=1)
+    processing: str = Field(min_length=1, description="How rows were selected and derived.")
+
+
+class InstancePriceRow(Record):
+    """One row of ``prices_instances.csv``: an instance type with an accelerator, in a region."""
+
+    provider: str = Field(min_length=1)
+    instance_type: str = Field(min_length=1)
+    accelerator: str = Field(min_length=1, description="As the source names it.")
+    accelerator_count: float = Field(gt=0, description="As the source states it (see flags).")
+    region: str = Field(min_length=1)
+    on_demand_per_hour: float | None = Field(None, ge=0)
+    spot_per_hour: float | None = Field(None, ge=0, description="Lowest zone, one snapshot.")
+    flags: tuple[str, ...] = Field((), description="Ids of caveat flags (space-separated in CSV).")
+    source: str = Field(min_length=1)
+
+
+class ManagedPriceRow(Record):
+    """One row of ``prices_managed.csv``: a managed API's per-token price for one model."""
+
+    provider: str = Field(min_length=1, description="bedrock, vertex-ai, azure-openai, azure-ai")
+    model: str = Field(min_length=1, description="The provider's model id.")
+    region: str | None = Field(
+        None,
+        description="An AWS region, a Bedrock inference-profile geography (us, eu, global, ...) "
+        "or an Azure OpenAI deployment segment (eu, us, global, ...); absent when the price is "
+        "the same wherever the provider serves the model.",
+    )
+    input_per_million_tokens: float = Field(ge=0)
+    output_per_million_tokens: float = Field(ge=0)
+    hf_id: str | None = Field(None, description="The open-weight checkpoint it serves.")
+    source: str = Field(min_length=1)
+    source_key: str = Field(min_length=1, description="The entry's key in the source.")
+
+
+class Prices(Catalogue):
+    """``prices.yaml`` with the rows of its two CSV tables (``instances`` and ``managed``)."""
+
+    currency: Literal["USD"]
+    hours_per_month: float = Field(
+        gt=0, le=744, description="Hours in the month monthly costs are computed for."
+    )
+    assumed_input_share: float = Field(
+        gt=0, lt=1, description="Input tokens as a share of a declared total token rate."
+    )
+    flags: list[PriceFlag]
+    sources: list[PriceSource] = Field(min_length=1)  # type: ignore[assignment]
+    instances: list[InstancePriceRow] = Field(description=f"The rows of {INSTANCES_FILE}.")
+    managed: list[ManagedPriceRow] = Field(description=f"The rows of {MANAGED_FILE}.")
+
+    @classmethod
+    def assemble(cls, document: Any) -> Any:
+        if not isinstance(document, dict):
+            return document
+        return {
+            **document,
+            "instances": _table(DATA / INSTANCES_FILE, _instance_cells),
+            "managed": _table(DATA / MANAGED_FILE, _managed_cells),
+        }
+
+    @model_validator(mode="after")
+    def _references_resolve(self) -> Prices:
+        sources = {source.id for source in self.sources}
+        flags = {flag.id for flag in self.flags}
+        problems = [
+            f"instance row {row.instance_type} {row.region}: {what}"
+            for row in self.instances
+            for what in _unknown(row.source, sources, row.flags, flags)
+        ]
+        problems += [
+            f"managed row {row.source_key}: {what}"
+            for row in self.managed
+            for what in _unknown(row.source, sources, (), flags)
+        ]
+        keys = [_instance_identity(row) for row in self.instances]
+        if len(keys) != len(set(keys)):
+            problems.append("an instance type, accelerator and region is priced twice")
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+
+def _unknown(
+    source: str, sources: set[str], row_flags: Iterable[str], flags: set[str]
+) -> list[str]:
+    found = [] if source in sources else [f"undeclared source {source!r}"]
+    return found + [f"undeclared flag {flag!r}" for flag in row_flags if flag not in flags]
+
+
+def _instance_identity(row: InstancePriceRow) -> tuple[str, str, str, float, str]:
+    return (
+        row.provider,
+        name_key(row.instance_type),
+        name_key(row.accelerator),
+        row.accelerator_count,
+        name_key(row.region),
+    )
+
+
+# ------------------------------------------------------------------------------ CSV tables
+
+
+def _table(path: Path, convert: Callable[[dict[str, str]], dict[str, Any]]) -> list[Any]:
+    """The rows of a CSV table, each converted to the typed values its model validates."""
+    with path.open(newline="", encoding="utf-8") as handle:
+        reader = csv.DictReader(handle)
+        rows = []
+        for row in reader:
+            try:
+                rows.append(convert(row))
+            except (KeyError, ValueError) as err:
+                raise CatalogueError(f"catalogue {path.name}:{reader.line_num}: {err}") from None
+        return rows
+
+
+def _number(text: str) -> float | None:
+    return None if text == "" else float(text)
+
+
+def _required_number(text: str) -> float:
+    value = _number(text)
+    if value is None:
+        raise ValueError("a required number is empty")
+    return value
+
+
+def _instance_cells(row: dict[str, str]) -> dict[str, Any]:
+    return {
+        **row,
+        "accelerator_count": _required_number(row["accelerator_count"]),
+        "on_demand_per_hour": _number(row["on_demand_per_hour"]),
+        "spot_per_hour": _number(row["spot_per_hour"]),
+        "flags": tuple(row["flags"].split()),
+    }
+
+
+def _managed_cells(row: dict[str, str]) -> dict[str, Any]:
+    return {
+        **row,
+        "region": row["region"] or None,
+        "input_per_million_tokens": _required_number(row["input_per_million_tokens"]),
+        "output_per_million_tokens": _required_number(row["output_per_million_tokens"]),
+        "hf_id": row["hf_id"] or None,
+    }
+
+
+# --------------------------------------------------------------------------------- lookups
+
+
+def prices() -> Prices:
+    """The validated price catalogue (read once per process, on first use)."""
+    return validated("prices", Prices)
+
+
+def type_keys(provider: str, instance_type: str) -> tuple[str, ...]:
+    """The keys an instance type is found under: Azure sizes also without ``Standard_``."""
+    key = name_key(instance_type)
+    if name_key(provider) == "azure" and key.startswith("standard"):
+        return (key, key.removeprefix("standard"))
+    return (key,)
+
+
+@functools.cache
+def _instances_by_type() -> dict[tuple[str, str], tuple[InstancePriceRow, ...]]:
+    index: dict[tuple[str, str], list[InstancePriceRow]] = {}
+    for row in prices().instances:
+        for key in type_keys(row.provider, row.instance_type):
+            index.setdefault((name_key(row.provider), key), []).append(row)
+    return {key: tuple(rows) for key, rows in index.items()}
+
+
+def instance_rows(provider: str, instance_type: str) -> tuple[InstancePriceRow, ...]:
+    """Every priced region (and accelerator, for hosts GPUs attach to) of an instance type."""
+    keys = type_keys(provider, instance_type)
+    return _instances_by_type().get((name_key(provider), keys[-1]), ())
+
+
+@functools.cache
+def _managed_by_model() -> dict[str, tuple[ManagedPriceRow, ...]]:
+    index: dict[str, list[ManagedPriceRow]] = {}
+    for row in prices().managed:
+        if row.hf_id is not None:
+            index.setdefault(name_key(row.hf_id), []).append(row)
+    return {key: tuple(rows) for key, rows in index.items()}
+
+
+def managed_rows(hf_id: str) -> tuple[ManagedPriceRow, ...]:
+    """The managed offerings priced for exactly this Hugging Face id (compared by name key)."""
+    return _managed_by_model().get(name_key(hf_id), ())
+
+
+def mapped_models() -> tuple[str, ...]:
+    """Every Hugging Face id some managed offering is mapped to, in catalogue order."""
+    return tuple(dict.fromkeys(row.hf_id for row in prices().managed if row.hf_id))
+
+
+@functools.cache
+def flag(flag_id: str) -> PriceFlag:
+    """A caveat flag's definition (every row's flags are checked to be defined at load)."""
+    return next(entry for entry in prices().flags if entry.id == flag_id)
