@@ -1,52 +1,42 @@
-"""Parsed data files kept as JSON between runs, so start-up skips YAML parsing.
+"""Parsed data files (rules, catalogues) kept as JSON between runs, so start-up skips YAML parsing.
 
 gpulint parses the same files on every run: its catalogues and rule files. A pre-commit hook
-feels that (about 60 ms of its start-up), so the parsed form of a file is kept in the user cache
-directory, keyed by gpulint's version and the file's path, size and modification time. JSON
-only, never pickle; any problem reading or writing the cache falls back to parsing.
+feels that (about 60 ms of its start-up), so the parsed form of a file is kept in the user's
+cache directory (linter/cache_store.py), keyed by the hash of the exact bytes that were parsed,
+what parsed them and gpulint's code: an edit of any kind, whatever it does to the file's size or
+modification time, is a miss. JSON only, never pickle; any problem reading or writing the cache
+falls back to parsing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from linter import __version__
+from linter.cache_store import CacheStore
+from linter.resources import package_stamp
+
+KEEP_ENTRIES = 512
+MAX_ENTRY_BYTES = 16 * 1024 * 1024
 
 
-def cache_directory() -> Path | None:
-    """``$XDG_CACHE_HOME/gpulint`` (or ``~/.cache/gpulint``); None with GPULINT_NO_CACHE set."""
-    if os.environ.get("GPULINT_NO_CACHE"):
-        return None
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "gpulint" / "derived"
-
-
-def parsed(path: Path, parse: Callable[[], Any]) -> Any:
-    """``parse()`` of the file at ``path``, from the cache when the file has not changed."""
-    directory = cache_directory()
-    try:
-        stat = path.stat()
-    except OSError:
+def parsed(kind: str, content: bytes, parse: Callable[[], Any]) -> Any:
+    """``parse()``, which parses ``content`` as a ``kind`` file (``rule``, ``catalogue gpus``),
+    from the cache when the same bytes were parsed the same way before."""
+    store = CacheStore.for_user(("parsed",), MAX_ENTRY_BYTES, KEEP_ENTRIES)
+    if store is None:
         return parse()
-    if directory is None:
-        return parse()
-    stamp = f"{__version__}\0{path.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}"
-    entry = directory / (hashlib.sha256(stamp.encode()).hexdigest() + ".json")
-    try:
-        return json.loads(entry.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        pass
+    key = hashlib.sha256(f"{package_stamp()}\0{kind}\0".encode() + content).hexdigest()
+    payload = store.get(key)
+    if payload is not None:
+        try:
+            return json.loads(payload)
+        except (ValueError, RecursionError):
+            pass
     value = parse()
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        temporary = entry.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(value), encoding="utf-8")
-        temporary.replace(entry)
-    except (OSError, TypeError, ValueError):
-        pass
+    with contextlib.suppress(TypeError, ValueError, RecursionError):  # not JSON: parsed each time
+        store.put(key, json.dumps(value).encode())
     return value

@@ -3,20 +3,33 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from linter import cache, suppress
+from linter import suppress
+from linter.cache import ResultCache
 from linter.config import LoadedConfig
-from linter.discover import Candidate, discover
+from linter.discover import Candidate, find_candidates
 from linter.documents import Manifest, classify, is_ours
 from linter.facts.run import RunIndex
 from linter.findings import Finding, Location, Severity
-from linter.load import DEFAULT_MAX_BYTES, Limits, LoadedFile, read
+from linter.load import (
+    DEFAULT_MAX_BYTES,
+    Limits,
+    LoadedFile,
+    Refusal,
+    is_json,
+    lacks_marker,
+    load_source,
+    read_bounded,
+)
 from linter.model import API_GROUP
 from linter.parallel import fork_map
 from linter.policy.loader import CompiledRule, Rulebook
+from linter.run_record import FileState, from_entry, run_key, to_entry
 from linter.selection import RuleSettings, Selection
 
 PARSE_RULE = "GL002"
@@ -35,6 +48,10 @@ class RunResult:
     # Some manifest read another file (model.config): the result depends on more than the
     # linted files, so it is not cached.
     reads_other_files: bool = False
+    # What the configuration left out, for the run summary (never cached: recomputed per run).
+    excluded: list[str] = field(default_factory=list)  # files matched by ``exclude``
+    too_deep: list[str] = field(default_factory=list)  # folders too deep to search
+    disabled_rules: list[str] = field(default_factory=list)  # ids turned off by the config
 
 
 def lint_paths(
@@ -44,32 +61,83 @@ def lint_paths(
     selection: Selection,
     root: Path | None = None,
     jobs: int = 1,
-    cache_dir: Path | None = None,
+    cache: ResultCache | None = None,
 ) -> RunResult:
     """Lint files and directories: load, validate, evaluate rules, apply suppressions. With
-    ``cache_dir``, an unchanged run (same files, rules, config, version) is answered from it."""
-    candidates = discover(paths, config.config.exclude, root)
-    if cache_dir is None:
-        return lint_candidates(candidates, rulebook, config, selection, jobs)
-    inputs = [config.config.model_dump_json(), repr(selection.select), repr(selection.ignore)]
-    key = cache.run_key(candidates, inputs, (rule.source for rule in rulebook))
-    cached = cache.load(cache_dir, key) if key else None
-    if cached is not None:
-        settings = selection.settings(rulebook)
-        return RunResult(
-            cached["findings"],
-            rulebook,
-            settings,
-            cached["filesChecked"],
-            cached["skipped"],
-            cached["texts"],
-        )
-    result = lint_candidates(candidates, rulebook, config, selection, jobs)
-    if key and not result.reads_other_files:
-        cache.store(
-            cache_dir, key, result.findings, result.files_checked, result.skipped, result.texts
-        )
+    ``cache``, an unchanged run (same bytes, rules, config, version) is answered from it."""
+    discovery = find_candidates(paths, config.config.exclude, root)
+    sources = read_sources(discovery.candidates, _max_bytes(config))
+    result, key = None, ""
+    if cache is not None:
+        key = _key(sources, rulebook, config, selection)
+        result = _restore(cache.get(key), sources, rulebook, selection)
+    if result is None:
+        result = lint_sources(sources, rulebook, config, selection, jobs)
+        if cache is not None and not result.reads_other_files:
+            entry = to_entry(result.findings, result.files_checked, result.skipped, result.texts)
+            cache.put(key, entry)
+    result.excluded = discovery.excluded
+    result.too_deep = discovery.too_deep
+    result.disabled_rules = selection.disabled_by_config(rulebook)
     return result
+
+
+def _key(
+    sources: Sequence[Source], rulebook: Rulebook, config: LoadedConfig, selection: Selection
+) -> str:
+    inputs = [config.config.model_dump_json(), repr(selection.select), repr(selection.ignore)]
+    rules = (f"{rule.source}\0{rule.meta.model_dump_json()}" for rule in rulebook)
+    return run_key((source.state for source in sources), inputs, rules)
+
+
+def _restore(
+    entry: dict[str, Any] | None,
+    sources: Sequence[Source],
+    rulebook: Rulebook,
+    selection: Selection,
+) -> RunResult | None:
+    """The cached run, if the entry checks out against this run."""
+    run = None if entry is None else from_entry(entry, [s.state for s in sources], rulebook.by_id)
+    if run is None:
+        return None
+    settings = selection.settings(rulebook)
+    return RunResult(run.findings, rulebook, settings, run.files_checked, run.skipped, run.texts)
+
+
+@dataclass(frozen=True)
+class Source:
+    """A candidate as read, once: the bytes hashed for the cache key are the bytes linted."""
+
+    candidate: Candidate
+    content: bytes | Refusal | None  # None: the bytes lack our marker (hashed, then dropped)
+    digest: bytes
+
+    @property
+    def state(self) -> FileState:
+        return FileState(self.candidate.display, self.candidate.explicit, self.digest)
+
+
+def read_sources(
+    candidates: Sequence[Candidate], max_bytes: int = DEFAULT_MAX_BYTES
+) -> list[Source]:
+    """Read every candidate (bounded, links kept inside its repository)."""
+    marker = API_GROUP.encode()
+    out = []
+    for candidate in candidates:
+        content = read_bounded(candidate.path, max_bytes, candidate.root)
+        if isinstance(content, Refusal):
+            digest = hashlib.sha256(b"refused\0" + content.message().encode()).digest()
+            out.append(Source(candidate, content, digest))
+        else:
+            digest = hashlib.sha256(b"read\0" + content).digest()
+            out.append(
+                Source(candidate, None if lacks_marker(content, marker) else content, digest)
+            )
+    return out
+
+
+def _max_bytes(config: LoadedConfig) -> int:
+    return config.config.max_file_size or DEFAULT_MAX_BYTES
 
 
 @dataclass
@@ -83,21 +151,22 @@ class Collected:
     skipped: list[str] = field(default_factory=list)
 
 
-def read_all(
-    candidates: Sequence[Candidate], max_bytes: int = DEFAULT_MAX_BYTES, jobs: int = 1
-) -> list[LoadedFile]:
-    """Read and parse every candidate (in worker processes for large runs), in order."""
+def parse_all(sources: Sequence[Source], jobs: int = 1) -> list[LoadedFile]:
+    """Parse every source (in worker processes for large runs), in order."""
     limits = Limits()
     marker = API_GROUP.encode()
 
-    def read_slice(start: int, stop: int) -> list[LoadedFile]:
-        return [read(c.path, limits, max_bytes, marker=marker) for c in candidates[start:stop]]
+    def parse_slice(start: int, stop: int) -> list[LoadedFile]:
+        return [
+            LoadedFile(unrelated=True)
+            if s.content is None
+            else load_source(s.content, limits, is_json(s.candidate.path), marker)
+            for s in sources[start:stop]
+        ]
 
-    parts = (
-        fork_map(read_slice, len(candidates), jobs) if _worth_it(len(candidates), jobs) else None
-    )
+    parts = fork_map(parse_slice, len(sources), jobs) if _worth_it(len(sources), jobs) else None
     if parts is None:
-        return read_slice(0, len(candidates))
+        return parse_slice(0, len(sources))
     return [loaded for part in parts for loaded in part]
 
 
@@ -105,8 +174,14 @@ def collect(
     candidates: Sequence[Candidate], max_bytes: int = DEFAULT_MAX_BYTES, jobs: int = 1
 ) -> Collected:
     """Read, parse and validate each candidate file (GL001/GL002 findings for what fails)."""
+    return collect_sources(read_sources(candidates, max_bytes), jobs)
+
+
+def collect_sources(sources: Sequence[Source], jobs: int = 1) -> Collected:
+    """Parse and validate what was read (GL001/GL002 findings for what fails)."""
     out = Collected()
-    for candidate, loaded in zip(candidates, read_all(candidates, max_bytes, jobs), strict=True):
+    for source, loaded in zip(sources, parse_all(sources, jobs), strict=True):
+        candidate = source.candidate
         if loaded.unrelated:
             if candidate.explicit:
                 out.skipped.append(candidate.display)
@@ -127,17 +202,16 @@ def collect(
     return out
 
 
-def lint_candidates(
-    candidates: Sequence[Candidate],
+def lint_sources(
+    sources: Sequence[Source],
     rulebook: Rulebook,
     config: LoadedConfig,
     selection: Selection,
     jobs: int = 1,
 ) -> RunResult:
-    """Lint candidate files; with ``jobs`` > 1 large runs use that many worker processes."""
+    """Lint what was read; with ``jobs`` > 1 large runs use that many worker processes."""
     settings = selection.settings(rulebook)
-    max_bytes = config.config.max_file_size or DEFAULT_MAX_BYTES
-    collected = collect(candidates, max_bytes, jobs)
+    collected = collect_sources(sources, jobs)
     run = RunIndex(collected.manifests, config.config.residency)
     enabled = [(rule, settings[rule.id]) for rule in rulebook if rule.id in settings]
     findings = [*collected.findings, *_evaluate_parallel(enabled, collected.manifests, run, jobs)]
@@ -194,7 +268,7 @@ def _finalise(
     known = set(rulebook.by_id)
     out: list[Finding] = []
     for file in sorted(set(by_file) | set(texts)):
-        suppressions = suppress.parse(texts.get(file, ""))
+        suppressions = suppress.parse(texts.get(file, ""), json=is_json(Path(file)))
         out.extend(suppress.apply(file, by_file.get(file, []), suppressions, known, set(settings)))
     final = []
     for finding in out:

@@ -4,15 +4,28 @@ from __future__ import annotations
 
 import codecs
 import re
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import Any
 
 from linter.load.composer import Composer, Document, Limits, LoadProblem
 from linter.load.positions import Span
+from linter.load.reader import Refusal, read_bounded
 
-__all__ = ["Document", "Limits", "LoadProblem", "LoadedFile", "load_bytes", "load_text", "read"]
+__all__ = [
+    "Document",
+    "Limits",
+    "LoadProblem",
+    "LoadedFile",
+    "Refusal",
+    "is_json",
+    "lacks_marker",
+    "load_bytes",
+    "load_source",
+    "load_text",
+    "read",
+    "read_bounded",
+]
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 
@@ -156,49 +169,51 @@ def load_bytes(raw: bytes, limits: Limits | None = None, json: bool = False) -> 
     return load_text(text, limits, json)
 
 
-def read(
-    path: FsPath,
+def lacks_marker(raw: bytes, marker: bytes) -> bool:
+    """The byte pre-filter: ``raw`` cannot hold a document of ours (no ``marker``, and not in
+    an encoding that spells it in other bytes)."""
+    return marker not in raw and not raw.startswith(_WIDE_BOMS)
+
+
+SIZE_ADVICE = "raise maxFileSize in .gpulint.yaml"
+
+
+def load_source(
+    content: bytes | Refusal,
     limits: Limits | None = None,
-    max_bytes: int = DEFAULT_MAX_BYTES,
+    json: bool = False,
     marker: bytes | None = None,
 ) -> LoadedFile:
-    """Read and parse one file; unreadable or oversized files become a problem, not an error.
+    """Parse what :func:`read_bounded` returned for a file; a refusal becomes its problem.
 
-    With ``marker``, a file whose bytes do not contain it is returned unparsed as ``unrelated``:
-    a repository's other YAML and JSON (and any binary file named .yaml) costs one read.
+    With ``marker``, bytes that do not contain it are returned unparsed as ``unrelated``: a
+    repository's other YAML and JSON (and any binary file named .yaml) costs one read.
     """
-    try:
-        status = path.stat()
-        if not stat.S_ISREG(status.st_mode):
-            return LoadedFile(
-                problems=[
-                    LoadProblem(
-                        "not a regular file (a pipe, socket or device?); not read", _FILE_START
-                    )
-                ]
-            )
-        size = status.st_size
-        if size > max_bytes:
-            return LoadedFile(
-                problems=[
-                    LoadProblem(
-                        f"file is {size:,} bytes, above the {max_bytes:,}-byte limit "
-                        "(raise maxFileSize in .gpulint.yaml); not read",
-                        _FILE_START,
-                    )
-                ]
-            )
-        raw = path.read_bytes()
-        if marker is not None and marker not in raw and not raw.startswith(_WIDE_BOMS):
-            return LoadedFile(unrelated=True)
-    except OSError as err:
-        return LoadedFile(
-            problems=[LoadProblem(f"cannot read file: {err.strerror or err}", _FILE_START)]
-        )
-    text, problem = decode(raw)
+    if isinstance(content, Refusal):
+        return LoadedFile(problems=[LoadProblem(content.message(SIZE_ADVICE), _FILE_START)])
+    if marker is not None and lacks_marker(content, marker):
+        return LoadedFile(unrelated=True)
+    text, problem = decode(content)
     if text is None:
         assert problem is not None
         return LoadedFile(problems=[problem])
     if marker is not None and marker.decode() not in text:
         return LoadedFile(unrelated=True)
-    return load_text(text, limits, json=path.suffix.lower() == ".json")
+    return load_text(text, limits, json)
+
+
+def is_json(path: FsPath) -> bool:
+    """JSON files are read as JSON (tabs allowed between tokens, no comments)."""
+    return path.suffix.lower() == ".json"
+
+
+def read(
+    path: FsPath,
+    limits: Limits | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    marker: bytes | None = None,
+    root: FsPath | None = None,
+) -> LoadedFile:
+    """Read (bounded: see :func:`read_bounded`) and parse one file; unreadable, special or
+    oversized files become a problem, not an error."""
+    return load_source(read_bounded(path, max_bytes, root), limits, is_json(path), marker)
