@@ -85,7 +85,9 @@ def test_disabled_rule_and_config_ignore(tmp_path: Path) -> None:
     ignored = write(tmp_path / "ignored.yaml", "ignore: [GL2]\n")
     result = run_cli("check", "--fail-on", "note", "--config", str(ignored), str(job))
     assert result.code == 0
-    assert result.out.splitlines()[-1].startswith("Configuration turned off 11 rules (GL201, GL202,")
+    assert result.out.splitlines()[-1].startswith(
+        "Configuration turned off 11 rules (GL201, GL202,"
+    )
 
 
 @pytest.mark.parametrize(

@@ -185,11 +185,11 @@ def _render(result: RunResult, args: argparse.Namespace) -> str:
 def _places(sarif_root: str | None) -> Places:
     from linter.errors import UsageError
     from linter.report.sarif import Places
-    from linter.report.uris import source_root
+    from linter.repository import repository_root
 
     cwd = Path.cwd()
     if sarif_root is None:
-        return Places(base=cwd, root=source_root(cwd))
+        return Places(base=cwd, root=repository_root(cwd))
     root = Path(sarif_root)
     if not root.is_dir():
         raise UsageError(f"--sarif-root {sarif_root}: not a directory")
