@@ -25,9 +25,9 @@ class Candidate:
     path: Path
     display: str  # POSIX path as shown in reports: relative to the working directory when inside
     explicit: bool  # named on the command line (then a skip is reported, not silent)
-    # A symbolic link in the repository may not lead out of this folder: the repository holding
-    # the named path, else the named directory (or a named file's folder).
-    root: Path
+    # A symbolic link may not lead out of this folder: the repository holding the named path,
+    # else the named directory (or a named file's folder).
+    boundary: Path
 
 
 @dataclass

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,21 +15,13 @@ from linter.discover import Candidate, find_candidates
 from linter.documents import Manifest, classify, is_ours
 from linter.facts.run import RunIndex
 from linter.findings import Finding, Location, Severity
-from linter.load import (
-    DEFAULT_MAX_BYTES,
-    Limits,
-    LoadedFile,
-    Refusal,
-    is_json,
-    lacks_marker,
-    load_source,
-    read_bounded,
-)
+from linter.load import DEFAULT_MAX_BYTES, Limits, LoadedFile, is_json, load_source
 from linter.model import API_GROUP
 from linter.parallel import fork_map
 from linter.policy.loader import CompiledRule, Rulebook
-from linter.run_record import FileState, from_entry, run_key, to_entry
+from linter.run_record import from_entry, run_key, to_entry
 from linter.selection import RuleSettings, Selection
+from linter.sources import Source, read_sources
 
 PARSE_RULE = "GL002"
 # Below this many files (or manifests) starting worker processes costs more than it saves.
@@ -85,6 +76,7 @@ def lint_paths(
 def _key(
     sources: Sequence[Source], rulebook: Rulebook, config: LoadedConfig, selection: Selection
 ) -> str:
+    """The result cache's key for this run (linter/run_record.py says what it covers)."""
     inputs = [config.config.model_dump_json(), repr(selection.select), repr(selection.ignore)]
     rules = (f"{rule.source}\0{rule.meta.model_dump_json()}" for rule in rulebook)
     return run_key((source.state for source in sources), inputs, rules)
@@ -102,38 +94,6 @@ def _restore(
         return None
     settings = selection.settings(rulebook)
     return RunResult(run.findings, rulebook, settings, run.files_checked, run.skipped, run.texts)
-
-
-@dataclass(frozen=True)
-class Source:
-    """A candidate as read, once: the bytes hashed for the cache key are the bytes linted."""
-
-    candidate: Candidate
-    content: bytes | Refusal | None  # None: the bytes lack our marker (hashed, then dropped)
-    digest: bytes
-
-    @property
-    def state(self) -> FileState:
-        return FileState(self.candidate.display, self.candidate.explicit, self.digest)
-
-
-def read_sources(
-    candidates: Sequence[Candidate], max_bytes: int = DEFAULT_MAX_BYTES
-) -> list[Source]:
-    """Read every candidate (bounded, links kept inside its repository)."""
-    marker = API_GROUP.encode()
-    out = []
-    for candidate in candidates:
-        content = read_bounded(candidate.path, max_bytes, candidate.root)
-        if isinstance(content, Refusal):
-            digest = hashlib.sha256(b"refused\0" + content.message().encode()).digest()
-            out.append(Source(candidate, content, digest))
-        else:
-            digest = hashlib.sha256(b"read\0" + content).digest()
-            out.append(
-                Source(candidate, None if lacks_marker(content, marker) else content, digest)
-            )
-    return out
 
 
 def _max_bytes(config: LoadedConfig) -> int:
