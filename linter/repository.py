@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 
@@ -16,5 +17,6 @@ def repository_root(start: Path) -> Path:
 
 
 def inside(path: Path, root: Path) -> bool:
-    """Whether the real location of ``path`` (links resolved) lies within the real ``root``."""
-    return path.resolve().is_relative_to(root.resolve())
+    """Whether the real location of ``path`` (links resolved; a link loop is left as it is,
+    never an error) lies within the real ``root``."""
+    return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root))

@@ -146,7 +146,9 @@ def _note(message: str) -> None:
 def _write(target: Path, text: str, what: str) -> None:
     """Write a report or baseline whole or not at all: a full or read-only disk is a clean
     error (exit 2) and leaves any earlier file as it was. A target that is not a regular file
-    (``/dev/stdout``, a pipe) is written to directly."""
+    (``/dev/stdout``, a pipe) is written to directly; a link is followed (the command line
+    named it), so the file it points at is the one replaced."""
+    import os
     import stat
 
     from linter.atomic_file import replace_file
@@ -160,7 +162,7 @@ def _write(target: Path, text: str, what: str) -> None:
         if special:
             target.write_text(text, encoding="utf-8")
         else:
-            replace_file(target, text.encode("utf-8"))
+            replace_file(os.path.realpath(target), text.encode("utf-8"))
     except OSError as err:
         raise UsageError(f"{target}: {what}: {err.strerror or err}") from None
 
