@@ -183,3 +183,18 @@ def test_bad_rule_file_is_an_error_naming_file_and_line(
     assert result.code == 2
     assert result.err.startswith(f"gpulint: error: {rule}{message}")
     assert len(result.err.splitlines()) == 1
+
+
+def test_a_rules_dir_link_loop_is_a_clean_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "loop").symlink_to("loop")
+    write(tmp_path / ".gpulint.yaml", "rulesDirs: [loop]\n")
+    job = write(tmp_path / "job.yaml", JOB)
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("check", str(job))
+    assert (result.code, result.err) == (
+        2,
+        f"gpulint: error: {tmp_path / 'loop'}: rules directory not found\n",
+    )

@@ -71,3 +71,15 @@ def test_an_oversized_baseline_is_refused_by_its_size(tmp_path: Path) -> None:
         f"gpulint: error: baseline.json: cannot read baseline: file is {2 * GIB:,} bytes, "
         "above the 33,554,432-byte limit\n",
     )
+
+
+def test_memory_model_config_from_dev_zero_is_refused(tmp_path: Path) -> None:
+    proc = run_child(
+        ["memory", "--model-config", "/dev/zero", "--gpu", "H100"], tmp_path, memory=MEMORY
+    )
+    assert proc is not None, "the run did not finish"
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        2,
+        "",
+        "gpulint: error: /dev/zero: not a regular file (a pipe, socket or device?); not read\n",
+    )
