@@ -211,3 +211,37 @@ def test_pruning_keeps_the_newest_entries_and_touches_nothing_else(
     ]
     assert store.get(f"{9:064x}") == b"newest"
     assert store.get(f"{0:064x}") is None
+
+
+@pytest.mark.parametrize("mode", [0o777, 0o770])
+def test_a_cache_folder_others_can_write_to_is_not_used(
+    mode: int, tmp_path: Path, cached: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "job.yaml").write_text(JOB)
+    cached.mkdir()
+    cached.chmod(mode)
+    calls = count_linting(monkeypatch)
+    for _ in range(2):
+        assert run_cli("check", "job.yaml").code == 1
+    assert (calls, sorted(p.name for p in cached.iterdir())) == ([1, 1], [])
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a folder to another user needs root")
+def test_a_cache_folder_owned_by_someone_else_is_not_used(
+    tmp_path: Path, cached: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "job.yaml").write_text(JOB)
+    cached.mkdir(mode=0o755)
+    os.chown(cached, 65534, 65534)
+    assert run_cli("check", "job.yaml").code == 1
+    assert list(cached.iterdir()) == []
+
+
+def test_a_planted_link_inside_the_cache_is_not_followed(tmp_path: Path, cached: Path) -> None:
+    (tmp_path / "job.yaml").write_text(JOB)
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    cached.mkdir(mode=0o700)
+    (cached / "runs").symlink_to(victim)
+    assert run_cli("check", "job.yaml").code == 1
+    assert list(victim.iterdir()) == []
