@@ -23,6 +23,7 @@ from linter.findings import Finding
 from linter.load.positions import format_path
 
 VERSION = 1
+MAX_BYTES = 32 * 1024 * 1024  # about 100,000 entries
 Key = tuple[str, str, str]  # rule id, file, content hash
 
 

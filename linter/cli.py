@@ -48,14 +48,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     except Exception as err:  # every known failure is turned into a one-line message below
         from linter.errors import USER_ERRORS
+        from linter.printable import printable
 
         if args.debug:
             raise
         if isinstance(err, USER_ERRORS):
-            print(f"gpulint: error: {err}", file=sys.stderr)
+            print(f"gpulint: error: {printable(str(err))}", file=sys.stderr)
         else:
             print(
-                f"gpulint: internal error: {type(err).__name__}: {err} "
+                f"gpulint: internal error: {type(err).__name__}: {printable(str(err))} "
                 "(run with --debug for a traceback, and please report it)",
                 file=sys.stderr,
             )

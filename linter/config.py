@@ -1,5 +1,10 @@
-"""Project configuration: ``.gpulint.yaml`` found upwards from the working directory, or
-``[tool.gpulint]`` in pyproject.toml. Validated; every error names the file and, for YAML, the line.
+"""Project configuration: ``.gpulint.yaml`` found upwards from the working directory (up to the
+repository root, never above it), or ``[tool.gpulint]`` in pyproject.toml. Validated; every error
+names the file and, for YAML, the line.
+
+A configuration found in the repository is the repository's: it may not reach outside it
+(symbolic links out of the repository are not read, ``rulesDirs`` must stay inside). A file named
+with ``--config`` is the user's own choice and is read wherever it is.
 """
 
 from __future__ import annotations
@@ -11,11 +16,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 
-from linter.load import read
+from linter.load import Refusal, read, read_bounded
 from linter.load.positions import SourceMap
+from linter.repository import inside, repository_root
 from linter.validation import describe_error, error_path
 
 CONFIG_NAMES = (".gpulint.yaml", ".gpulint.yml")
+CONFIG_MAX_BYTES = 1024 * 1024
 FailOn = Literal["error", "warning", "note", "never"]
 
 
@@ -78,27 +85,50 @@ class LoadedConfig:
         span = self.source_map.locate(where)
         return ConfigError(f"{self.path}:{span.line}:{span.column}: {message}")
 
+    def rules_directories(self) -> list[Path]:
+        """The ``rulesDirs`` folders; one that resolves outside the repository holding the
+        config is an error (trusted folders are given with ``--rules-dir``)."""
+        root = repository_root(self.base)
+        out = []
+        for index, entry in enumerate(self.config.rules_dirs):
+            directory = self.base / entry
+            if not inside(directory, root):
+                raise self.error(
+                    ("rulesDirs", index),
+                    f"rulesDirs: {entry!r} is outside the repository ({root}); "
+                    "pass a folder you trust with --rules-dir instead",
+                )
+            out.append(directory)
+        return out
+
 
 def find_config(start: Path) -> Path | None:
-    """The nearest .gpulint.yaml, or pyproject.toml with a [tool.gpulint] table, upwards."""
+    """The nearest .gpulint.yaml, or pyproject.toml with a [tool.gpulint] table, from ``start``
+    up to the root of the repository holding it (outside a repository: ``start`` only)."""
+    start = start.absolute()
+    root = repository_root(start)
     for directory in (start, *start.parents):
         for name in CONFIG_NAMES:
             if (directory / name).is_file():
                 return directory / name
         pyproject = directory / "pyproject.toml"
-        if pyproject.is_file() and _pyproject_table(pyproject) is not None:
+        if pyproject.is_file() and _pyproject_table(pyproject, root) is not None:
             return pyproject
+        if directory == root:
+            break
     return None
 
 
-def load_config(path: Path | None) -> LoadedConfig:
+def load_config(path: Path | None, root: Path | None = None) -> LoadedConfig:
+    """Read and validate the config at ``path``. With ``root`` (a config found in a
+    repository), the file must lie inside it, links resolved."""
     if path is None:
         return LoadedConfig(Config(), None, None)
     if path.name == "pyproject.toml":
-        data = _pyproject_table(path) or {}
+        data = _pyproject_table(path, root) or {}
         source_map = None
     else:
-        loaded = read(path)
+        loaded = read(path, max_bytes=CONFIG_MAX_BYTES, root=root)
         if loaded.problems:
             p = loaded.problems[0]
             raise ConfigError(f"{path}:{p.span.line}:{p.span.column}: {p.message}")
@@ -116,14 +146,17 @@ def load_config(path: Path | None) -> LoadedConfig:
     return LoadedConfig(config, path, source_map)
 
 
-def _pyproject_table(path: Path) -> dict[str, Any] | None:
+def _pyproject_table(path: Path, root: Path | None) -> dict[str, Any] | None:
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on 3.10 only
         import tomli as tomllib
+    content = read_bounded(path, CONFIG_MAX_BYTES, root)
+    if isinstance(content, Refusal):
+        raise ConfigError(f"{path}: {content.message()}")
     try:
-        with path.open("rb") as handle:
-            table = tomllib.load(handle).get("tool", {}).get("gpulint")
-    except (OSError, tomllib.TOMLDecodeError) as err:
+        tool = tomllib.loads(content.decode("utf-8")).get("tool")
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise ConfigError(f"{path}: cannot read: {err}") from None
+    table = tool.get("gpulint") if isinstance(tool, dict) else None
     return table if isinstance(table, dict) else None

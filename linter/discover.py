@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from linter.repository import repository_root
 
 EXTENSIONS = (".yaml", ".yml", ".json")
 SKIPPED_DIRECTORIES = {"node_modules", "__pycache__", "venv"}
+# Far deeper than any real repository; a tree built to be deeper is not searched below it.
+MAX_DEPTH = 100
 
 
 class DiscoveryError(Exception):
@@ -21,6 +25,16 @@ class Candidate:
     path: Path
     display: str  # POSIX path as shown in reports: relative to the working directory when inside
     explicit: bool  # named on the command line (then a skip is reported, not silent)
+    # A symbolic link may not lead out of this folder: the repository holding the named path,
+    # else the named directory (or a named file's folder).
+    boundary: Path
+
+
+@dataclass
+class Discovery:
+    candidates: list[Candidate] = field(default_factory=list)
+    excluded: list[str] = field(default_factory=list)  # display paths matched by ``exclude``
+    too_deep: list[str] = field(default_factory=list)  # folders at MAX_DEPTH, not entered
 
 
 def display_path(path: Path, root: Path) -> str:
@@ -31,50 +45,90 @@ def display_path(path: Path, root: Path) -> str:
         return absolute.as_posix()
 
 
-def discover(
+def find_candidates(
     paths: Sequence[str], exclude: Iterable[str] = (), root: Path | None = None
-) -> list[Candidate]:
-    """Files named directly, plus YAML/JSON files found recursively under named directories.
+) -> Discovery:
+    """Files named directly, plus YAML/JSON files found under named directories.
 
-    Hidden directories (``.git``, ``.venv``), ``node_modules`` and virtual environments are not
-    entered, symbolic links to directories are not followed (no loops), and ``exclude`` globs
-    match against the displayed path.
+    Hidden directories (``.git``, ``.venv``), ``node_modules``, ``venv`` and ``__pycache__`` are
+    not entered, symbolic links to directories are not followed (no loops), folders more than
+    MAX_DEPTH levels below a named directory are not searched, and ``exclude`` globs match
+    against the displayed path.
     """
     root = root or Path.cwd()
     patterns = tuple(exclude)
     seen: set[Path] = set()
-    found: list[Candidate] = []
+    boundaries: dict[Path, Path] = {}  # a named file's folder -> its repository root
+    out = Discovery()
 
-    def add(path: Path, explicit: bool) -> None:
+    def add(path: Path, explicit: bool, boundary: Path) -> None:
         display = display_path(path, root)
         key = Path(os.path.abspath(path))
-        if key in seen or _excluded(display, patterns):
+        if key in seen:
             return
         seen.add(key)
-        found.append(Candidate(path, display, explicit))
+        if _excluded(display, patterns):
+            out.excluded.append(display)
+        else:
+            out.candidates.append(Candidate(path, display, explicit, boundary))
 
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            for file in _walk(path):
-                add(file, explicit=False)
-        elif path.is_file():
-            add(path, explicit=True)
-        elif path.is_symlink() or path.exists():
-            add(path, explicit=True)  # unreadable or special: the loader reports why
+            boundary = repository_root(path)
+            for file in _walk(path, out.too_deep, root):
+                add(file, False, boundary)
+        elif path.is_file() or path.is_symlink() or path.exists():
+            # unreadable or special files are added too: the loader reports why
+            folder = path.parent
+            if folder not in boundaries:
+                boundaries[folder] = repository_root(folder)
+            add(path, True, boundaries[folder])
         else:
             raise DiscoveryError(f"{raw}: no such file or directory")
-    return found
+    return out
 
 
-def _walk(top: Path) -> Iterable[Path]:
-    for directory, subdirectories, files in os.walk(top, followlinks=False):
-        subdirectories[:] = sorted(
-            d for d in subdirectories if not d.startswith(".") and d not in SKIPPED_DIRECTORIES
-        )
-        for name in sorted(files):
-            if name.lower().endswith(EXTENSIONS):
-                yield Path(directory, name)
+def discover(
+    paths: Sequence[str], exclude: Iterable[str] = (), root: Path | None = None
+) -> list[Candidate]:
+    """The candidates of :func:`find_candidates`, for callers that report nothing else."""
+    return find_candidates(paths, exclude, root).candidates
+
+
+def _walk(top: Path, too_deep: list[str], root: Path) -> Iterator[Path]:
+    """Candidate files below ``top`` in sorted depth-first order, with an explicit stack (a
+    tree thousands of levels deep costs no recursion)."""
+    stack: list[tuple[Path, int]] = [(top, 0)]
+    while stack:
+        directory, depth = stack.pop()
+        try:
+            with os.scandir(directory) as entries:
+                listed = sorted(entries, key=lambda entry: entry.name)
+        except OSError:
+            continue  # unreadable: as os.walk, skipped
+        subdirectories = []
+        for entry in listed:
+            if _is_directory(entry):
+                if not entry.is_symlink() and _enterable(entry.name):
+                    subdirectories.append(Path(entry.path))
+            elif entry.name.lower().endswith(EXTENSIONS):
+                yield Path(entry.path)
+        if subdirectories and depth >= MAX_DEPTH:
+            too_deep.append(display_path(directory, root))
+            continue
+        stack.extend((sub, depth + 1) for sub in reversed(subdirectories))
+
+
+def _is_directory(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _enterable(name: str) -> bool:
+    return not name.startswith(".") and name not in SKIPPED_DIRECTORIES
 
 
 def _excluded(display: str, patterns: tuple[str, ...]) -> bool:

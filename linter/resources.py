@@ -1,8 +1,13 @@
-"""Where the shipped rules/ and schemas/ folders are, installed or in a source checkout."""
+"""Where the shipped rules/ and schemas/ folders are, and which build of gpulint this is."""
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import sys
 from pathlib import Path
+
+from linter import __version__
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -12,3 +17,16 @@ def bundled(name: str) -> Path:
     (or an editable install) they are the top-level folders next to ``linter/``."""
     installed = _PACKAGE / "_bundled" / name
     return installed if installed.is_dir() else _PACKAGE.parent / name
+
+
+@functools.cache
+def package_stamp() -> str:
+    """gpulint's version, the Python version, and the size and modification time of every file
+    of the installed package: a changed gpulint (a development checkout, a reinstall of the same
+    version) never reuses what an older one cached."""
+    stamps = [__version__, sys.version.split()[0]]
+    for path in sorted(_PACKAGE.rglob("*")):
+        if path.suffix in (".py", ".yaml", ".json"):
+            status = path.stat()
+            stamps.append(f"{path.relative_to(_PACKAGE)}:{status.st_size}:{status.st_mtime_ns}")
+    return hashlib.sha256("\n".join(stamps).encode()).hexdigest()

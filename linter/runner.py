@@ -6,19 +6,24 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from linter import cache, suppress
+from linter import suppress
+from linter.cache import ResultCache
 from linter.config import LoadedConfig
-from linter.discover import Candidate, discover
+from linter.discover import Candidate, find_candidates
 from linter.facts.run import RunIndex
 from linter.findings import Finding, Location
-from linter.formats import MARKERS, Format, Source, claimed, recognise
+from linter.formats import MARKERS, Format, InputFile, claimed, recognise
 from linter.formats.manifest import Manifest
-from linter.load import DEFAULT_MAX_BYTES, Document, Limits, LoadedFile, read
+from linter.load import DEFAULT_MAX_BYTES, Document, Limits, LoadedFile, is_json, load_source
 from linter.parallel import fork_map
 from linter.policy.loader import CompiledRule, Rulebook
 from linter.report.record import Report, RuleInfo
+from linter.run_record import from_entry, run_key, to_entry
 from linter.selection import RuleSettings, Selection, resolve_severity
+from linter.sources import Source, read_sources
+from linter.wording import plural
 
 PARSE_RULE = "GL002"
 # Below this many files (or manifests) starting worker processes costs more than it saves.
@@ -36,6 +41,10 @@ class RunResult:
     # Some manifest read another file (model.config): the result depends on more than the
     # linted files, so it is not cached.
     reads_other_files: bool = False
+    # What the configuration left out, for the run summary (never cached: recomputed per run).
+    excluded: list[str] = field(default_factory=list)  # files matched by ``exclude``
+    too_deep: list[str] = field(default_factory=list)  # folders too deep to search
+    disabled_rules: list[str] = field(default_factory=list)  # ids turned off by the config
 
     def report(self) -> Report:
         """The record renderers take: findings, and every rule with this run's severity."""
@@ -46,7 +55,21 @@ class RunResult:
             )
             for rule in self.rulebook
         ]
-        return Report(self.findings, rules, self.files_checked, self.texts)
+        note = self.configuration_note()
+        notices = (note,) if note else ()
+        return Report(self.findings, rules, self.files_checked, self.texts, notices)
+
+    def configuration_note(self) -> str | None:
+        """What the configuration file left out of the run, so that a repository cannot switch
+        rules or files off without it showing: ``Configuration turned off 2 rules (GL202,
+        GL206) and excluded 3 files.``; None when it left out nothing."""
+        parts = []
+        if self.disabled_rules:
+            rules = plural(len(self.disabled_rules), "rule")
+            parts.append(f"turned off {rules} ({', '.join(self.disabled_rules)})")
+        if self.excluded:
+            parts.append(f"excluded {plural(len(self.excluded), 'file')}")
+        return f"Configuration {' and '.join(parts)}." if parts else None
 
 
 def lint_paths(
@@ -56,32 +79,52 @@ def lint_paths(
     selection: Selection,
     root: Path | None = None,
     jobs: int = 1,
-    cache_dir: Path | None = None,
+    cache: ResultCache | None = None,
 ) -> RunResult:
     """Lint files and directories: load, validate, evaluate rules, apply suppressions. With
-    ``cache_dir``, an unchanged run (same files, rules, config, version) is answered from it."""
-    candidates = discover(paths, config.config.exclude, root)
-    if cache_dir is None:
-        return lint_candidates(candidates, rulebook, config, selection, jobs)
-    inputs = [config.config.model_dump_json(), repr(selection.select), repr(selection.ignore)]
-    key = cache.run_key(candidates, inputs, (rule.source for rule in rulebook))
-    cached = cache.load(cache_dir, key) if key else None
-    if cached is not None:
-        settings = selection.settings(rulebook)
-        return RunResult(
-            cached["findings"],
-            rulebook,
-            settings,
-            cached["filesChecked"],
-            cached["skipped"],
-            cached["texts"],
-        )
-    result = lint_candidates(candidates, rulebook, config, selection, jobs)
-    if key and not result.reads_other_files:
-        cache.store(
-            cache_dir, key, result.findings, result.files_checked, result.skipped, result.texts
-        )
+    ``cache``, an unchanged run (same bytes, rules, config, version) is answered from it."""
+    discovery = find_candidates(paths, config.config.exclude, root)
+    sources = read_sources(discovery.candidates, _max_bytes(config))
+    result, key = None, ""
+    if cache is not None:
+        key = _key(sources, rulebook, config, selection)
+        result = _restore(cache.get(key), sources, rulebook, selection)
+    if result is None:
+        result = lint_sources(sources, rulebook, config, selection, jobs)
+        if cache is not None and not result.reads_other_files:
+            entry = to_entry(result.findings, result.files_checked, result.skipped, result.texts)
+            cache.put(key, entry)
+    result.excluded = discovery.excluded
+    result.too_deep = discovery.too_deep
+    result.disabled_rules = selection.disabled_by_config(rulebook)
     return result
+
+
+def _key(
+    sources: Sequence[Source], rulebook: Rulebook, config: LoadedConfig, selection: Selection
+) -> str:
+    """The result cache's key for this run (linter/run_record.py says what it covers)."""
+    inputs = [config.config.model_dump_json(), repr(selection.select), repr(selection.ignore)]
+    rules = (f"{rule.source}\0{rule.meta.model_dump_json()}" for rule in rulebook)
+    return run_key((source.state for source in sources), inputs, rules)
+
+
+def _restore(
+    entry: dict[str, Any] | None,
+    sources: Sequence[Source],
+    rulebook: Rulebook,
+    selection: Selection,
+) -> RunResult | None:
+    """The cached run, if the entry checks out against this run."""
+    run = None if entry is None else from_entry(entry, [s.state for s in sources], rulebook.by_id)
+    if run is None:
+        return None
+    settings = selection.settings(rulebook)
+    return RunResult(run.findings, rulebook, settings, run.files_checked, run.skipped, run.texts)
+
+
+def _max_bytes(config: LoadedConfig) -> int:
+    return config.config.max_file_size or DEFAULT_MAX_BYTES
 
 
 @dataclass
@@ -95,20 +138,21 @@ class Collected:
     skipped: list[str] = field(default_factory=list)
 
 
-def read_all(
-    candidates: Sequence[Candidate], max_bytes: int = DEFAULT_MAX_BYTES, jobs: int = 1
-) -> list[LoadedFile]:
-    """Read and parse every candidate (in worker processes for large runs), in order."""
+def parse_all(sources: Sequence[Source], jobs: int = 1) -> list[LoadedFile]:
+    """Parse every source (in worker processes for large runs), in order."""
     limits = Limits()
 
-    def read_slice(start: int, stop: int) -> list[LoadedFile]:
-        return [read(c.path, limits, max_bytes, markers=MARKERS) for c in candidates[start:stop]]
+    def parse_slice(start: int, stop: int) -> list[LoadedFile]:
+        return [
+            LoadedFile(unrelated=True)
+            if s.content is None
+            else load_source(s.content, limits, is_json(s.candidate.path), MARKERS)
+            for s in sources[start:stop]
+        ]
 
-    parts = (
-        fork_map(read_slice, len(candidates), jobs) if _worth_it(len(candidates), jobs) else None
-    )
+    parts = fork_map(parse_slice, len(sources), jobs) if _worth_it(len(sources), jobs) else None
     if parts is None:
-        return read_slice(0, len(candidates))
+        return parse_slice(0, len(sources))
     return [loaded for part in parts for loaded in part]
 
 
@@ -116,10 +160,16 @@ def collect(
     candidates: Sequence[Candidate], max_bytes: int = DEFAULT_MAX_BYTES, jobs: int = 1
 ) -> Collected:
     """Read, parse and validate each candidate file (GL001/GL002 findings for what fails)."""
+    return collect_sources(read_sources(candidates, max_bytes), jobs)
+
+
+def collect_sources(sources: Sequence[Source], jobs: int = 1) -> Collected:
+    """Parse and validate what was read (GL001/GL002 findings for what fails)."""
     out = Collected()
-    for candidate, loaded in zip(candidates, read_all(candidates, max_bytes, jobs), strict=True):
-        source = Source(candidate.display, candidate.path, loaded.text)
-        recognised = [] if loaded.unrelated else _recognised(loaded, source)
+    for source, loaded in zip(sources, parse_all(sources, jobs), strict=True):
+        candidate = source.candidate
+        file = InputFile(candidate.display, candidate.path, loaded.text)
+        recognised = [] if loaded.unrelated else _recognised(loaded, file)
         # A file that was not read at all could hold anything, so it is always reported; one
         # that does not parse is reported when it was asked for, holds a document of ours or
         # says it is one; a repository's other broken YAML (Helm templates) is not ours to judge.
@@ -136,33 +186,32 @@ def collect(
             location = Location(candidate.display, problem.span)
             out.findings.append(Finding(PARSE_RULE, None, problem.message, location))
         for document, input_format in recognised:
-            adapted = input_format.adapt(document, source)
+            adapted = input_format.adapt(document, file)
             out.findings.extend(adapted.findings)
             out.manifests.extend(adapted.manifests)
     return out
 
 
-def _recognised(loaded: LoadedFile, source: Source) -> list[tuple[Document, Format]]:
+def _recognised(loaded: LoadedFile, file: InputFile) -> list[tuple[Document, Format]]:
     """The documents of a file that some input format recognises, with that format."""
     out = []
     for document in loaded.documents:
-        input_format = recognise(document.data, source)
+        input_format = recognise(document.data, file)
         if input_format is not None:
             out.append((document, input_format))
     return out
 
 
-def lint_candidates(
-    candidates: Sequence[Candidate],
+def lint_sources(
+    sources: Sequence[Source],
     rulebook: Rulebook,
     config: LoadedConfig,
     selection: Selection,
     jobs: int = 1,
 ) -> RunResult:
-    """Lint candidate files; with ``jobs`` > 1 large runs use that many worker processes."""
+    """Lint what was read; with ``jobs`` > 1 large runs use that many worker processes."""
     settings = selection.settings(rulebook)
-    max_bytes = config.config.max_file_size or DEFAULT_MAX_BYTES
-    collected = collect(candidates, max_bytes, jobs)
+    collected = collect_sources(sources, jobs)
     run = RunIndex(collected.manifests, config.config.residency)
     enabled = [(rule, settings[rule.id]) for rule in rulebook if rule.id in settings]
     findings = [*collected.findings, *_evaluate_parallel(enabled, collected.manifests, run, jobs)]
@@ -219,7 +268,7 @@ def _finalise(
     known = set(rulebook.by_id)
     out: list[Finding] = []
     for file in sorted(set(by_file) | set(texts)):
-        suppressions = suppress.parse(texts.get(file, ""))
+        suppressions = suppress.parse(texts.get(file, ""), json=is_json(Path(file)))
         out.extend(suppress.apply(file, by_file.get(file, []), suppressions, known, set(settings)))
     final = []
     for finding in out:

@@ -6,9 +6,10 @@ itself reported, so suppressions cannot silently rot.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from linter.findings import Finding, Location
@@ -17,6 +18,7 @@ from linter.load.positions import Span
 INVALID_RULE = "GL004"
 UNUSED_RULE = "GL005"
 _MARKER = "gpulint:"
+_HASH = re.compile("#")
 _DIRECTIVE = re.compile(r"#\s*gpulint:\s*ignore\[(?P<ids>[^\]]*)\](?P<reason>[^\n]*)")
 
 
@@ -29,21 +31,62 @@ class Suppression:
     reason: str
 
 
-def parse(text: str) -> list[Suppression]:
-    """Every suppression comment in a file's text (cheap when there is none)."""
-    if _MARKER not in text:
+def parse(text: str, json: bool = False) -> list[Suppression]:
+    """Every suppression comment in a file's text (cheap when there is none).
+
+    Only a real YAML comment counts: a ``# gpulint:`` inside a quoted or block string is data,
+    and a JSON file has no comments at all.
+    """
+    if json or _MARKER not in text:
         return []
+    inside_token = _token_spans(text)
     found = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        match = _DIRECTIVE.search(line) if _MARKER in line else None
-        if match:
-            ids = tuple(part.strip() for part in match["ids"].split(",") if part.strip())
-            found.append(
-                Suppression(
-                    number, match.start() + 1, match.end() + 1, ids, match["reason"].strip()
+    offset = 0
+    lines = zip(text.splitlines(), text.splitlines(keepends=True), strict=True)
+    for number, (line, with_end) in enumerate(lines, start=1):
+        hashes = (m.start() for m in _HASH.finditer(line)) if _MARKER in line else ()
+        for column in hashes:
+            match = _DIRECTIVE.match(line, column)
+            if match and not inside_token(offset + column):
+                ids = tuple(part.strip() for part in match["ids"].split(",") if part.strip())
+                found.append(
+                    Suppression(
+                        number, match.start() + 1, match.end() + 1, ids, match["reason"].strip()
+                    )
                 )
-            )
+                break
+        offset += len(with_end)
     return found
+
+
+def _token_spans(text: str) -> Callable[[int], bool]:
+    """Whether a character offset of ``text`` lies inside a YAML token (a scalar, anchor, tag,
+    directive): a ``#`` there is not a comment. Text after a point the scanners cannot get past
+    counts as inside a token, so a suppression there is not applied (its findings stay)."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    starts: list[int] = []
+    ends: list[int] = []
+    for pure in (False, True):  # libyaml first (fast); ruamel's YAML 1.2 scanner if it refuses
+        starts, ends = [], []
+        try:
+            for token in YAML(typ="safe", pure=pure).scan(text):
+                start, end = token.start_mark.index, token.end_mark.index
+                if end > start:
+                    starts.append(start)
+                    ends.append(end)
+        except YAMLError:
+            starts.append(ends[-1] if ends else 0)
+            ends.append(len(text) + 1)
+            continue
+        break
+
+    def inside(offset: int) -> bool:
+        at = bisect.bisect_right(starts, offset) - 1
+        return at >= 0 and offset < ends[at]
+
+    return inside
 
 
 def apply(

@@ -20,12 +20,6 @@ from linter.selection import Selection
 REPO = Path(__file__).resolve().parent.parent
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers", 'slow: needs the network or takes tens of seconds (deselect with -m "not slow")'
-    )
-
-
 @pytest.fixture(autouse=True)
 def no_result_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test lints afresh; tests/test_cache.py turns the cache on where it is the subject."""

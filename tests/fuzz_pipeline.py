@@ -1,9 +1,12 @@
-"""Fuzz the loader and the whole lint pipeline with mutated manifests.
+"""Fuzz the loader and the whole lint pipeline with mutated manifests, configuration files, rule
+files and baselines: everything a repository under review can hand gpulint.
 
-Standalone (a time bound; any crashing input is written to tests/hostile/regressions/ and the exit
-status is 1)::
+Standalone (a number of cases and/or a time bound; crashing inputs are written to a new temporary
+folder, or ``--out DIR``, and the exit status is 1)::
 
-    python tests/fuzz_pipeline.py --seconds 60 [--seed N] [--out DIR]
+    python tests/fuzz_pipeline.py --cases 2000 [--seconds 600] [--seed N] [--out DIR]
+
+Commit a crashing input you want to keep as a test case to tests/hostile/regressions/ yourself.
 
 A "crash" is any broken invariant of a lint run on a file we wrote ourselves:
 
@@ -13,12 +16,15 @@ A "crash" is any broken invariant of a lint run on a file we wrote ourselves:
   has a position outside the file (line 1..lines+1, column >= 1, end not before start);
 * the JSON report is not valid JSON, the SARIF report does not validate against the OASIS 2.1.0
   schema, or the same input gives different output on a second run;
-* one input takes longer than ``--case-timeout`` seconds (a hang).
+* one input takes longer than ``--case-timeout`` seconds (a hang);
+* for a mutated configuration, rule file or baseline (which may be refused, exit 2): a refusal
+  that is not exactly one ``gpulint: error:`` line, or a raw control character on stdout or
+  stderr (linter/printable.py escapes them).
 
 The invariant checker (:func:`check`) is shared by tests/test_robustness.py and
 tests/test_hostile_inputs.py; tests/test_hostile_inputs.py also runs every file in
 tests/hostile/regressions/ so that a crash once found stays a test case, and runs this fuzzer for a
-few seconds with a fixed seed.
+fixed number of seeded cases.
 """
 
 from __future__ import annotations
@@ -154,6 +160,34 @@ def lint_ok(*args: str) -> CliResult:
         _fail(f"exit code {result.code} for {args}", result)
     if "internal error" in result.err or "Traceback" in result.err:
         _fail(f"internal error for {args}", result)
+    return result
+
+
+RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")  # C0 but line feed, DEL, C1
+
+
+def check_refusable(args: Sequence[str], linted: Sequence[Path]) -> CliResult:
+    """``gpulint check --format json ARGS`` where ARGS name a mutated configuration, rule file or
+    baseline: it may be refused (exit 2, one ``gpulint: error:`` line), never crash; a run that
+    goes ahead keeps every invariant of :func:`check`; nothing printed holds a raw control
+    character."""
+    result = run_cli("check", "--format", "json", "--jobs", "1", *args)
+    if "internal error" in result.err or "Traceback" in result.err:
+        _fail(f"internal error for {args}", result)
+    if RAW_CONTROL.search(result.err):
+        _fail(f"a raw control character on stderr for {args}", result)
+    if result.code == 2:
+        lines = result.err.splitlines()
+        if result.out or len(lines) != 1 or not lines[0].startswith("gpulint: error: "):
+            _fail(f"a refusal that is not one error line for {args}", result)
+        return result
+    if result.code not in (0, 1):
+        _fail(f"exit code {result.code} for {args}", result)
+    try:
+        report = json.loads(result.out)
+    except ValueError:
+        _fail("the JSON report is not JSON", result)
+    check_positions(report["findings"], _linted(linted))
     return result
 
 
@@ -334,12 +368,10 @@ INTERESTING_VALUES = (
 )
 
 
-def seeds() -> list[bytes]:
-    """The corpus the mutator starts from: tests/hostile (regressions included), examples/ and the
-    compliant manifests."""
+def _files(*tops: Path, pattern: str = "*") -> list[bytes]:
     out: list[bytes] = []
-    for top in (HOSTILE, REPO / "examples", TESTS / "compliant"):
-        for path in sorted(top.rglob("*")):
+    for top in tops:
+        for path in sorted(top.rglob(pattern)):
             if (
                 path.is_file()
                 and not path.is_symlink()
@@ -347,7 +379,29 @@ def seeds() -> list[bytes]:
                 and path.suffix.lower() in (".yaml", ".yml", ".json")
             ):
                 out.append(path.read_bytes())
+    return out
+
+
+def seeds() -> list[bytes]:
+    """The manifests the mutator starts from: tests/hostile (regressions included), examples/ and
+    the compliant manifests."""
+    out = _files(HOSTILE, REPO / "examples", TESTS / "compliant")
     return out or [MARKER.encode() + b"kind: Workload\n"]
+
+
+FUZZ_SEEDS = TESTS / "data" / "fuzz-seeds"
+# What a mutated case is given to gpulint as, and the seeds of each: a repository can hand it a
+# manifest, a configuration file, an organisation rule file or a baseline.
+TARGETS = ("manifest", "manifest", "manifest", "manifest", "config", "rule", "baseline")
+
+
+def target_seeds() -> dict[str, list[bytes]]:
+    return {
+        "manifest": seeds(),
+        "config": _files(FUZZ_SEEDS, REPO / "linter" / "templates", pattern="config*.yaml"),
+        "rule": _files(REPO / "rules"),
+        "baseline": _files(FUZZ_SEEDS, pattern="baseline*.json"),
+    }
 
 
 def _line_starts(data: bytes) -> list[int]:
@@ -526,14 +580,17 @@ def time_limit(seconds: float) -> Iterator[None]:
 
 @dataclass
 class FuzzStats:
+    out: Path  # where crashing inputs are saved
     cases: int = 0
     findings: int = 0
+    refused: int = 0  # configuration, rule files and baselines refused with exit 2
     crashes: list[Path] = field(default_factory=list)
     known: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
 
 
 def save_crash(data: bytes, suffix: str, out: Path, why: str) -> Path:
+    """Write a crashing input (and why, beside it) to ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     name = f"crash-{hashlib.sha256(data).hexdigest()[:16]}{suffix}"
     target = out / name
@@ -543,7 +600,7 @@ def save_crash(data: bytes, suffix: str, out: Path, why: str) -> Path:
 
 
 def run_one(data: bytes, suffix: str, work: Path, *, sarif: bool, timeout: float) -> int:
-    """Lint one input with every invariant; returns its number of findings or raises."""
+    """Lint one manifest with every invariant; returns its number of findings or raises."""
     case = work / f"case{suffix}"
     case.write_bytes(data)
     with time_limit(timeout):
@@ -551,40 +608,71 @@ def run_one(data: bytes, suffix: str, work: Path, *, sarif: bool, timeout: float
     return len(report["findings"])
 
 
+def run_setup_case(target: str, data: bytes, work: Path, manifest: bytes, timeout: float) -> int:
+    """Lint a fixed manifest with a mutated configuration, rule file or baseline; returns the
+    exit code (2 when the input was refused) or raises."""
+    job = work / "job.yaml"
+    job.write_bytes(manifest)
+    rules = work / "rules"
+    rules.mkdir(exist_ok=True)
+    for old in rules.iterdir():
+        old.unlink()
+    if target == "config":
+        (work / "config.yaml").write_bytes(data)
+        args = ["--config", str(work / "config.yaml")]
+    elif target == "rule":
+        (rules / "ACME001.yaml").write_bytes(data)
+        args = ["--rules-dir", str(rules)]
+    else:
+        (work / "baseline.json").write_bytes(data)
+        args = ["--baseline", str(work / "baseline.json")]
+    with time_limit(timeout):
+        return check_refusable([*args, str(job)], [job]).code
+
+
 def fuzz(
-    seconds: float,
     seed: int,
-    out: Path = REGRESSIONS,
+    cases: int | None = None,
+    seconds: float | None = None,
+    out: Path | None = None,
     case_timeout: float = 20.0,
-    max_cases: int | None = None,
     log: Any = None,
     count_known: bool = False,
 ) -> FuzzStats:
-    """Mutate the corpus for ``seconds``; every failing input is saved under ``out``."""
+    """Mutate the seeds for ``cases`` inputs and/or ``seconds``; every failing input is saved
+    under ``out`` (a new temporary folder when not given; see ``FuzzStats.out``)."""
+    if cases is None and seconds is None:
+        raise ValueError("give fuzz() a number of cases, a time bound, or both")
     rng = random.Random(seed)
-    corpus = seeds()
-    stats = FuzzStats()
+    corpora = target_seeds()
+    manifest = corpora["manifest"][0]
+    stats = FuzzStats(out=out or Path(tempfile.mkdtemp(prefix="gpulint-fuzz-crashes-")))
     started = time.monotonic()
     os.environ["GPULINT_NO_CACHE"] = "1"
     with tempfile.TemporaryDirectory(prefix="gpulint-fuzz-") as tmp:
         work = Path(tmp)
-        while time.monotonic() - started < seconds and (
-            max_cases is None or stats.cases < max_cases
+        while (cases is None or stats.cases < cases) and (
+            seconds is None or time.monotonic() - started < seconds
         ):
+            target = rng.choice(TARGETS)
+            corpus = corpora[target]
             data = mutate(rng.choice(corpus), rng, corpus)
-            suffix = ".json" if rng.random() < 0.1 else ".yaml"
+            suffix = ".json" if target == "baseline" or rng.random() < 0.1 else ".yaml"
             stats.cases += 1
             try:
-                stats.findings += run_one(
-                    data, suffix, work, sarif=stats.cases % 5 == 0, timeout=case_timeout
-                )
+                if target == "manifest":
+                    sarif = stats.cases % 5 == 0
+                    stats.findings += run_one(data, suffix, work, sarif=sarif, timeout=case_timeout)
+                else:
+                    code = run_setup_case(target, data, work, manifest, case_timeout)
+                    stats.refused += int(code == 2)
             except (Exception, Hang, SystemExit) as err:
                 why = "".join(traceback.format_exception(type(err), err, err.__traceback__))
                 known = None if count_known else known_crash(why)
                 if known is not None:
                     stats.known[known] = stats.known.get(known, 0) + 1
                     continue
-                path = save_crash(data, suffix, out, why)
+                path = save_crash(data, f".{target}{suffix}", stats.out, why)
                 stats.crashes.append(path)
                 if log is not None:
                     print(
@@ -600,36 +688,40 @@ def fuzz(
 def main(argv: Sequence[str] | None = None) -> int:
     os.environ["GPULINT_NO_CACHE"] = "1"  # what the tests' conftest does: lint afresh
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=60.0, help="how long to fuzz")
+    parser.add_argument("--cases", type=int, default=None, help="how many inputs to try")
+    parser.add_argument("--seconds", type=float, default=None, help="how long to fuzz at most")
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
-    parser.add_argument("--out", type=Path, default=REGRESSIONS, help="where crashing inputs go")
+    parser.add_argument(
+        "--out", type=Path, default=None, help="where crashing inputs go (default: a new temp dir)"
+    )
     parser.add_argument(
         "--case-timeout",
         type=float,
         default=20.0,
         help="seconds one input may take before it counts as a hang",
     )
-    parser.add_argument("--max-cases", type=int, default=None)
     parser.add_argument(
         "--fail-on-known",
         action="store_true",
         help="treat crashes listed in KNOWN_CRASHES as new ones (save, exit 1)",
     )
     args = parser.parse_args(argv)
+    cases = args.cases if args.cases is not None or args.seconds is not None else 1000
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    print(f"fuzz_pipeline: seed {seed}, {args.seconds:g} s", file=sys.stderr)
+    print(f"fuzz_pipeline: seed {seed}", file=sys.stderr)
     stats = fuzz(
-        args.seconds,
         seed,
+        cases,
+        args.seconds,
         args.out,
         args.case_timeout,
-        args.max_cases,
         log=sys.stderr,
         count_known=args.fail_on_known,
     )
     print(
         f"fuzz_pipeline: {stats.cases} cases in {stats.seconds:.1f} s, {stats.findings} findings, "
-        f"{len(stats.crashes)} new crashes, {sum(stats.known.values())} known",
+        f"{stats.refused} refused inputs, {len(stats.crashes)} new crashes (in {stats.out}), "
+        f"{sum(stats.known.values())} known",
         file=sys.stderr,
     )
     for reason, count in stats.known.items():

@@ -1,12 +1,20 @@
-"""The result cache: an unchanged run is answered from it; any change misses."""
+"""The result cache: an unchanged run is answered from it; any change, or any doubt, misses."""
 
 from __future__ import annotations
 
 import json
+import os
+import stat
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import run_cli
+
+from linter import runner
+from linter.cache import ResultCache
+from linter.cache_store import CacheStore
 
 JOB = """\
 apiVersion: gpulint.dev/v1alpha1
@@ -25,51 +33,215 @@ spec:
 def cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("GPULINT_NO_CACHE")
     monkeypatch.setenv("GPULINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
     return tmp_path / "cache"
+
+
+def count_linting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """From now on, each run that lints (rather than answering from the cache) adds a 1."""
+    calls: list[int] = []
+    real = runner.lint_sources
+
+    def counted(*args: Any, **kwargs: Any) -> runner.RunResult:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "lint_sources", counted)
+    return calls
 
 
 def ids(out: str) -> list[tuple[str, int]]:
     return [(f["ruleId"], f["line"]) for f in json.loads(out)["findings"]]
 
 
-def test_second_run_is_served_from_the_cache(tmp_path: Path, cached: Path) -> None:
-    job = tmp_path / "job.yaml"
-    job.write_text(JOB)
-    first = run_cli("check", "--format", "json", str(job))
-    (entry,) = cached.glob("run-*.json")
-    second = run_cli("check", "--format", "json", str(job))
-    assert (second.code, second.out) == (first.code, first.out)
+def entries(cache: Path) -> list[Path]:
+    return sorted(cache.glob("runs/*/entry-*.bin"))
+
+
+def test_second_run_is_served_from_the_cache(
+    tmp_path: Path, cached: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "job.yaml").write_text(JOB)
+    first = run_cli("check", "--format", "json", "job.yaml")
     assert ids(first.out) == [("GL202", 8)]
-    # a tampered entry proves the second run read it rather than linting again
-    data = json.loads(entry.read_text())
-    data["findings"][0]["message"] = "from the cache"
-    entry.write_text(json.dumps(data))
-    assert (
-        json.loads(run_cli("check", "--format", "json", str(job)).out)["findings"][0]["message"]
-        == "from the cache"
-    )
+    assert len(entries(cached)) == 1
+    calls = count_linting(monkeypatch)
+    second = run_cli("check", "--format", "json", "job.yaml")
+    assert (second.code, second.out, second.err, calls) == (first.code, first.out, first.err, [])
 
 
 def test_any_change_misses(tmp_path: Path, cached: Path) -> None:
     job = tmp_path / "job.yaml"
     job.write_text(JOB)
-    assert ids(run_cli("check", "--format", "json", str(job)).out) == [("GL202", 8)]
+    assert ids(run_cli("check", "--format", "json", "job.yaml").out) == [("GL202", 8)]
     job.write_text(JOB.replace("capacity: spot", "capacity: reserved"))
-    assert ids(run_cli("check", "--format", "json", str(job)).out) == []
+    assert ids(run_cli("check", "--format", "json", "job.yaml").out) == []
     # selection is part of the key too
     job.write_text(JOB)
-    assert ids(run_cli("check", "--format", "json", "--ignore", "GL202", str(job)).out) == []
-    assert len(list(cached.glob("run-*.json"))) == 3
+    assert ids(run_cli("check", "--format", "json", "--ignore", "GL202", "job.yaml").out) == []
+    assert len(entries(cached)) == 3
 
 
-def test_no_cache_flag_and_unwritable_directory(
+def test_no_cache_flag_and_unusable_directory(
     tmp_path: Path, cached: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    job = tmp_path / "job.yaml"
-    job.write_text(JOB)
-    run_cli("check", "--no-cache", str(job))
-    assert not cached.exists()
+    (tmp_path / "job.yaml").write_text(JOB)
+    run_cli("check", "--no-cache", "job.yaml")
+    assert entries(cached) == []
     blocker = tmp_path / "file-not-dir"
     blocker.write_text("x")
     monkeypatch.setenv("GPULINT_CACHE_DIR", str(blocker / "cache"))
-    assert run_cli("check", str(job)).code == 1  # still lints, just without a cache
+    assert run_cli("check", "job.yaml").code == 1  # still lints, just without a cache
+
+
+def test_environment_switches_and_default_location(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GPULINT_NO_CACHE")
+    monkeypatch.delenv("GPULINT_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "job.yaml").write_text(JOB)
+    run_cli("check", "job.yaml")
+    assert len(entries(tmp_path / "xdg" / "gpulint")) == 1
+    assert not (tmp_path / ".gpulint_cache").exists()
+    monkeypatch.setenv("GPULINT_NO_CACHE", "1")
+    assert ResultCache.for_repository(tmp_path) is None
+
+
+def test_the_cache_folders_and_secret_are_private(tmp_path: Path, cached: Path) -> None:
+    (tmp_path / "job.yaml").write_text(JOB)
+    run_cli("check", "job.yaml")
+    (entry,) = entries(cached)
+    for folder in (cached, cached / "runs", entry.parent):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE((cached / "secret").stat().st_mode) == 0o600
+    assert (cached / "secret").stat().st_size == 32
+    assert stat.S_IMODE(entry.stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda b: b[:-1] + b"]", id="edited payload"),
+        pytest.param(lambda b: b"0" * 64 + b[64:], id="forged mac"),
+        pytest.param(lambda b: b"", id="empty"),
+        pytest.param(lambda b: b[:40], id="truncated"),
+        pytest.param(lambda b: b"\x00" * 5000, id="binary"),
+    ],
+)
+def test_a_damaged_entry_is_a_miss(
+    damage: Callable[[bytes], bytes], tmp_path: Path, cached: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "job.yaml").write_text(JOB)
+    first = run_cli("check", "--format", "json", "job.yaml")
+    (entry,) = entries(cached)
+    entry.write_bytes(damage(entry.read_bytes()))
+    calls = count_linting(monkeypatch)
+    again = run_cli("check", "--format", "json", "job.yaml")
+    assert (again.code, again.out, calls) == (first.code, first.out, [1])
+
+
+def rewrite_entry(tmp_path: Path, cache_dir: Path, edit: Callable[[dict[str, Any]], None]) -> None:
+    """Edit the stored entry and store it with the user's own secret: authentic, and wrong."""
+    (entry,) = entries(cache_dir)
+    key = entry.name.removeprefix("entry-").removesuffix(".bin")
+    cache = ResultCache.for_repository(tmp_path)
+    assert cache is not None
+    data = cache.get(key)
+    assert data is not None
+    edit(data)
+    cache.put(key, data)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"findings": [{"rule": "GL202"}]},  # wrong shape
+        {"filesChecked": "1"},  # wrong type
+        {"filesChecked": 7},  # more files than the run has
+        {"skipped": ["other.yaml"]},  # a file not in the run
+        {"texts": {"/etc/passwd": "root:x:0:0"}},
+    ],
+    ids=["shape", "type", "count", "skipped", "texts"],
+)
+def test_an_authentic_entry_that_does_not_fit_the_run_is_a_miss(
+    change: dict[str, object], tmp_path: Path, cached: Path
+) -> None:
+    (tmp_path / "job.yaml").write_text(JOB)
+    first = run_cli("check", "--format", "json", "job.yaml")
+    rewrite_entry(tmp_path, cached, lambda data: data.update(change))
+    assert run_cli("check", "--format", "json", "job.yaml").out == first.out
+
+
+@pytest.mark.parametrize(
+    "location",
+    [
+        {"file": "elsewhere.yaml"},  # a finding on a file that was not linted
+        {"line": 99, "endLine": 99},  # beyond the end of the file
+        {"line": 0},  # lines start at 1
+        {"line": 5, "column": 4, "endLine": 5, "endColumn": 1},  # ends before it starts
+    ],
+    ids=["file", "past-end", "line-0", "backwards"],
+)
+def test_a_finding_outside_the_run_is_a_miss(
+    location: dict[str, object], tmp_path: Path, cached: Path
+) -> None:
+    (tmp_path / "job.yaml").write_text(JOB)
+    first = run_cli("check", "--format", "json", "job.yaml")
+    rewrite_entry(tmp_path, cached, lambda data: data["findings"][0].update(location))
+    assert run_cli("check", "--format", "json", "job.yaml").out == first.out
+
+
+def test_pruning_keeps_the_newest_entries_and_touches_nothing_else(
+    tmp_path: Path, cached: Path
+) -> None:
+    store = CacheStore.for_user(("runs", "x"), max_bytes=1000, keep=2)
+    assert store is not None
+    for number in range(4):
+        key = f"{number:064x}"
+        store.put(key, b"payload")
+        os.utime(cached / "runs" / "x" / f"entry-{key}.bin", (number, number))
+    (cached / "runs" / "x" / "notes.txt").write_text("mine")
+    store.put(f"{9:064x}", b"newest")
+    assert sorted(p.name for p in (cached / "runs" / "x").iterdir()) == [
+        f"entry-{3:064x}.bin",
+        f"entry-{9:064x}.bin",
+        "notes.txt",
+    ]
+    assert store.get(f"{9:064x}") == b"newest"
+    assert store.get(f"{0:064x}") is None
+
+
+@pytest.mark.parametrize("mode", [0o777, 0o770])
+def test_a_cache_folder_others_can_write_to_is_not_used(
+    mode: int, tmp_path: Path, cached: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "job.yaml").write_text(JOB)
+    cached.mkdir()
+    cached.chmod(mode)
+    calls = count_linting(monkeypatch)
+    for _ in range(2):
+        assert run_cli("check", "job.yaml").code == 1
+    assert (calls, sorted(p.name for p in cached.iterdir())) == ([1, 1], [])
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a folder to another user needs root")
+def test_a_cache_folder_owned_by_someone_else_is_not_used(
+    tmp_path: Path, cached: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "job.yaml").write_text(JOB)
+    cached.mkdir(mode=0o755)
+    os.chown(cached, 65534, 65534)
+    assert run_cli("check", "job.yaml").code == 1
+    assert list(cached.iterdir()) == []
+
+
+def test_a_planted_link_inside_the_cache_is_not_followed(tmp_path: Path, cached: Path) -> None:
+    (tmp_path / "job.yaml").write_text(JOB)
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    cached.mkdir(mode=0o700)
+    (cached / "runs").symlink_to(victim)
+    assert run_cli("check", "job.yaml").code == 1
+    assert list(victim.iterdir()) == []

@@ -115,7 +115,7 @@ def test_explicit_foreign_file_is_reported_as_skipped(tmp_path: Path) -> None:
     assert result.code == 0
     assert (
         result.err
-        == f"gpulint: skipped {deployment.as_posix()}: no gpulint.dev/v1alpha1 documents\n"
+        == f"gpulint: skipped {deployment.as_posix()}: no document of a format gpulint reads\n"
     )
 
 

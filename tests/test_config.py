@@ -29,11 +29,15 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
-def test_found_upwards_from_the_working_directory(tmp_path: Path) -> None:
+def test_found_upwards_from_the_working_directory_to_the_repository_root(tmp_path: Path) -> None:
     config = write(tmp_path / ".gpulint.yaml", "failOn: warning\n")
     nested = tmp_path / "a" / "b"
     nested.mkdir(parents=True)
+    (tmp_path / ".git").mkdir()
     assert find_config(nested) == config
+    # a repository nested below the config: the search stops at its root
+    (tmp_path / "a" / ".git").mkdir()
+    assert find_config(nested) is None
 
 
 def test_pyproject_table_is_used_only_when_present(tmp_path: Path) -> None:
@@ -73,9 +77,17 @@ def test_option_and_severity_override(tmp_path: Path) -> None:
 def test_disabled_rule_and_config_ignore(tmp_path: Path) -> None:
     job = write(tmp_path / "job.yaml", JOB)
     off = write(tmp_path / "off.yaml", "rules:\n  GL201: {enabled: false}\n")
-    assert "GL201" not in run_cli("check", "--config", str(off), str(job)).out
+    result = run_cli("check", "--config", str(off), str(job))
+    assert result.out.splitlines()[-2:] == [
+        "Found 0 errors, 0 warnings and 1 note in 1 file.",
+        "Configuration turned off 1 rule (GL201).",
+    ]
     ignored = write(tmp_path / "ignored.yaml", "ignore: [GL2]\n")
-    assert run_cli("check", "--fail-on", "note", "--config", str(ignored), str(job)).code == 0
+    result = run_cli("check", "--fail-on", "note", "--config", str(ignored), str(job))
+    assert result.code == 0
+    assert result.out.splitlines()[-1].startswith(
+        "Configuration turned off 11 rules (GL201, GL202,"
+    )
 
 
 @pytest.mark.parametrize(
@@ -108,7 +120,10 @@ def test_exclude_globs(tmp_path: Path) -> None:
     write(tmp_path / "vendor" / "job.yaml", JOB)
     config = write(tmp_path / "c.yaml", "exclude: ['*/vendor/*']\n")
     result = run_cli("check", "--fail-on", "note", "--config", str(config), str(tmp_path))
-    assert (result.code, result.out) == (0, "No problems found in 0 files.\n")
+    assert (result.code, result.out) == (
+        0,
+        "No problems found in 0 files.\nConfiguration excluded 1 file.\n",
+    )
 
 
 ORG_RULE = """\
@@ -168,3 +183,18 @@ def test_bad_rule_file_is_an_error_naming_file_and_line(
     assert result.code == 2
     assert result.err.startswith(f"gpulint: error: {rule}{message}")
     assert len(result.err.splitlines()) == 1
+
+
+def test_a_rules_dir_link_loop_is_a_clean_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "loop").symlink_to("loop")
+    write(tmp_path / ".gpulint.yaml", "rulesDirs: [loop]\n")
+    job = write(tmp_path / "job.yaml", JOB)
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("check", str(job))
+    assert (result.code, result.err) == (
+        2,
+        f"gpulint: error: {tmp_path / 'loop'}: rules directory not found\n",
+    )

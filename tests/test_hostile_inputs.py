@@ -95,7 +95,7 @@ def test_empty_and_comment_only_files_are_a_clean_skip(name: str, tmp_path: Path
     code, found, _, err = findings(str(HOSTILE / name))
     assert (code, found) == (0, [])
     shown = display_path(HOSTILE / name, Path.cwd())
-    assert err == f"gpulint: skipped {shown}: no gpulint.dev/v1alpha1 documents\n"
+    assert err == f"gpulint: skipped {shown}: no document of a format gpulint reads\n"
     (tmp_path / name).write_bytes((HOSTILE / name).read_bytes())
     assert findings(str(tmp_path)) == (0, [], [], "")  # in a directory: silent
 
@@ -183,21 +183,20 @@ def test_colon_inside_a_plain_scalar_in_flow_style_is_read() -> None:
     assert (code, found) == (0, [])
 
 
-def test_merge_key_with_non_mappings_is_reported() -> None:
-    _, found, _, _ = findings("--select", "GL002", str(HOSTILE / "merge-key-abuse.yaml"))
-    assert ("GL002", 5) in found  # <<: *b (a sequence)
+def test_merge_key_with_non_mappings_is_reported_at_the_merge() -> None:
+    code, found, _, _ = findings("--select", "GL002", str(HOSTILE / "merge-key-abuse.yaml"))
+    assert (code, found) == (1, [("GL002", 5), ("GL002", 6)])  # <<: *b (a sequence), <<: [1]
 
 
-def test_merge_key_finding_points_at_the_merge() -> None:
-    _, found, _, _ = findings("--select", "GL002", str(HOSTILE / "merge-key-abuse.yaml"))
-    assert found == [("GL002", 5), ("GL002", 6)]
-
-
-def test_unicode_everywhere_is_data() -> None:
+def test_unicode_everywhere_is_data_but_not_a_name(tmp_path: Path) -> None:
     code, found, report, _ = findings(str(HOSTILE / "unicode-everywhere.yaml"))
-    assert code == 0
-    assert ("GL007", 9) in found  # 'H100\u200b' (a zero-width space) is not a catalogued GPU
-    assert not [f for f in report if f["ruleId"] in ("GL001", "GL002")]
+    assert (code, found) == (1, [("GL001", 4)])  # a bidi override and an emoji in metadata.name
+    assert report[0]["message"].startswith("metadata.name: String should match pattern")
+    plain = tmp_path / "plain-name.yaml"
+    text = (HOSTILE / "unicode-everywhere.yaml").read_text(encoding="utf-8")
+    plain.write_text(text.replace('"\u202eevil\U0001f600"', "evil"), encoding="utf-8")
+    # 'H100\u200b' (a zero-width space) is not a catalogued GPU; the rest is data
+    assert findings(str(plain))[:2] == (0, [("GL406", 8), ("GL201", 9), ("GL007", 9)])
 
 
 # -- tags never construct objects -------------------------------------------------------------
@@ -223,8 +222,7 @@ def test_python_tags_construct_nothing(
     manifest.write_text(HEADER.replace("name: chat", "name: " + tag.format(target=target)))
     code, found, _, _ = findings("--select", INPUT_RULES, str(manifest))
     assert not target.exists()
-    assert code in (0, 1)
-    assert all(rule == "GL001" and line == 4 for rule, line in found), found
+    assert (code, found) == (1, [("GL001", 4)])
     # the committed corpus file uses a relative target: run from tmp_path, nothing appears there
     findings(str(HOSTILE / "python-tags.yaml"))
     assert not (tmp_path / "gpulint-pwned").exists()
@@ -245,10 +243,10 @@ def test_50_mb_file_is_refused_with_gl002(tmp_path: Path) -> None:
     code, found, report, _ = findings(str(big))
     assert (code, found) == (1, [("GL002", 1)])
     assert report[0]["column"] == 1
-    assert report[0]["message"].startswith(
-        f"file is {50 * MB:,} bytes, above the {DEFAULT_LIMIT:,}-byte limit"
+    assert report[0]["message"] == (
+        f"file is {50 * MB:,} bytes, above the {DEFAULT_LIMIT:,}-byte limit "
+        "(raise maxFileSize in .gpulint.yaml); not read"
     )
-    assert report[0]["message"].endswith("not read")
     # in a directory too, and without our marker (the size is checked before anything is read)
     _sparse(tmp_path / "other.yaml", 50 * MB)
     code, found, _, _ = findings(str(tmp_path))
@@ -267,46 +265,32 @@ def test_max_file_size_config_lowers_and_raises_the_limit(tmp_path: Path) -> Non
     config = _config(tmp_path, "maxFileSize: 50\n")
     code, found, report, _ = findings("--config", str(config), str(small))
     assert (code, found) == (1, [("GL002", 1)])
-    assert f"file is {len(HEADER):,} bytes, above the 50-byte limit" in report[0]["message"]
+    assert report[0]["message"] == (
+        f"file is {len(HEADER):,} bytes, above the 50-byte limit "
+        "(raise maxFileSize in .gpulint.yaml); not read"
+    )
     # raised above 50 MB: a 50 MB file is read (ours: parsed; foreign: one read, then skipped)
     big = _sparse(tmp_path / "big.yaml", 50 * MB)
     config = _config(tmp_path, f"maxFileSize: {64 * MB}\n")
     code, found, _, err = findings("--config", str(config), str(big))
     assert (code, found) == (0, [])
-    assert err == f"gpulint: skipped {big}: no gpulint.dev/v1alpha1 documents\n"
+    assert err == f"gpulint: skipped {big}: no document of a format gpulint reads\n"
     assert findings("--config", str(config), str(small))[:2] == (0, [])
 
 
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ("0", "maxFileSize: Input should be greater than or equal to 1"),
-        ("'10MB'", "maxFileSize: Input should be a valid integer"),
-        ("true", "maxFileSize: Input should be a valid integer"),
-        ("-5", "maxFileSize: Input should be greater than or equal to 1"),
+        ("0", "maxFileSize: Input should be greater than or equal to 1 (got 0)"),
+        ("'10MB'", "maxFileSize: Input should be a valid integer (got '10MB')"),
+        ("true", "maxFileSize: Input should be a valid integer (got True)"),
+        ("-5", "maxFileSize: Input should be greater than or equal to 1 (got -5)"),
     ],
 )
 def test_bad_max_file_size_is_a_config_error(value: str, message: str, tmp_path: Path) -> None:
     config = _config(tmp_path, f"# limits\nmaxFileSize: {value}\n")
     result = run_cli("check", "--config", str(config), str(tmp_path))
-    assert result.code == 2
-    assert result.err.startswith(f"gpulint: error: {config}:2:")
-    assert message in result.err
-    assert len(result.err.splitlines()) == 1
-
-
-def test_the_size_limit_message_gives_advice_that_works(tmp_path: Path) -> None:
-    small = tmp_path / "small.yaml"
-    small.write_text(HEADER)
-    config = _config(tmp_path, "maxFileSize: 50\n")
-    _, _, report, _ = findings("--config", str(config), str(small))
-    message = report[0]["message"]
-    if "--max-file-size" in message:
-        with pytest.raises(SystemExit) as exit_:
-            run_cli("check", "--max-file-size", str(10 * MB), str(small))
-        assert exit_.value.code != 2
-    else:
-        assert "maxFileSize" in message
+    assert (result.code, result.err) == (2, f"gpulint: error: {config}:2:1: {message}\n")
 
 
 # -- the file system --------------------------------------------------------------------------
@@ -333,7 +317,7 @@ def test_symlink_loops_and_dangling_links(tmp_path: Path) -> None:
     assert (code, found) == (1, [("GL002", 1)])
     # a loop named on the command line is walked once
     code, found, _, _ = findings("--select", INPUT_RULES, str(tree / "loop"))
-    assert code == 1 and ("GL001", 7) in found and len(found) == 3
+    assert (code, found) == (1, [("GL002", 1), ("GL001", 7), ("GL002", 1)])
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads a chmod 000 file")
@@ -375,7 +359,7 @@ def test_fifo_does_not_hang_the_run(named: bool, tmp_path: Path) -> None:
     (tree / "job.yaml").write_text(HEADER)
     proc = _cli_subprocess([str(tree / "pipe.yaml") if named else str(tree)], 6, tmp_path)
     assert proc is not None, "gpulint check did not finish in 6 s"
-    assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr
+    assert (proc.returncode, proc.stderr) == (1, "")
     report = json.loads(proc.stdout)["findings"]
     assert [(Path(f["file"]).name, f["ruleId"], f["line"]) for f in report] == [
         ("pipe.yaml", "GL002", 1)
@@ -528,11 +512,19 @@ def test_a_thousand_unrelated_yaml_files(tmp_path: Path) -> None:
 
 # -- the fuzzer, bounded, as a CI test --------------------------------------------------------
 
+FUZZ_SEED = 20241202
 
-def test_fuzz_pipeline_for_twenty_seconds() -> None:
-    """tests/fuzz_pipeline.py with a fixed seed; new crashing inputs land in
-    tests/hostile/regressions/ (commit them with an xfail or the fix)."""
-    seconds = float(os.environ.get("GPULINT_FUZZ_SECONDS", "20"))
-    stats = fuzz(seconds, seed=20241202, out=REGRESSIONS, case_timeout=20.0)
-    assert stats.cases > 10
-    assert not stats.crashes, "new crashing inputs saved: " + ", ".join(map(str, stats.crashes))
+
+def test_fuzz_pipeline_with_fixed_seeded_cases(tmp_path: Path) -> None:
+    """tests/fuzz_pipeline.py: 60 seeded cases (manifests, configuration files, rule files,
+    baselines); a crashing input is saved under tmp_path and named in the failure."""
+    stats = fuzz(FUZZ_SEED, cases=60, out=tmp_path)
+    assert (stats.cases, stats.crashes) == (60, [])
+
+
+@pytest.mark.slow
+def test_fuzz_pipeline_long(tmp_path: Path) -> None:
+    """The same, at length: ``pytest -m slow`` (GPULINT_FUZZ_CASES sets the number)."""
+    cases = int(os.environ.get("GPULINT_FUZZ_CASES", "2000"))
+    stats = fuzz(FUZZ_SEED + 1, cases=cases, out=tmp_path)
+    assert (stats.cases, stats.crashes) == (cases, [])

@@ -63,3 +63,19 @@ def test_dir_that_is_a_file(tmp_path: Path) -> None:
     result = run_cli("init", "--dir", str(tmp_path / "file"))
     assert result.code == 2
     assert result.err == f"gpulint: error: --dir {tmp_path / 'file'}: not a directory\n"
+
+
+def test_a_link_planted_at_a_starter_name_is_never_written_through(tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere" / "profile.sh"
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "new").mkdir()
+    (tmp_path / "new" / "workload.yaml").symlink_to(target)  # dangling
+    result = run_cli("init", "--dir", str(tmp_path / "new"))
+    assert (result.code, result.err) == (
+        2,
+        f"gpulint: error: {tmp_path / 'new' / 'workload.yaml'} already exists; "
+        "use --force to overwrite\n",
+    )
+    assert run_cli("init", "--force", "--dir", str(tmp_path / "new")).code == 0
+    assert not target.exists()
+    assert not (tmp_path / "new" / "workload.yaml").is_symlink()

@@ -4,7 +4,7 @@ try-repo installs the hook from a commit, so the working tree (tracked and untra
 git does not ignore, uncommitted changes included) is copied into a scratch repository and
 committed there. pre-commit then pip-installs it into a fresh environment, with the dependencies
 from PyPI: this needs the network and takes about ten seconds per run, so the tests are marked
-``slow`` (deselect with ``-m "not slow"``). try-repo keeps that environment in a temporary store
+``slow``: a plain ``pytest`` skips them, ``pytest -m slow`` runs them. try-repo keeps that environment in a temporary store
 of its own, whatever PRE_COMMIT_HOME says, so each run installs again; PRE_COMMIT_HOME points at
 a scratch folder only so that nothing touches the user's cache.
 """

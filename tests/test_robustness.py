@@ -1,4 +1,5 @@
-"""Property-based robustness: whatever manifest we write, gpulint answers with findings, never a crash.
+"""Property-based robustness: whatever manifest, configuration, rule file or baseline we write,
+gpulint answers with findings or a one-line refusal, never a crash.
 
 Hypothesis generates manifests from the schema's vocabulary (profiles, precisions, capacity, GPU
 and instance names, model ids, regions, endpoints...), then mutates them (deleted keys, wrong types,
@@ -10,6 +11,13 @@ linted through the real CLI entry point (``linter.cli.main``) with ``--format js
 * every finding has a rule id ``^[A-Z]+[0-9]{3}$`` and a position inside the file;
 * the SARIF validates against tests/data/sarif-schema-2.1.0.json (Draft 4);
 * the same input gives byte-identical output twice, and with ``--jobs 1`` and ``--jobs 2``.
+
+Configuration files, rule files and baselines are generated from their own vocabularies (ids and
+prefixes, typos included, options, CEL expressions, message templates, entries with control
+characters), mutated the same way, and given to ``gpulint check`` with a fixed manifest:
+tests/fuzz_pipeline.check_refusable asserts that a refusal is one ``gpulint: error:`` line (exit
+2), that a run that goes ahead keeps the invariants above, and that nothing printed holds a raw
+control character.
 
 Bounded for CI: the ``gpulint-robustness`` hypothesis profile is derandomized (the same examples on
 every run) and small. ``GPULINT_HYPOTHESIS_PROFILE=gpulint-robustness-explore`` draws new random
@@ -26,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fuzz_pipeline import YAML_TOKENS, check, line_count
+from fuzz_pipeline import YAML_TOKENS, check, line_count, run_setup_case
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
@@ -360,9 +368,9 @@ def _nest(value: Any, depth: int, as_map: bool) -> Any:
 
 
 @st.composite
-def mutated_manifests(draw: st.DrawFn) -> dict[str, Any]:
-    """A generated manifest with one to five structural mutations."""
-    document = draw(manifests)
+def mutated(draw: st.DrawFn, documents: st.SearchStrategy[dict[str, Any]]) -> dict[str, Any]:
+    """A generated document with one to five structural mutations."""
+    document = draw(documents)
     for _ in range(draw(st.integers(min_value=1, max_value=5))):
         paths = [p for p in _paths(document) if p]
         if not paths:
@@ -386,6 +394,10 @@ def mutated_manifests(draw: st.DrawFn) -> dict[str, Any]:
                 wrong_values
             )
     return document
+
+
+def mutated_manifests() -> st.SearchStrategy[dict[str, Any]]:
+    return mutated(manifests)
 
 
 def dump_yaml(documents: list[Any], flow: bool | None = False) -> bytes:
@@ -532,3 +544,171 @@ def test_a_generated_case_that_fails_is_reported_with_the_file() -> None:
             check_positions([finding], {path})
         with pytest.raises(InvariantError, match="bad rule id"):
             check_positions([{**finding, "ruleId": "gl1", "line": 1}], {path})
+
+
+# -- configuration, rule files, baselines -------------------------------------------------------
+
+# GL202 and GL201 findings, options that configuration can change, a pool for GL205
+SETUP_MANIFEST = b"""\
+apiVersion: gpulint.dev/v1alpha1
+kind: Workload
+metadata: {name: trainer, labels: {team: ml}}
+spec:
+  profile: training
+  resources: {accelerator: {type: H100, count: 8}, capacity: spot, pool: shared}
+  lifecycle: {idleShutdownMinutes: 90}
+"""
+SELECTORS = ["GL001", "GL2", "GL", "GL202", "GL999", "ACME", "ACME001", "g", " G", "gl202", ""]
+RULE_CONFIG_IDS = ["GL201", "GL202", "GL105", "GL999", "ACME001", "gl201"]
+OPTION_NAMES = ["maxIdleShutdownMinutes", "maxIntervalMinutes", "bogus"]
+
+configs = optional(
+    failOn=st.sampled_from(["error", "warning", "note", "never", "fatal"]),
+    select=st.lists(st.sampled_from(SELECTORS), max_size=3),
+    ignore=st.lists(st.sampled_from(SELECTORS), max_size=3),
+    exclude=st.lists(st.sampled_from(["*", "vendor/*", "*.yaml", "[", "../*", ""]), max_size=2),
+    rulesDirs=st.lists(st.sampled_from(["policies", "../outside", "/etc", ".", ""]), max_size=2),
+    residency=st.lists(st.sampled_from(RESIDENCY), max_size=2),
+    maxFileSize=st.one_of(st.integers(min_value=-5, max_value=2**40), st.sampled_from([0, 1, 64])),
+    rules=st.dictionaries(
+        st.sampled_from(RULE_CONFIG_IDS),
+        optional(
+            enabled=st.booleans(),
+            severity=st.sampled_from(["error", "warning", "note", "fatal"]),
+            options=st.dictionaries(st.sampled_from(OPTION_NAMES), wrong_values, max_size=2),
+        ),
+        max_size=3,
+    ),
+)
+CEL_EXPRESSIONS = [
+    'workload.spec.profile == "training"',
+    '!("team" in workload.metadata.labels)',
+    'facts.memory.status == "checked"',
+    "size(workload.metadata.name) > 3",
+    "[1, 2, 3].map(x, x * 2).size() > 1",
+    "workload.spec.resources.accelerator.count > options.limit",
+    "(((",
+    "workload.",
+    '"a" + 1 == 2',
+    "1 / 0 == 1",
+]
+rule_files = st.fixed_dictionaries(
+    {
+        "id": st.sampled_from(["ACME001", "ACME002", "acme1", "GL201", "X1"]),
+        "name": st.sampled_from(
+            ["missing-team-label", "Bad Name", "x", "spot-without-checkpointing"]
+        ),
+        "severity": st.sampled_from(["error", "warning", "note", "fatal"]),
+        "summary": st.sampled_from(["Workloads must say which team owns them", ""]),
+        "checks": st.lists(
+            st.fixed_dictionaries(
+                {
+                    "violation": st.sampled_from(CEL_EXPRESSIONS),
+                    "path": st.sampled_from(
+                        ["metadata", "spec.resources | spec", "spec.x[{1}]", "", "a..b"]
+                    ),
+                    "message": st.sampled_from(
+                        ["workload {workload.metadata.name} has no team", "plain", "{", "{1 +}"]
+                    ),
+                },
+                optional={"severity": st.sampled_from(["error", "note", "loud"])},
+            ),
+            max_size=2,
+        ),
+        "docs": st.fixed_dictionaries(
+            {key: st.just("x") for key in ("whatItDoes", "whyIsThisBad", "example", "useInstead")}
+        ),
+    },
+    optional={
+        "scope": optional(
+            kinds=st.lists(st.sampled_from(["Workload", "QuotaLedger", "Other"]), max_size=2),
+            profiles=st.lists(st.sampled_from(PROFILES), max_size=2),
+        ),
+        "tags": st.lists(names, max_size=3),
+        "principle": st.integers(min_value=-1, max_value=12),
+        "options": st.dictionaries(
+            st.sampled_from(["limit", "other"]),
+            optional(
+                type=st.sampled_from(["integer", "string", "map"]),
+                default=wrong_values,
+                description=st.just("a threshold"),
+            ),
+            max_size=1,
+        ),
+    },
+)
+baseline_entries = st.fixed_dictionaries(
+    {
+        "ruleId": st.sampled_from(["GL202", "GL201", "GL999", ""]),
+        "file": st.sampled_from(["job.yaml", "../job.yaml", "/etc/passwd", ""]),
+        "hash": st.text("0123456789abcdef", max_size=16),
+        "path": st.sampled_from(["spec.resources.capacity", "spec", ""]),
+        "message": st.text(st.characters(codec="utf-8"), max_size=40),
+    }
+)
+baselines = st.fixed_dictionaries(
+    {
+        "version": st.one_of(st.just(1), wrong_values),
+        "entries": st.lists(baseline_entries, max_size=4),
+    },
+    optional={"tool": st.just("gpulint")},
+)
+
+
+def _serialised_one(draw: st.DrawFn, document: Any) -> bytes:
+    if draw(st.booleans()):
+        try:
+            return dump_json(document, draw(st.booleans()))
+        except ValueError:  # nan/inf: JSON cannot say it
+            pass
+    return dump_yaml([document], draw(st.sampled_from([False, None, True])))
+
+
+@st.composite
+def setup_inputs(draw: st.DrawFn, documents: st.SearchStrategy[dict[str, Any]]) -> bytes:
+    document = draw(st.one_of(documents, mutated(documents)))
+    return _serialised_one(draw, document)
+
+
+def _lint_with(target: str, raw: bytes) -> None:
+    with tempfile.TemporaryDirectory(prefix="gpulint-robust-setup-") as tmp:
+        run_setup_case(target, raw, Path(tmp), SETUP_MANIFEST, timeout=60)
+
+
+@bounded(30)
+@given(setup_inputs(configs))
+def test_generated_configuration_is_used_or_refused_cleanly(raw: bytes) -> None:
+    _lint_with("config", raw)
+
+
+@bounded(30)
+@given(setup_inputs(rule_files))
+def test_generated_rule_files_are_used_or_refused_cleanly(raw: bytes) -> None:
+    _lint_with("rule", raw)
+
+
+@bounded(30)
+@given(setup_inputs(baselines))
+def test_generated_baselines_are_used_or_refused_cleanly(raw: bytes) -> None:
+    _lint_with("baseline", raw)
+
+
+@pytest.mark.parametrize(
+    ("code", "err", "why"),
+    [
+        (2, "gpulint: error: one\nand another line\n", "not one error line"),
+        (2, "gpulint: internal error: KeyError\n", "internal error"),
+        (1, "gpulint: skipped a\x1b[2Kb.yaml\n", "raw control character"),
+        (3, "", "exit code 3"),
+    ],
+)
+def test_the_refusal_checker_catches_what_it_should(
+    code: int, err: str, why: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The checker of configuration, rule and baseline runs (guards against a vacuous check)."""
+    import fuzz_pipeline
+    from conftest import CliResult
+
+    monkeypatch.setattr(fuzz_pipeline, "run_cli", lambda *args: CliResult(code, "", err))
+    with pytest.raises(fuzz_pipeline.InvariantError, match=why):
+        fuzz_pipeline.check_refusable(["x.yaml"], [])

@@ -47,7 +47,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-cache",
         action="store_true",
-        help="do not read or write the result cache (.gpulint_cache)",
+        help="do not read or write the result cache (in the user's cache directory)",
     )
     parser.add_argument(
         "--jobs",
@@ -86,35 +86,42 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from linter.cache import default_directory
+    from linter.cache import ResultCache
     from linter.commands.setup import load_setup
+    from linter.discover import MAX_DEPTH
     from linter.errors import UsageError
     from linter.findings import Severity
     from linter.parallel import available_cpus
+    from linter.repository import repository_root
     from linter.runner import lint_paths
 
     setup = load_setup(args, _split(args.select), _split(args.ignore))
     jobs = args.jobs if args.jobs is not None else available_cpus()
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    cache_dir = None if args.no_cache else default_directory(setup.config.base)
+    cache = None if args.no_cache else ResultCache.for_repository(repository_root(Path.cwd()))
     result = lint_paths(
         args.paths or ["."],
         setup.rulebook,
         setup.config,
         setup.selection,
         jobs=jobs,
-        cache_dir=cache_dir,
+        cache=cache,
     )
     for skipped in result.skipped:
-        print(f"gpulint: skipped {skipped}: no gpulint.dev/v1alpha1 documents", file=sys.stderr)
+        _note(f"skipped {skipped}: no document of a format gpulint reads")
+    for folder in result.too_deep:
+        _note(f"skipped the folders in {folder}: more than {MAX_DEPTH} levels deep")
+    note = result.configuration_note()
+    if note and args.format != "text":  # the text report says it in its summary
+        _note(note)
     if args.write_baseline:
         return _write_baseline(result, Path(args.write_baseline))
     if args.baseline:
         result = _apply_baseline(result, Path(args.baseline))
     report = _render(result, args)
     if args.output:
-        Path(args.output).write_text(report, encoding="utf-8")
+        _write(Path(args.output), report, "cannot write the report")
     else:
         sys.stdout.write(report)
     fail_on = args.fail_on or setup.config.config.fail_on or "error"
@@ -127,12 +134,43 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failing else 0
 
 
+def _note(message: str) -> None:
+    """One line on stderr, with anything from the repository made printable."""
+    from linter.printable import printable
+
+    print(f"gpulint: {printable(message)}", file=sys.stderr)
+
+
+def _write(target: Path, text: str, what: str) -> None:
+    """Write a report or baseline whole or not at all: a full or read-only disk is a clean
+    error (exit 2) and leaves any earlier file as it was. A target that is not a regular file
+    (``/dev/stdout``, a pipe) is written to directly; a link is followed (the command line
+    named it), so the file it points at is the one replaced."""
+    import os
+    import stat
+
+    from linter.atomic_file import replace_file
+    from linter.errors import UsageError
+
+    try:
+        try:
+            special = not stat.S_ISREG(target.stat().st_mode)
+        except FileNotFoundError:
+            special = False
+        if special:
+            target.write_text(text, encoding="utf-8")
+        else:
+            replace_file(os.path.realpath(target), text.encode("utf-8"))
+    except OSError as err:
+        raise UsageError(f"{target}: {what}: {err.strerror or err}") from None
+
+
 def _render(result: RunResult, args: argparse.Namespace) -> str:
     from linter.report import renderer
 
     rendered = renderer(args.format)(result.report(), _options(args))
     for warning in rendered.warnings:
-        print(f"gpulint: warning: {warning}", file=sys.stderr)
+        _note(f"warning: {warning}")
     return rendered.text
 
 
@@ -141,10 +179,10 @@ def _options(args: argparse.Namespace) -> RenderOptions:
     root above the working directory."""
     from linter.errors import UsageError
     from linter.report.record import RenderOptions
-    from linter.report.uris import source_root
+    from linter.repository import repository_root
 
     cwd = Path.cwd()
-    root = source_root(cwd)
+    root = repository_root(cwd)
     if args.sarif_root is not None:
         root = Path(args.sarif_root)
         if not root.is_dir():
@@ -156,18 +194,14 @@ def _options(args: argparse.Namespace) -> RenderOptions:
 
 def _write_baseline(result: RunResult, target: Path) -> int:
     from linter import baseline
-    from linter.errors import UsageError
     from linter.report.summary import reported
 
     anchor = target.absolute().parent
     entries = [
         baseline.entry(f, result.texts, Path.cwd(), anchor) for f in reported(result.findings)
     ]
-    try:
-        target.write_text(baseline.serialise(entries), encoding="utf-8")
-    except OSError as err:
-        raise UsageError(f"{target}: cannot write baseline: {err.strerror or err}") from None
-    print(f"gpulint: wrote {len(entries)} baseline entries to {target}", file=sys.stderr)
+    _write(target, baseline.serialise(entries), "cannot write baseline")
+    _note(f"wrote {len(entries)} baseline entries to {target}")
     return 0
 
 
@@ -176,23 +210,30 @@ def _apply_baseline(result: RunResult, source: Path) -> RunResult:
 
     from linter import baseline
     from linter.errors import UsageError
+    from linter.load import Refusal, read_bounded
+    from linter.printable import printable
 
+    content = read_bounded(source, baseline.MAX_BYTES)
+    if isinstance(content, Refusal):
+        raise UsageError(f"{source}: cannot read baseline: {content.reason}")
     try:
-        entries = baseline.parse(source.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise UsageError(f"{source}: cannot read baseline: {err.strerror or err}") from None
+        entries = baseline.parse(content.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise UsageError(f"{source}: not a gpulint baseline (not UTF-8 text)") from None
     except baseline.BaselineError as err:
         raise UsageError(f"{source}: {err}") from None
     comparison = baseline.compare(
         result.findings, entries, result.texts, Path.cwd(), source.absolute().parent
     )
     if comparison.stale:
-        print(
-            f"gpulint: {len(comparison.stale)} baseline entries in {source} are stale "
-            "(no longer found; rewrite it with --write-baseline):",
-            file=sys.stderr,
+        _note(
+            f"{len(comparison.stale)} baseline entries in {source} are stale "
+            "(no longer found; rewrite it with --write-baseline):"
         )
         for item in comparison.stale:
-            print(f"  {item.file}: {item.rule_id} {item.path}: {item.message}", file=sys.stderr)
+            print(
+                printable(f"  {item.file}: {item.rule_id} {item.path}: {item.message}"),
+                file=sys.stderr,
+            )
     known = {id(f) for f in comparison.known}
     return dataclasses.replace(result, findings=[f for f in result.findings if id(f) not in known])

@@ -20,10 +20,11 @@ def run(args: argparse.Namespace) -> int:
     from linter.commands.setup import load_setup
     from linter.errors import UsageError
     from linter.policy.docs import markdown
+    from linter.printable import printable
 
     rulebook = load_setup(args).rulebook
     rule = rulebook.by_id.get(args.rule.upper()) or rulebook.by_name.get(args.rule.lower())
     if rule is None:
         raise UsageError(f"no rule {args.rule!r}; `gpulint rules` lists them")
-    print(markdown(rule.meta), end="")
+    print(printable(markdown(rule.meta), multiline=True), end="")  # organisation rules too
     return 0

@@ -8,6 +8,7 @@ record) without failing.
 from __future__ import annotations
 
 import argparse
+import os
 from importlib import resources
 from pathlib import Path
 
@@ -38,6 +39,7 @@ def template(name: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from linter.atomic_file import replace_file
     from linter.errors import UsageError
 
     directory = Path(args.dir)
@@ -47,14 +49,16 @@ def run(args: argparse.Namespace) -> int:
         directory / MANIFEST: template(f"{args.profile}.yaml"),
         directory / CONFIG: template("config.yaml"),
     }
-    existing = [str(path) for path in files if path.exists()]
+    existing = [str(path) for path in files if os.path.lexists(path)]  # a dangling link too
     if existing and not args.force:
         verb = "exists" if len(existing) == 1 else "exist"
         raise UsageError(f"{' and '.join(existing)} already {verb}; use --force to overwrite")
     try:
         directory.mkdir(parents=True, exist_ok=True)
         for path, text in files.items():
-            path.write_text(text, encoding="utf-8")
+            # a new file renamed into place: a link planted at the name is replaced, not written
+            # through to wherever it points
+            replace_file(path, text.encode("utf-8"))
     except OSError as err:
         raise UsageError(f"cannot write to {args.dir}: {err.strerror or err}") from None
     manifest = directory / MANIFEST

@@ -107,5 +107,11 @@ def run(args: argparse.Namespace) -> int:
         out: Any = reports if args.manifests else reports[0]
         print(json.dumps(out, indent=2))
     else:
-        print("\n\n".join(memory_view.render_text(report) for report in reports))
+        from linter.printable import printable
+
+        # values from manifests (names, model ids, reasons) made printable before layout
+        shown = [
+            {k: printable(v) if isinstance(v, str) else v for k, v in r.items()} for r in reports
+        ]
+        print("\n\n".join(memory_view.render_text(report) for report in shown))
     return 0

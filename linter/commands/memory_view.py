@@ -40,10 +40,15 @@ def _architecture(args: argparse.Namespace) -> Any:
     )
 
     if args.model_config:
+        from linter.facts.memory import CONFIG_MAX_BYTES
+        from linter.load import Refusal, read_bounded
+
+        content = read_bounded(Path(args.model_config), CONFIG_MAX_BYTES)
+        if isinstance(content, Refusal):
+            raise UsageError(f"{args.model_config}: {content.message()}")
         try:
-            config = json.loads(Path(args.model_config).read_text(encoding="utf-8"))
-            return architecture_from_hf_config(config)
-        except (OSError, ValueError) as err:
+            return architecture_from_hf_config(json.loads(content))
+        except (ValueError, RecursionError) as err:
             raise UsageError(f"{args.model_config}: {err}") from None
     if args.model:
         arch = architecture_from_catalogue(args.model)

@@ -26,6 +26,7 @@ def _severity(rule_id: str, settings: dict[str, RuleSettings]) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     from linter.commands.setup import load_setup
+    from linter.printable import printable
 
     setup = load_setup(args)
     settings = setup.selection.settings(setup.rulebook)
@@ -44,5 +45,6 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for row in rows:
         state = "" if row["enabled"] else " (disabled)"
-        print(f"{row['id']}  {row['name']:<40} {row['severity']:<8} {row['summary']}{state}")
+        line = f"{row['id']}  {row['name']:<40} {row['severity']:<8} {row['summary']}{state}"
+        print(printable(line))
     return 0

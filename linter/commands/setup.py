@@ -8,6 +8,7 @@ from pathlib import Path
 
 from linter.config import LoadedConfig, find_config, load_config
 from linter.policy.loader import Rulebook, load_rulebook
+from linter.repository import repository_root
 from linter.resources import bundled
 from linter.selection import Selection
 
@@ -22,14 +23,18 @@ class Setup:
 def load_setup(
     args: argparse.Namespace, select: list[str] | None = None, ignore: list[str] | None = None
 ) -> Setup:
-    config_path = Path(args.config) if args.config else find_config(Path.cwd())
-    if args.config and not config_path.is_file():  # type: ignore[union-attr]
-        from linter.errors import UsageError
+    """The command line is trusted (``--config``, ``--rules-dir`` are read wherever they point);
+    a config found in the repository is held to the repository (linter/config.py)."""
+    if args.config:
+        if not Path(args.config).is_file():
+            from linter.errors import UsageError
 
-        raise UsageError(f"{args.config}: config file not found")
-    config = load_config(config_path)
-    directories = [bundled("rules")]
-    directories += [config.base / d for d in config.config.rules_dirs]
+            raise UsageError(f"{args.config}: config file not found")
+        config = load_config(Path(args.config))
+    else:
+        cwd = Path.cwd()
+        config = load_config(find_config(cwd), repository_root(cwd))
+    directories = [bundled("rules"), *config.rules_directories()]
     directories += [Path(d) for d in args.rules_dir]
     rulebook = load_rulebook(directories)
     return Setup(config, rulebook, Selection(config, select or [], ignore or []))

@@ -15,6 +15,8 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
+from linter.wording import plural
+
 #: Lists in messages name at most this many items, then say how many more there are.
 MAX_LISTED = 5
 
@@ -48,12 +50,6 @@ class Tally(Generic[T]):
             self.sample.append(item)
 
 
-def plural(count: float, noun: str) -> str:
-    """``1 GPU``, ``16 GPUs``, ``0.5 GPUs`` (fractions as the catalogue gives them)."""
-    shown = int(count) if float(count).is_integer() else count
-    return f"{shown} {noun}{'' if shown == 1 else 's'}"
-
-
 def listing(items: Sequence[str], total: int | None = None) -> str:
     """``a, b and c``, or ``a, b, c, d, e and 3 more`` when there are more than MAX_LISTED;
     ``total`` is the full count when ``items`` is already a sample."""
@@ -67,6 +63,9 @@ def listing(items: Sequence[str], total: int | None = None) -> str:
     if len(shown) == 1:
         return shown[0]
     return f"{', '.join(shown[:-1])} and {shown[-1]}"
+
+
+__all__ = ["MAX_LISTED", "Fact", "Tally", "duration", "listing", "percent", "plural"]
 
 
 def duration(seconds: int) -> str:

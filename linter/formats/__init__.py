@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from linter.formats import native
-from linter.formats.base import Adapted, Format, Source
+from linter.formats.base import Adapted, Format, InputFile
 
 FORMATS: tuple[Format, ...] = (native,)
 
@@ -29,7 +29,7 @@ def claimed(text: str) -> bool:
     return any(candidate.claims(text) for candidate in FORMATS)
 
 
-def recognise(data: Any, source: Source) -> Format | None:
+def recognise(data: Any, source: InputFile) -> Format | None:
     """The format a parsed document belongs to, or None (not ours: skipped silently)."""
     if not isinstance(data, Mapping):
         return None
@@ -39,4 +39,4 @@ def recognise(data: Any, source: Source) -> Format | None:
     return None
 
 
-__all__ = ["FORMATS", "MARKERS", "Adapted", "Format", "Source", "claimed", "recognise"]
+__all__ = ["FORMATS", "MARKERS", "Adapted", "Format", "InputFile", "claimed", "recognise"]

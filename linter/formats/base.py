@@ -14,7 +14,7 @@ from linter.load import Document
 
 
 @dataclass(frozen=True)
-class Source:
+class InputFile:
     """The file a document came from, as adapters need it."""
 
     display: str  # path as reports show it
@@ -41,7 +41,7 @@ class Format(Protocol):
     #: value) when written without escapes; see :func:`linter.formats.may_hold_documents`.
     markers: tuple[bytes, ...]
 
-    def recognises(self, data: Mapping[str, Any], source: Source) -> bool:
+    def recognises(self, data: Mapping[str, Any], source: InputFile) -> bool:
         """Is this parsed document one of this format's (on the data, never the bytes)?"""
         ...
 
@@ -50,6 +50,6 @@ class Format(Protocol):
         of this format's), rather than skipped as someone else's broken YAML?"""
         ...
 
-    def adapt(self, document: Document, source: Source) -> Adapted:
+    def adapt(self, document: Document, source: InputFile) -> Adapted:
         """Validate and normalise one recognised document."""
         ...

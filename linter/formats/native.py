@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from linter.findings import Finding, Location
-from linter.formats.base import Adapted, Source
+from linter.formats.base import Adapted, InputFile
 from linter.formats.manifest import Manifest
 from linter.load import Document
 from linter.load.positions import Path as ManifestPath
@@ -22,7 +22,7 @@ name: str = "gpulint"
 markers: tuple[bytes, ...] = (API_GROUP.encode(),)
 
 
-def recognises(data: Mapping[str, Any], source: Source) -> bool:
+def recognises(data: Mapping[str, Any], source: InputFile) -> bool:
     """Documents whose apiVersion is in the ``gpulint.dev`` group (any version: an unsupported
     one is reported, not skipped)."""
     api_version = data.get("apiVersion")
@@ -33,7 +33,7 @@ def claims(text: str) -> bool:
     return API_GROUP in text
 
 
-def adapt(document: Document, source: Source) -> Adapted:
+def adapt(document: Document, source: InputFile) -> Adapted:
     """Validate the document against the model of its kind; the GL001 findings stop it."""
     data, source_map = document.data, document.source_map
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import codecs
 import re
-import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
@@ -12,8 +11,22 @@ from typing import Any
 
 from linter.load.composer import Composer, Document, Limits, LoadProblem
 from linter.load.positions import Span
+from linter.load.reader import Refusal, read_bounded
 
-__all__ = ["Document", "Limits", "LoadProblem", "LoadedFile", "load_bytes", "load_text", "read"]
+__all__ = [
+    "Document",
+    "Limits",
+    "LoadProblem",
+    "LoadedFile",
+    "Refusal",
+    "is_json",
+    "lacks_marker",
+    "load_bytes",
+    "load_source",
+    "load_text",
+    "read",
+    "read_bounded",
+]
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 
@@ -158,8 +171,54 @@ def load_bytes(raw: bytes, limits: Limits | None = None, json: bool = False) -> 
     return load_text(text, limits, json)
 
 
+def lacks_markers(raw: bytes, markers: Sequence[bytes]) -> bool:
+    """The byte pre-filter: ``raw`` cannot hold a document of any format, because it holds none
+    of their ``markers`` and no backslash (the start of every escape sequence, through which a
+    marker could be spelt in other bytes). Files in an encoding that spells a marker in other
+    bytes (UTF-16/32) are tested after decoding instead."""
+    return not raw.startswith(_WIDE_BOMS) and not _mentions(raw, markers)
+
+
 def _mentions(raw: bytes, markers: Sequence[bytes]) -> bool:
     return b"\\" in raw or any(marker in raw for marker in markers)
+
+
+SIZE_ADVICE = "raise maxFileSize in .gpulint.yaml"
+
+
+def load_source(
+    content: bytes | Refusal,
+    limits: Limits | None = None,
+    json: bool = False,
+    markers: Sequence[bytes] | None = None,
+) -> LoadedFile:
+    """Parse what :func:`read_bounded` returned for a file; a refusal becomes its problem.
+
+    With ``markers``, content that cannot hold a document of ours (:func:`lacks_markers`) is
+    returned unparsed as ``unrelated``: a repository's other YAML and JSON (and any binary file
+    named .yaml) costs one read.
+    """
+    if isinstance(content, Refusal):
+        refusal = LoadProblem(content.message(SIZE_ADVICE), _FILE_START)
+        return LoadedFile(problems=[refusal], refused=True)
+    if markers is not None and lacks_markers(content, markers):
+        return LoadedFile(unrelated=True)
+    text, problem = decode(content)
+    if text is None:
+        assert problem is not None
+        return LoadedFile(problems=[problem])
+    if (
+        markers is not None
+        and content.startswith(_WIDE_BOMS)
+        and not _mentions(text.encode("utf-8", "surrogatepass"), markers)
+    ):
+        return LoadedFile(unrelated=True)
+    return load_text(text, limits, json)
+
+
+def is_json(path: FsPath) -> bool:
+    """JSON files are read as JSON (tabs allowed between tokens, no comments)."""
+    return path.suffix.lower() == ".json"
 
 
 def read(
@@ -167,54 +226,8 @@ def read(
     limits: Limits | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
     markers: Sequence[bytes] | None = None,
+    root: FsPath | None = None,
 ) -> LoadedFile:
-    """Read and parse one file; unreadable or oversized files become a problem, not an error.
-
-    With ``markers``, a file whose text holds none of them and no backslash (the start of every
-    escape sequence, through which a marker could be spelt in other bytes) is returned unparsed as
-    ``unrelated``: a repository's other YAML and JSON (and any binary file named .yaml) costs one
-    read.
-    """
-    try:
-        status = path.stat()
-        if not stat.S_ISREG(status.st_mode):
-            return LoadedFile(
-                problems=[
-                    LoadProblem(
-                        "not a regular file (a pipe, socket or device?); not read", _FILE_START
-                    )
-                ],
-                refused=True,
-            )
-        size = status.st_size
-        if size > max_bytes:
-            return LoadedFile(
-                problems=[
-                    LoadProblem(
-                        f"file is {size:,} bytes, above the {max_bytes:,}-byte limit "
-                        "(raise maxFileSize in .gpulint.yaml); not read",
-                        _FILE_START,
-                    )
-                ],
-                refused=True,
-            )
-        raw = path.read_bytes()
-        if markers is not None and not raw.startswith(_WIDE_BOMS) and not _mentions(raw, markers):
-            return LoadedFile(unrelated=True)
-    except OSError as err:
-        return LoadedFile(
-            problems=[LoadProblem(f"cannot read file: {err.strerror or err}", _FILE_START)],
-            refused=True,
-        )
-    text, problem = decode(raw)
-    if text is None:
-        assert problem is not None
-        return LoadedFile(problems=[problem])
-    wide = raw.startswith(_WIDE_BOMS)  # decoded only now: test the marker on the text
-    if (
-        markers is not None
-        and wide
-        and not _mentions(text.encode("utf-8", "surrogatepass"), markers)
-    ):
-        return LoadedFile(unrelated=True)
-    return load_text(text, limits, json=path.suffix.lower() == ".json")
+    """Read (bounded: see :func:`read_bounded`) and parse one file; unreadable, special or
+    oversized files become a problem, not an error."""
+    return load_source(read_bounded(path, max_bytes, root), limits, is_json(path), markers)

@@ -163,10 +163,7 @@ class Composer:
         if target is None:
             self._fail(f"alias *{event.anchor} refers to itself (a cycle)", _span(event))
         value, weight = target  # type: ignore[misc]
-        if top is not None and top.key_is_merge:
-            self._merge(top, value, _span(event))
-            return
-        self._attach(value, weight, _span(event))
+        self._attach(value, weight, _span(event))  # a merge (<<: *a) too: its weight counts
 
     # -- structure ---------------------------------------------------------------------------
 
@@ -221,7 +218,12 @@ class Composer:
             top.key = None
 
     def _merge(self, frame: _Frame, value: Any, span: Span) -> None:
-        """Apply a YAML merge key (``<<: *defaults``): explicit keys win over merged ones."""
+        """Apply a YAML merge key (``<<: *defaults``): explicit keys win over merged ones.
+
+        Only reached through :meth:`_attach`, which has already counted the merged value's whole
+        weight towards the document and ``frame``: merged entries share their values, so a
+        mapping built from merges is as heavy as what it holds, however few bytes spell it.
+        """
         sources = value if isinstance(value, list) else [value]
         if not all(isinstance(source, dict) for source in sources):
             self.problems.append(

@@ -44,7 +44,7 @@ def parse_count(value: Any) -> Any:
 ParameterCount = Annotated[
     float,
     BeforeValidator(parse_count),
-    Field(gt=0),
+    Field(gt=0, allow_inf_nan=False),
     WithJsonSchema(
         {
             "anyOf": [
@@ -58,7 +58,19 @@ ParameterCount = Annotated[
 ]
 
 
+# Like a Kubernetes object name (an RFC 1123 subdomain), with underscores allowed: lower-case
+# letters, digits, '-', '.' and '_', starting and ending with a letter or digit. Names are shown
+# in terminals, CI logs and messages; this keeps control characters and look-alike tricks out.
+NAME_PATTERN = r"^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$"
+
+
 class Metadata(Strict):
-    name: str = Field(min_length=1, max_length=253, description="Name of this document.")
+    name: str = Field(
+        min_length=1,
+        max_length=253,
+        pattern=NAME_PATTERN,
+        description="Name of this document: lower-case letters, digits, '-', '.' and '_', "
+        "starting and ending with a letter or digit.",
+    )
     labels: dict[str, str] = Field(default_factory=dict)
     annotations: dict[str, str] = Field(default_factory=dict)

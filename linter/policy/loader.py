@@ -11,15 +11,16 @@ from typing import Any
 from pydantic import ValidationError
 
 from linter import cel
-from linter.derived import parsed
-from linter.load import Document, read
+from linter.load import Document, Refusal, is_json, load_source, read_bounded
 from linter.load.positions import SourceMap, parse_path
+from linter.parse_cache import parsed
 from linter.policy.flatten import compile_rule_expression
 from linter.policy.rule_file import RuleFile
 from linter.policy.template import Template, parse_template
 from linter.validation import describe_error, error_path
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+RULE_MAX_BYTES = 1024 * 1024
 
 
 class RuleError(Exception):
@@ -87,17 +88,21 @@ def load_rulebook(directories: Sequence[Path]) -> Rulebook:
 
 
 def load_rule(path: Path) -> CompiledRule:
-    """Load one rule file. Its parsed data comes from the start-up cache when the file is
-    unchanged; any problem is reported from a fresh parse, which knows every position."""
+    """Load one rule file, read once (bounded; a symbolic link may not leave the rules folder).
+    Its parsed data comes from the start-up cache when the same bytes were parsed before; any
+    problem is reported from a fresh parse, which knows every position."""
+    content = read_bounded(path, RULE_MAX_BYTES, root=path.parent)
+    if isinstance(content, Refusal):
+        raise RuleError(f"{path}:1:1: {content.message()}")
     try:
-        data = parsed(path, lambda: _document(path).data)
+        data = parsed("rule", content, lambda: _document(path, content).data)
         return _compile(RuleFile.model_validate(data), path, None)
     except (RuleError, ValidationError):
-        return _load_with_positions(path)
+        return _load_with_positions(path, content)
 
 
-def _document(path: Path) -> Document:
-    loaded = read(path)
+def _document(path: Path, content: bytes) -> Document:
+    loaded = load_source(content, json=is_json(path))
     if loaded.problems:
         problem = loaded.problems[0]
         raise RuleError(f"{path}:{problem.span.line}:{problem.span.column}: {problem.message}")
@@ -106,8 +111,8 @@ def _document(path: Path) -> Document:
     return loaded.documents[0]
 
 
-def _load_with_positions(path: Path) -> CompiledRule:
-    document = _document(path)
+def _load_with_positions(path: Path, content: bytes) -> CompiledRule:
+    document = _document(path, content)
     try:
         meta = RuleFile.model_validate(document.data)
     except ValidationError as err:

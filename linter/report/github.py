@@ -1,8 +1,16 @@
-"""GitHub Actions workflow commands, for annotations without code scanning."""
+"""GitHub Actions workflow commands, for annotations without code scanning.
+
+A workflow command is a line of the job's log that starts with ``::``. Every value is made
+printable first (CR, LF and every other control character become visible escapes, so no value
+can start a new line, and with it a command of its own), then escaped as the runner expects:
+``%`` everywhere, and ``:`` and ``,`` in the properties, so a file name or title cannot end the
+property list early.
+"""
 
 from __future__ import annotations
 
 from linter.findings import Severity
+from linter.printable import printable
 from linter.report.record import Rendered, RenderOptions, Report
 from linter.report.summary import reported, with_fix
 
@@ -10,7 +18,7 @@ _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE:
 
 
 def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return printable(text).replace("%", "%25")
 
 
 def _escape_property(text: str) -> str:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from linter.findings import Severity
+from linter.printable import printable
 from linter.report.record import Rendered, RenderOptions, Report
 from linter.report.summary import counts, reported
+from linter.wording import plural
 
 _COLOURS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.NOTE: "\033[36m"}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
@@ -15,18 +17,18 @@ def render(report: Report, options: RenderOptions) -> Rendered:
     lines = []
     for finding in reported(report.findings):
         span = finding.location.span
-        where = f"{finding.location.file}:{span.line}:{span.column}:"
+        where = f"{printable(finding.location.file)}:{span.line}:{span.column}:"
         level = f"[{finding.level.value}]"
         if color:
             where = f"{_BOLD}{where}{_RESET}"
             level = f"{_COLOURS[finding.level]}{level}{_RESET}"
-        lines.append(f"{where} {finding.rule_id} {level} {finding.message}")
+        lines.append(f"{where} {finding.rule_id} {level} {printable(finding.message)}")
         if finding.fix:
-            help_line = f"    help: {finding.fix}"
+            help_line = f"    help: {printable(finding.fix)}"
             lines.append(f"{_DIM}{help_line}{_RESET}" if color else help_line)
         for related in finding.related:
             where = f"{related.file}:{related.span.line}:{related.span.column}"
-            note = f"    {where}: {related.message or 'related'}"
+            note = printable(f"    {where}: {related.message or 'related'}")
             lines.append(f"{_DIM}{note}{_RESET}" if color else note)
     lines.append(_summary(report))
     lines.extend(report.notices)
@@ -35,9 +37,6 @@ def render(report: Report, options: RenderOptions) -> Rendered:
 
 def _summary(report: Report) -> str:
     c = counts(report.findings)
-
-    def plural(n: int, word: str) -> str:
-        return f"{n} {word}{'' if n == 1 else 's'}"
 
     files = plural(report.files_checked, "file")
     if not any(c[k] for k in ("errors", "warnings", "notes")):

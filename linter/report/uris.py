@@ -13,16 +13,6 @@ from urllib.parse import quote
 SRCROOT = "%SRCROOT%"
 
 
-def source_root(start: Path) -> Path:
-    """The nearest folder from ``start`` upwards that holds ``.git`` (a folder in a clone, a file
-    in a worktree or submodule); ``start`` itself outside a repository."""
-    start = start.absolute()
-    for directory in (start, *start.parents):
-        if (directory / ".git").exists():
-            return directory
-    return start
-
-
 def artifact_uri(display: str, base: Path, root: Path) -> tuple[str, str | None]:
     """``(uri, uriBaseId)`` for a finding's display path (relative to ``base``, or absolute).
 

@@ -1,0 +1,236 @@
+"""Authenticated entries in a private folder of the user's cache directory.
+
+gpulint's caches (results of whole runs, parsed rule and catalogue files) live outside the
+repository under review, which may hold anything, links included. The folder is
+``$GPULINT_CACHE_DIR``, else ``$XDG_CACHE_HOME/gpulint``, else ``~/.cache/gpulint``
+(``GPULINT_NO_CACHE=1`` turns caching off). Every folder below the one the user's environment
+names is created and opened without following links and must be a directory owned by this user
+that nobody else can write to; files are only ever opened relative to that opened folder.
+
+An entry is ``HMAC-SHA256(secret, folder, key, payload)`` in hex, a newline, then the payload.
+The secret (32 random bytes) is created once per cache root, mode 0600, never replaced. An entry
+that is missing, too large, unauthenticated or unreadable is a miss; a cache that cannot be used
+costs speed, never correctness, and never raises.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import os
+import re
+import stat
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from linter.atomic_file import TEMPORARY_SUFFIX, replace_file, temporary_name
+from linter.load.reader import Refusal, read_bounded_at
+
+SECRET_NAME = "secret"
+SECRET_BYTES = 32
+_KEY = re.compile(r"^[0-9a-f]{64}$")
+_ENTRY = re.compile(r"^entry-[0-9a-f]{64}\.bin$")
+_TEMPORARY = re.compile(r"^\..+\.[0-9a-f]{16}" + re.escape(TEMPORARY_SUFFIX) + "$")
+_STALE_TEMPORARY_SECONDS = 3600
+_MAC_LENGTH = 64  # hex digits
+# Everything the checks below need: descriptor-relative calls, O_NOFOLLOW, user ids.
+SUPPORTED = (
+    os.open in os.supports_dir_fd
+    and os.mkdir in os.supports_dir_fd
+    and os.link in os.supports_dir_fd
+    and hasattr(os, "O_NOFOLLOW")
+    and hasattr(os, "O_DIRECTORY")
+    and hasattr(os, "geteuid")
+)
+_DIRECTORY = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+@dataclass(frozen=True)
+class CacheRoot:
+    """Where caches go: ``base`` as the user's environment names it (trusted, links followed),
+    then ``parts`` created below it without following links."""
+
+    base: Path
+    parts: tuple[str, ...]
+
+
+def user_cache_root() -> CacheRoot | None:
+    """The cache root for this user's environment; None when caching is off or unsupported."""
+    if os.environ.get("GPULINT_NO_CACHE") or not SUPPORTED:
+        return None
+    configured = os.environ.get("GPULINT_CACHE_DIR")
+    if configured:
+        return CacheRoot(Path(configured), ())
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # the XDG spec: a relative value is invalid, ignore it
+        try:
+            base = str(Path.home() / ".cache")
+        except RuntimeError:  # no home directory
+            return None
+    return CacheRoot(Path(base), ("gpulint",))
+
+
+def _private(descriptor: int) -> bool:
+    """A directory owned by this user that no one else may write to."""
+    status = os.fstat(descriptor)
+    return (
+        stat.S_ISDIR(status.st_mode)
+        and status.st_uid == os.geteuid()
+        and not status.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    )
+
+
+def _open_child(parent: int, name: str, create: bool) -> int:
+    if create:
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(name, 0o700, dir_fd=parent)
+    return os.open(name, _DIRECTORY | _NOFOLLOW, dir_fd=parent)
+
+
+class CacheStore:
+    """Entries under ``key`` (64 hex digits) in one private folder below the cache root."""
+
+    def __init__(self, root: CacheRoot, folder: Sequence[str], max_bytes: int, keep: int) -> None:
+        self.root = root
+        self.folder = tuple(folder)
+        self.max_bytes = max_bytes
+        self.keep = keep
+        self._secret: bytes | None = None
+
+    @classmethod
+    def for_user(cls, folder: Sequence[str], max_bytes: int, keep: int) -> CacheStore | None:
+        root = user_cache_root()
+        return None if root is None else cls(root, folder, max_bytes, keep)
+
+    def get(self, key: str) -> bytes | None:
+        """The payload stored under ``key``, if it is there and authentic."""
+        _check_key(key)
+        try:
+            with self._opened(create=False) as folder:
+                content = read_bounded_at(
+                    folder, _entry_name(key), self.max_bytes + 1 + _MAC_LENGTH
+                )
+        except OSError:
+            return None
+        if isinstance(content, Refusal) or content[_MAC_LENGTH : _MAC_LENGTH + 1] != b"\n":
+            return None
+        payload = content[_MAC_LENGTH + 1 :]
+        assert self._secret is not None
+        if not hmac.compare_digest(content[:_MAC_LENGTH], self._mac(key, payload)):
+            return None
+        return payload
+
+    def put(self, key: str, payload: bytes) -> None:
+        """Store ``payload`` under ``key`` and drop the oldest entries beyond ``keep``; an entry
+        above ``max_bytes`` or a folder that cannot be used is skipped silently."""
+        _check_key(key)
+        if len(payload) > self.max_bytes:
+            return
+        with contextlib.suppress(OSError), self._opened(create=True) as folder:
+            entry = self._mac(key, payload) + b"\n" + payload
+            replace_file(_entry_name(key), entry, dir_fd=folder, mode=0o600)
+            self._prune(folder)
+
+    def _mac(self, key: str, payload: bytes) -> bytes:
+        assert self._secret is not None
+        message = "/".join(self.folder).encode() + b"\0" + key.encode() + b"\0" + payload
+        return hmac.new(self._secret, message, hashlib.sha256).hexdigest().encode()
+
+    @contextlib.contextmanager
+    def _opened(self, create: bool) -> Iterator[int]:
+        """The store's folder, opened and checked link by link; raises OSError when unusable."""
+        if create:
+            os.makedirs(self.root.base, mode=0o700, exist_ok=True)
+        descriptor = os.open(self.root.base, _DIRECTORY)
+        try:
+            for part in self.root.parts:
+                descriptor = _replace(descriptor, _open_child(descriptor, part, create))
+            if not _private(descriptor):
+                raise PermissionError("the cache root is not a private directory")
+            if self._secret is None:
+                self._secret = _secret(descriptor, create)
+            for part in self.folder:
+                descriptor = _replace(descriptor, _open_child(descriptor, part, create))
+                if not _private(descriptor):
+                    raise PermissionError("a cache folder is not a private directory")
+            yield descriptor
+        finally:
+            os.close(descriptor)
+
+    def _prune(self, folder: int) -> None:
+        """Remove entries beyond ``keep`` (oldest first) and temporaries left by a crash; only
+        names this store writes are ever touched."""
+        entries: list[tuple[float, str]] = []
+        now = time.time()
+        for name in os.listdir(folder):
+            if not (_ENTRY.match(name) or _TEMPORARY.match(name)):
+                continue
+            with contextlib.suppress(FileNotFoundError):
+                status = os.stat(name, dir_fd=folder, follow_symlinks=False)
+                if _ENTRY.match(name):
+                    entries.append((status.st_mtime, name))
+                elif now - status.st_mtime > _STALE_TEMPORARY_SECONDS:
+                    os.unlink(name, dir_fd=folder)
+        for _, name in sorted(entries, reverse=True)[self.keep :]:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(name, dir_fd=folder)
+
+
+def _replace(old: int, new: int) -> int:
+    os.close(old)
+    return new
+
+
+def _check_key(key: str) -> None:
+    if not _KEY.match(key):
+        raise ValueError(f"cache keys are 64 hex digits, not {key!r}")
+
+
+def _entry_name(key: str) -> str:
+    return f"entry-{key}.bin"
+
+
+def _secret(root: int, create: bool) -> bytes:
+    """The per-user secret in the cache root, created on first use (written in full to a
+    temporary, then linked into place: a second process sees all of it or none)."""
+    try:
+        return _read_secret(root)
+    except FileNotFoundError:
+        if not create:
+            raise
+    temporary = temporary_name(SECRET_NAME)
+    descriptor = os.open(
+        temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600, dir_fd=root
+    )
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(os.urandom(SECRET_BYTES))
+        with contextlib.suppress(FileExistsError):  # another process was first: use its secret
+            os.link(temporary, SECRET_NAME, src_dir_fd=root, dst_dir_fd=root, follow_symlinks=False)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary, dir_fd=root)
+    return _read_secret(root)
+
+
+def _read_secret(root: int) -> bytes:
+    descriptor = os.open(SECRET_NAME, os.O_RDONLY | _NOFOLLOW | os.O_NONBLOCK, dir_fd=root)
+    try:
+        status = os.fstat(descriptor)
+        if (
+            not stat.S_ISREG(status.st_mode)
+            or status.st_uid != os.geteuid()
+            or status.st_mode & 0o077
+            or status.st_size != SECRET_BYTES
+        ):
+            raise PermissionError("the cache secret is not a private file of the right size")
+        secret = os.read(descriptor, SECRET_BYTES)
+    finally:
+        os.close(descriptor)
+    if len(secret) != SECRET_BYTES:
+        raise PermissionError("the cache secret is short")
+    return secret

@@ -1,0 +1,103 @@
+"""The one way gpulint reads a file it did not write itself.
+
+Everything in a repository under review is attacker-controlled, and a path in it can name more
+than a small text file: a FIFO (``open`` blocks until someone writes), a device (``/dev/zero``
+never ends), a 3 GB file, or a symbolic link to a file outside the repository whose content
+would then be echoed in messages. :func:`read_bounded` reads a file only if it is a regular file
+within a size limit (checked on the open descriptor, so a file swapped after a check is checked
+again; at most ``limit + 1`` bytes are ever read) and, given a ``root``, only if its real location
+lies inside that folder. It never raises for a property of the file: it returns a
+:class:`Refusal` that says why not.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+# O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer.
+# O_NOFOLLOW: the resolved path is opened, so a link that appears at it afterwards fails (ELOOP).
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0) | _NONBLOCK
+_CHUNK = 1024 * 1024
+
+
+RefusalKind = Literal["unreadable", "special", "too-large", "outside"]
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a file was not read: ``reason`` is a phrase for a message (``No such file or
+    directory``, ``not a regular file (a pipe, socket or device?)``)."""
+
+    kind: RefusalKind
+    reason: str
+
+    def message(self, advice: str | None = None) -> str:
+        """The sentence for a report; ``advice`` says how to raise a size limit."""
+        if self.kind == "unreadable":
+            return f"cannot read file: {self.reason}"
+        hint = f" ({advice})" if advice and self.kind == "too-large" else ""
+        return f"{self.reason}{hint}; not read"
+
+
+def read_bounded(path: Path, limit: int, root: Path | None = None) -> bytes | Refusal:
+    """The bytes of the regular file at ``path`` (at most ``limit`` of them), or a refusal.
+
+    With ``root``, links are resolved first and the file must lie inside ``root`` (a symbolic
+    link may point elsewhere in the repository, not out of it). Without it (a path the user
+    named on the command line) links are followed wherever they go.
+    """
+    target, flags = path, _FLAGS
+    if root is not None:
+        real = Path(os.path.realpath(path))
+        if not real.is_relative_to(os.path.realpath(root)):
+            return Refusal("outside", f"a symbolic link to a file outside {root}")
+        target, flags = real, flags | _NOFOLLOW
+    return _read_opened(lambda: os.open(target, flags), limit)
+
+
+def read_bounded_at(folder: int, name: str, limit: int) -> bytes | Refusal:
+    """:func:`read_bounded` for ``name`` in an opened folder (``folder`` is its descriptor),
+    never through a symbolic link."""
+    return _read_opened(lambda: os.open(name, _FLAGS | _NOFOLLOW, dir_fd=folder), limit)
+
+
+def _read_opened(opener: Callable[[], int], limit: int) -> bytes | Refusal:
+    try:
+        descriptor = opener()
+    except OSError as err:
+        return Refusal("unreadable", err.strerror or str(err))
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            return Refusal("special", "not a regular file (a pipe, socket or device?)")
+        if status.st_size > limit:
+            return Refusal(
+                "too-large", f"file is {status.st_size:,} bytes, above the {limit:,}-byte limit"
+            )
+        data = _read_at_most(descriptor, limit + 1)
+    except OSError as err:
+        return Refusal("unreadable", err.strerror or str(err))
+    finally:
+        os.close(descriptor)
+    if len(data) > limit:  # the file grew after fstat
+        return Refusal("too-large", f"file is larger than the {limit:,}-byte limit")
+    return data
+
+
+def _read_at_most(descriptor: int, count: int) -> bytes:
+    chunks: list[bytes] = []
+    remaining = count
+    while remaining > 0:
+        chunk = os.read(descriptor, min(remaining, _CHUNK))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    return b"".join(chunks)

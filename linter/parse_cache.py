@@ -1,0 +1,42 @@
+"""Parsed data files (rules, catalogues) kept as JSON between runs, so start-up skips YAML parsing.
+
+gpulint parses the same files on every run: its catalogues and rule files. A pre-commit hook
+feels that (about 60 ms of its start-up), so the parsed form of a file is kept in the user's
+cache directory (linter/cache_store.py), keyed by the hash of the exact bytes that were parsed,
+what parsed them and gpulint's code: an edit of any kind, whatever it does to the file's size or
+modification time, is a miss. JSON only, never pickle; any problem reading or writing the cache
+falls back to parsing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from linter.cache_store import CacheStore
+from linter.resources import package_stamp
+
+KEEP_ENTRIES = 512
+MAX_ENTRY_BYTES = 16 * 1024 * 1024
+
+
+def parsed(kind: str, content: bytes, parse: Callable[[], Any]) -> Any:
+    """``parse()``, which parses ``content`` as a ``kind`` file (``rule``, ``catalogue gpus``),
+    from the cache when the same bytes were parsed the same way before."""
+    store = CacheStore.for_user(("parsed",), MAX_ENTRY_BYTES, KEEP_ENTRIES)
+    if store is None:
+        return parse()
+    key = hashlib.sha256(f"{package_stamp()}\0{kind}\0".encode() + content).hexdigest()
+    payload = store.get(key)
+    if payload is not None:
+        try:
+            return json.loads(payload)
+        except (ValueError, RecursionError):
+            pass
+    value = parse()
+    with contextlib.suppress(TypeError, ValueError, RecursionError):  # not JSON: parsed each time
+        store.put(key, json.dumps(value).encode())
+    return value

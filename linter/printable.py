@@ -1,0 +1,39 @@
+"""Make untrusted text safe to print on a terminal or in a CI log.
+
+Values from a repository under review (file names, ``metadata.name``, pool names, baseline
+messages, rule text) reach people through terminals and CI logs. Raw control characters there
+are instructions, not text: ESC starts terminal escape sequences (colours, cursor moves, a
+cleared line that hides a finding), CR and LF start a new line that can fake "No problems found"
+or a GitHub Actions workflow command (``::error``, ``::add-mask::``, ``::stop-commands::``), BEL
+rings. Every value interpolated into human-facing output goes through :func:`printable`, which
+spells those characters as visible escapes instead.
+"""
+
+from __future__ import annotations
+
+import re
+
+# C0 controls, DEL and C1 controls, plus the Unicode line and paragraph separators (which some
+# log viewers and editors break lines at).
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL_BUT_NEWLINE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+_NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _escape(match: re.Match[str]) -> str:
+    character = match.group()
+    named = _NAMED.get(character)
+    if named is not None:
+        return named
+    code = ord(character)
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def printable(text: str, *, multiline: bool = False) -> str:
+    """``text`` with every control character written as an escape (``\\x1b``, ``\\n``, ``\\r``).
+
+    With ``multiline``, line feeds are kept (for documentation shown as several lines); every
+    other control character, carriage returns included, is still escaped.
+    """
+    pattern = _CONTROL_BUT_NEWLINE if multiline else _CONTROL
+    return pattern.sub(_escape, text)

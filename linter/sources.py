@@ -1,0 +1,48 @@
+"""What a run reads: every candidate file once, bounded, with the hash of the bytes read.
+
+The bytes hashed for the result cache's key are the bytes that are parsed and linted: a file
+edited while gpulint runs can change the result, but never store one content's result under
+another content's key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from linter.discover import Candidate
+from linter.formats import MARKERS
+from linter.load import DEFAULT_MAX_BYTES, Refusal, lacks_markers, read_bounded
+from linter.run_record import FileState
+
+
+@dataclass(frozen=True)
+class Source:
+    """A candidate as read, once: the bytes hashed for the cache key are the bytes linted."""
+
+    candidate: Candidate
+    content: bytes | Refusal | None  # None: no format's marker (hashed, then dropped)
+    digest: bytes
+
+    @property
+    def state(self) -> FileState:
+        return FileState(self.candidate.display, self.candidate.explicit, self.digest)
+
+
+def read_sources(
+    candidates: Sequence[Candidate], max_bytes: int = DEFAULT_MAX_BYTES
+) -> list[Source]:
+    """Read every candidate (bounded, links kept inside its repository)."""
+    out = []
+    for candidate in candidates:
+        content = read_bounded(candidate.path, max_bytes, candidate.boundary)
+        if isinstance(content, Refusal):
+            digest = hashlib.sha256(b"refused\0" + content.message().encode()).digest()
+            out.append(Source(candidate, content, digest))
+        else:
+            digest = hashlib.sha256(b"read\0" + content).digest()
+            out.append(
+                Source(candidate, None if lacks_markers(content, MARKERS) else content, digest)
+            )
+    return out
