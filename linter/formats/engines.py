@@ -20,55 +20,24 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from linter.catalog import load_file
 from linter.formats.arguments import (
     ArgProblem,
     Arguments,
     FlagTable,
+    Positional,
     Record,
     Setting,
     Source,
     read_arguments,
     read_environment,
 )
-from linter.formats.programs import Program, program
+from linter.formats.programs import Entrypoint, program
 from linter.formats.shell import Command, Variable, Word
 
 ENGINE_FIELD = "serving.engine"
-
-
-class Entrypoint(Record):
-    """How an engine is started: an executable (with a subcommand) or a Python module."""
-
-    executable: str | None = None
-    subcommand: str | None = None
-    module: str | None = None
-
-    @model_validator(mode="after")
-    def _one_kind(self) -> Entrypoint:
-        if (self.executable is None) == (self.module is None):
-            raise ValueError("an entrypoint is an executable or a module")
-        return self
-
-    def arguments(self, started: Program) -> tuple[Word, ...] | None:
-        """The words after the entrypoint when ``started`` is this entrypoint, else None."""
-        if started.kind == "module":
-            return started.args if started.name == self.module else None
-        if started.kind != "executable" or started.name != self.executable:
-            return None
-        if self.subcommand is None:
-            return started.args
-        if started.args and started.args[0].text == self.subcommand:
-            return started.args[1:]
-        return None
-
-
-class Positional(Record):
-    name: str = Field(min_length=1, description="The argument's name in the engine's usage.")
-    field: str
-    source: str | None = None
 
 
 class Engine(FlagTable):

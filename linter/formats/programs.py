@@ -13,6 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from pydantic import model_validator
+
+from linter.formats.arguments import Record
 from linter.formats.shell import Word
 
 _PYTHON = re.compile(r"python(\d+(\.\d+)?)?\Z")
@@ -65,3 +68,29 @@ def program(words: Sequence[Word]) -> Program | None:
 def basename(path: str) -> str:
     """The last component of a path (``/usr/bin/python3`` -> ``python3``)."""
     return path.rstrip("/").rsplit("/", 1)[-1]
+
+
+class Entrypoint(Record):
+    """How an engine is started: an executable (with a subcommand) or a Python module."""
+
+    executable: str | None = None
+    subcommand: str | None = None
+    module: str | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Entrypoint:
+        if (self.executable is None) == (self.module is None):
+            raise ValueError("an entrypoint is an executable or a module")
+        return self
+
+    def arguments(self, started: Program) -> tuple[Word, ...] | None:
+        """The words after the entrypoint when ``started`` is this entrypoint, else None."""
+        if started.kind == "module":
+            return started.args if started.name == self.module else None
+        if started.kind != "executable" or started.name != self.executable:
+            return None
+        if self.subcommand is None:
+            return started.args
+        if started.args and started.args[0].text == self.subcommand:
+            return started.args[1:]
+        return None
