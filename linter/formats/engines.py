@@ -9,8 +9,14 @@ would refuse, in its own words. Flags the table does not list are ignored.
 
 Precedence follows each engine: the last occurrence of a flag wins; vLLM's positional
 ``model_tag`` wins over ``--model`` (``vllm serve``); TGI's flags win over its environment
-variables (clap). What ``serving.gpuMemoryUtilization`` means differs per engine; the data file
-says how.
+variables (clap).
+
+``serving.gpuMemoryUtilization`` does not mean the same in every engine, so a fact must read it
+with ``serving.engine``: vLLM's ``--gpu-memory-utilization`` is the share of the GPU's total
+memory the whole engine may use (weights, activations, CUDA graphs, KV cache); SGLang's
+``--mem-fraction-static`` is the share for static allocation only (weights and the KV pool;
+activations and CUDA graphs come out of the rest); TGI's ``--cuda-memory-fraction`` caps what
+the process may allocate at all (default 1.0).
 """
 
 from __future__ import annotations

@@ -137,8 +137,8 @@ def trainer_table(name: str) -> Trainer:
 
 
 def _launch(launcher: Launcher, program_word: Word, args: Sequence[Word]) -> LaunchCommand:
-    if not launcher.script:
-        trainer = trainer_table(launcher.trainer or "")  # validated: set without a script
+    if not launcher.script and launcher.trainer is not None:  # the validator makes it so
+        trainer = trainer_table(launcher.trainer)
         arguments = _trainer_arguments(trainer, args)
         return _result(launcher.name, trainer, program_word, None, arguments, None)
     own = read_arguments(args, launcher, stop_at_positional=True)

@@ -146,6 +146,7 @@ class _Field:
 
     @classmethod
     def whole(cls, chars: SourcedText, extent: Source) -> _Field:
+        """An argv item: one word as it is, even when empty."""
         return cls(chars, extent, quoted=True)
 
     def word(self, split: bool = False) -> Word:
