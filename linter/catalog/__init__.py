@@ -24,12 +24,17 @@ class CatalogueError(Exception):
 def load(name: str) -> Any:
     """Return the parsed contents of ``data/<name>.yaml`` (cached for the process, and parsed
     only once per change of the file across runs)."""
-    path = Path(__file__).resolve().parent / "data" / f"{name}.yaml"
+    return load_file(Path(__file__).resolve().parent / "data" / f"{name}.yaml")
+
+
+def load_file(path: Path) -> Any:
+    """The parsed contents of a packaged YAML data file, the catalogue's or another module's
+    (parsed only once per change of the file across runs)."""
     content = path.read_bytes()  # packaged with gpulint: trusted, and small
-    return parsed(f"catalogue {name}", content, lambda: _parse(name, content.decode("utf-8")))
+    return parsed(f"data file {path.name}", content, lambda: _parse(path, content.decode("utf-8")))
 
 
-def _parse(name: str, text: str) -> Any:
+def _parse(path: Path, text: str) -> Any:
     loaded = load_text(text)
     if loaded.problems or len(loaded.documents) != 1:
         where = loaded.problems[0] if loaded.problems else None
@@ -38,5 +43,5 @@ def _parse(name: str, text: str) -> Any:
             if where
             else "not one document"
         )
-        raise CatalogueError(f"catalogue {name}.yaml: {detail}")
+        raise CatalogueError(f"data file {path.name}: {detail}")
     return loaded.documents[0].data

@@ -126,7 +126,16 @@ class Composer:
             value = event.value
         if event.anchor:
             self._anchors[event.anchor] = (value, 1)
+        if isinstance(value, str) and top is not None and not top.key_is_merge:
+            self._record_scalar(event)
         self._attach(value, 1, _span(event))
+
+    def _record_scalar(self, event: Any) -> None:
+        """Keep where a string value is written, so offsets inside it can be located later."""
+        if self._source_map is not None:
+            path, _ = self._child_path(_span(event))
+            start, end = event.start_mark.index, event.end_mark.index
+            self._source_map.record_scalar(path, _span(event), start, end, event.style or "")
 
     def _open(self, event: Any, container: dict[str, Any] | list[Any]) -> None:
         top = self._stack[-1] if self._stack else None

@@ -8,10 +8,20 @@ and asks the source map where that path is.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from typing import Literal, Union
 
 PathPart = Union[str, int]  # noqa: UP007 - a runtime alias; `str | int` needs 3.10 at runtime
 Path = tuple[PathPart, ...]
+ScalarStyle = Literal["plain", "single-quoted", "double-quoted", "literal", "folded"]
+
+# ruamel's event styles (None or "" is plain) -> ScalarStyle
+_STYLES: dict[str, ScalarStyle] = {
+    "": "plain",
+    "'": "single-quoted",
+    '"': "double-quoted",
+    "|": "literal",
+    ">": "folded",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +32,21 @@ class Span:
     column: int
     end_line: int
     end_column: int
+
+
+@dataclass(frozen=True, slots=True)
+class ScalarSpan:
+    """Where a string scalar value is written: its region, as character offsets into the text the
+    loader parsed (``LoadedFile.text``) and as a span, and its style.
+
+    The region starts at the node's properties when it has any (``&anchor !!str "x"``) and ends
+    after the scalar (for block scalars, after its last line break).
+    """
+
+    span: Span
+    start: int
+    end: int
+    style: ScalarStyle
 
 
 def format_path(path: Path) -> str:
@@ -57,19 +82,39 @@ class SourceMap:
     """Where each key and value of one document is in its file.
 
     Mapping members are recorded with the span of their key (findings point at the offending key,
-    so GitHub annotates the right line); sequence items with the span of the item. Spans are kept
-    as plain tuples: a large run holds one map per document, and worker processes send them back
-    pickled, where tuples of ints cost far less than objects.
+    so GitHub annotates the right line); sequence items with the span of the item. String scalar
+    values (of mapping members and sequence items) also keep their own region and style, so an
+    offset inside the value can be mapped back to the file (``linter.load.scalar_offsets``).
+    Spans are kept as plain tuples: a large run holds one map per document, and worker processes
+    send them back pickled, where tuples of ints cost far less than objects.
     """
 
-    __slots__ = ("_spans", "document")
+    __slots__ = ("_scalars", "_spans", "document")
 
     def __init__(self, document: Span) -> None:
         self.document = document
         self._spans: dict[Path, tuple[int, int, int, int]] = {}
+        self._scalars: dict[Path, tuple[int, int, int, int, int, int, str]] = {}
 
     def record(self, path: Path, span: Span) -> None:
         self._spans.setdefault(path, (span.line, span.column, span.end_line, span.end_column))
+
+    def record_scalar(self, path: Path, span: Span, start: int, end: int, style: str) -> None:
+        """Record a string scalar value; ``style`` is ruamel's event style (None or "" is plain)."""
+        if style not in _STYLES:
+            return
+        self._scalars.setdefault(
+            path, (span.line, span.column, span.end_line, span.end_column, start, end, style)
+        )
+
+    def scalar(self, path: Path) -> ScalarSpan | None:
+        """The region and style of the string scalar value at ``path``, or None (not a string
+        scalar value, or not written at that path: an alias or a merged key)."""
+        raw = self._scalars.get(path)
+        if raw is None:
+            return None
+        line, column, end_line, end_column, start, end, style = raw
+        return ScalarSpan(Span(line, column, end_line, end_column), start, end, _STYLES[style])
 
     def exact(self, path: Path) -> Span | None:
         """The span recorded for ``path`` itself, or None."""

@@ -73,6 +73,15 @@ class Serving(Strict):
     max_num_batched_tokens: int | None = Field(
         None, ge=1, le=100_000_000, description="Tokens per engine step (prefill chunk)."
     )
+    max_input_tokens: int | None = Field(
+        None, ge=1, le=100_000_000, description="Longest prompt accepted (TGI --max-input-tokens)."
+    )
+    kv_cache_memory_bytes: int | None = Field(
+        None,
+        ge=1,
+        description="Absolute KV-cache budget per GPU, instead of one derived from "
+        "gpuMemoryUtilization (vLLM --kv-cache-memory-bytes).",
+    )
     enforce_eager: bool | None = Field(None, description="No CUDA graphs (vLLM --enforce-eager).")
     kv_cache_precision: Precision | None = None
     gpu_memory_utilization: float = Field(0.9, gt=0, le=1)

@@ -1,0 +1,164 @@
+"""Serving engines in commands: recognise vLLM, SGLang and TGI and read what decides GPU memory.
+
+Each engine's entrypoints, container images and flags are data (``data/engines.yaml``, checked
+against the engines' own sources, which it names). A command that starts an engine gives an
+:class:`EngineCommand`: the engine, the normalised settings its flags make (Workload field paths
+such as ``serving.maxContextTokens``) with the words to point at, the settings whose value could
+not be resolved (``--model $MODEL`` with MODEL unknown: never guessed), and the values the engine
+would refuse, in its own words. Flags the table does not list are ignored.
+
+Precedence follows each engine: the last occurrence of a flag wins; vLLM's positional
+``model_tag`` wins over ``--model`` (``vllm serve``); TGI's flags win over its environment
+variables (clap).
+
+``serving.gpuMemoryUtilization`` does not mean the same in every engine, so a fact must read it
+with ``serving.engine``: vLLM's ``--gpu-memory-utilization`` is the share of the GPU's total
+memory the whole engine may use (weights, activations, CUDA graphs, KV cache); SGLang's
+``--mem-fraction-static`` is the share for static allocation only (weights and the KV pool;
+activations and CUDA graphs come out of the rest); TGI's ``--cuda-memory-fraction`` caps what
+the process may allocate at all (default 1.0).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import Field
+
+from linter.catalog import load_file
+from linter.catalog.base import Catalogue
+from linter.formats.arguments import (
+    ArgProblem,
+    Arguments,
+    FlagTable,
+    Positional,
+    Setting,
+    read_arguments,
+    read_environment,
+)
+from linter.formats.programs import Entrypoint, program
+from linter.formats.shell import Command, Variable, Word
+
+ENGINE_FIELD = "serving.engine"
+
+
+class Engine(FlagTable):
+    name: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
+    entrypoints: list[Entrypoint] = Field(min_length=1)
+    images: list[str] = Field(
+        default_factory=list, description="Images whose entrypoint starts it."
+    )
+    positional: Positional | None = None
+
+
+class EngineCatalogue(Catalogue):
+    engines: list[Engine] = Field(min_length=1)
+
+
+@dataclass(frozen=True, slots=True)
+class EngineCommand:
+    """A command that starts a serving engine, read against the engine's flag table.
+
+    ``settings`` maps normalised fields to what the command sets (always ``serving.engine``);
+    ``unresolved`` the fields whose value could not be resolved (value None); ``problems`` the
+    values the engine would refuse (those settings are absent). ``program`` is the word that
+    starts the engine, None when the container image's entrypoint does.
+    """
+
+    engine: str
+    program: Word | None
+    settings: Mapping[str, Setting]
+    unresolved: Mapping[str, Setting]
+    problems: tuple[ArgProblem, ...]
+
+
+def recognise_engine(command: Command) -> EngineCommand | None:
+    """The serving engine a command starts, or None."""
+    started = program(command.words)
+    if started is None:
+        return None
+    for engine in catalogue().engines:
+        for entrypoint in engine.entrypoints:
+            args = entrypoint.arguments(started)
+            if args is not None:
+                written = " ".join(w.text for w in command.words[: len(command.words) - len(args)])
+                return _read(engine, started.word, written, args, command.env)
+    return None
+
+
+def engine_arguments(
+    engine: str, words: Sequence[Word], env: Mapping[str, Variable] | None = None
+) -> EngineCommand:
+    """Read the arguments given to an engine's container image, whose own entrypoint starts it
+    (a Kubernetes container with ``args`` and no ``command``)."""
+    table = engine_table(engine)
+    return _read(table, None, table.title, tuple(words), env or {})
+
+
+def engine_for_image(image: str) -> str | None:
+    """The engine a container image starts by itself (``vllm/vllm-openai:v0.11.0`` -> vllm),
+    matched on the repository path, with or without a registry host, tag or digest."""
+    repository = _repository(image)
+    for engine in catalogue().engines:
+        for known in engine.images:
+            if repository == known or repository.endswith("/" + known):
+                return engine.name
+    return None
+
+
+def engine_table(name: str) -> Engine:
+    """An engine's entry in the data file (flags, defaults, notes); KeyError if unknown."""
+    for engine in catalogue().engines:
+        if engine.name == name:
+            return engine
+    raise KeyError(name)
+
+
+@functools.cache
+def catalogue() -> EngineCatalogue:
+    """The engines data file, parsed and validated once."""
+    return EngineCatalogue.model_validate(
+        load_file(Path(__file__).parent / "data" / "engines.yaml")
+    )
+
+
+def _read(
+    engine: Engine,
+    program_word: Word | None,
+    written: str,
+    args: Sequence[Word],
+    env: Mapping[str, Variable],
+) -> EngineCommand:
+    arguments = read_arguments(args, engine)
+    if engine.positional is not None and arguments.positionals:
+        arguments = _positional(arguments, engine.positional, arguments.positionals[0])
+    arguments = arguments.over(read_environment(env, engine))
+    settings = dict(arguments.settings)
+    settings[ENGINE_FIELD] = Setting(ENGINE_FIELD, engine.name, written, program_word, program_word)
+    return EngineCommand(
+        engine.name, program_word, settings, arguments.unresolved, arguments.problems
+    )
+
+
+def _positional(arguments: Arguments, positional: Positional, word: Word) -> Arguments:
+    """The positional argument overriding its flag (vLLM's model_tag over --model)."""
+    field = positional.field
+    setting = Setting(field, None if word.unresolved else word.text, positional.name, None, word)
+    settings = {k: v for k, v in arguments.settings.items() if k != field}
+    unresolved = {k: v for k, v in arguments.unresolved.items() if k != field}
+    (unresolved if word.unresolved else settings)[field] = setting
+    return Arguments(settings, unresolved, arguments.problems, arguments.positionals[1:])
+
+
+def _repository(image: str) -> str:
+    """``registry/path/name:tag@digest`` -> ``registry/path/name``, docker.io's prefixes removed."""
+    name = image.strip().split("@", 1)[0]
+    last = name.rsplit("/", 1)[-1]
+    if ":" in last:
+        name = name[: len(name) - len(last)] + last.split(":", 1)[0]
+    for prefix in ("docker.io/", "index.docker.io/"):
+        name = name.removeprefix(prefix)
+    return name.removeprefix("library/").lower()
