@@ -70,8 +70,8 @@ _CODE_POINT_ESCAPES = (*_OCTET_ESCAPES, ("u4", 16), ("u8", 16))
 LiteralValue = int | float | str | bytes | bool | None
 
 
-class CelSyntaxError(ValueError):
-    """Source that is not a CEL expression; ``offset`` is where in the source the problem is."""
+class ExpressionError(ValueError):
+    """An expression gpulint refuses; ``offset`` is where in its source the problem is."""
 
     def __init__(self, message: str, offset: int) -> None:
         super().__init__(message, offset)
@@ -80,6 +80,10 @@ class CelSyntaxError(ValueError):
 
     def __str__(self) -> str:
         return f"{self.message} (at offset {self.offset})"
+
+
+class CelSyntaxError(ExpressionError):
+    """Source that is not a CEL expression."""
 
 
 class Token(NamedTuple):
