@@ -65,6 +65,10 @@ class Poly:
         return cls({(path,): 1})
 
     def __add__(self, other: Poly) -> Poly:
+        if not other.terms:
+            return self
+        if not self.terms:
+            return other
         terms = dict(self.terms)
         for monomial, coefficient in other.terms.items():
             terms[monomial] = terms.get(monomial, 0) + coefficient

@@ -136,6 +136,13 @@ def paths(expression: str, bindings: Mapping[str, Path | None] | None = None) ->
     return sorted(uses, key=lambda use: (use.start, use.end))
 
 
+def element_of(expression: str, bindings: Mapping[str, Path | None] | None = None) -> Path | None:
+    """What an element of the list ``expression`` stands for, when that list is a path (or a
+    filter of one): the binding of a rule's ``item`` is ``element_of(rule.each)``."""
+    found = _range_path(parse(expression), bindings or {})
+    return None if found is None else (*found, Wildcard.EACH)
+
+
 def _read(
     node: Node, scope: Mapping[str, Path | None], uses: list[PathUse], may_be_absent: bool = False
 ) -> bool:

@@ -22,6 +22,7 @@ from typing import NoReturn, TypeVar, cast
 from linter.policy.cel_lexer import INT64_MAX, CelSyntaxError, LiteralValue, Token, tokenize
 
 __all__ = [
+    "BINARY_PRECEDENCE",
     "MACROS",
     "MAX_DEPTH",
     "RESERVED",

@@ -14,6 +14,7 @@ from linter.policy.cel_paths import (
     PathUse,
     Wildcard,
     check_paths,
+    element_of,
     format_path,
     paths,
 )
@@ -93,6 +94,20 @@ def test_bindings_stand_for_paths_or_for_values_not_checked() -> None:
         ("facts.quota.accelerators[*].z[*].w", "v.w", False),
     ]
     assert read("item.a + item", item=None) == []
+
+
+@pytest.mark.parametrize(
+    ("each", "element"),
+    [
+        ("facts.quota.accelerators", ("facts", "quota", "accelerators", EACH)),
+        ("facts.a.filter(x, x.ok)", ("facts", "a", EACH)),
+        ("dyn(m['k'])", ("m", "k", EACH)),
+        ("facts.a.map(x, x.b)", None),
+        ("[facts.a]", None),
+    ],
+)
+def test_element_of_a_rules_each(each: str, element: tuple[object, ...] | None) -> None:
+    assert element_of(each) == element
 
 
 def test_each_segment_has_the_span_of_its_text() -> None:
