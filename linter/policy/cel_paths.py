@@ -121,10 +121,9 @@ def paths(expression: str, bindings: Mapping[str, Path | None] | None = None) ->
     stack: list[tuple[Node, Mapping[str, Path | None]]] = [(parse(expression), bindings or {})]
     while stack:
         node, scope = stack.pop()
-        if isinstance(node, Has) and _read(node.select, scope, uses, may_be_absent=True):
-            continue
-        if isinstance(node, (Select, Index, Ident)) and _read(node, scope, uses):
-            stack.extend((index, scope) for index in _computed_indexes(node))
+        target = node.select if isinstance(node, Has) else node
+        if _read(target, scope, uses, may_be_absent=target is not node):
+            stack.extend((index, scope) for index in _computed_indexes(target))
             continue
         if isinstance(node, Comprehension):
             stack.append((node.range, scope))

@@ -45,6 +45,7 @@ def test_a_comprehension_variable_is_an_element_of_its_range() -> None:
         ("workload", [("workload", "workload", False)]),
         ("has(facts.memory.estimate)", [("facts.memory.estimate", "facts.memory.estimate", True)]),
         ("has(f(x).y)", [("x", "x", False)]),
+        ("has(l[i].x)", [("l[*].x", "l[i].x", True), ("i", "i", False)]),
         ('m["key"].b', [("m.key.b", 'm["key"].b', False)]),
         ('m["a b"]', [("m['a b']", 'm["a b"]', False)]),
         ("l[0].x + l[1u]", [("l[0].x", "l[0].x", False), ("l[1]", "l[1u]", False)]),
