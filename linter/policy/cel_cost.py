@@ -320,8 +320,8 @@ class _Analysis:
             }
         )
 
-    def built(self, shape: Shape) -> Shape:
-        self.values = self.values + shape.total()
+    def built(self, shape: Shape, node: Node) -> Shape:
+        self.values = self.values + self.bounded(shape.total(), node)
         return shape
 
     def visit(self, node: Node, scope: Mapping[str, Shape]) -> _Result:
@@ -380,7 +380,7 @@ class _Analysis:
         results = [self.visit(part, scope) for part in parts]
         element = join_all(result.shape for result in results) or SCALAR
         count = Poly.constant(max(len(parts), 1))
-        shape = self.built(BuiltShape(count, element))
+        shape = self.built(BuiltShape(count, element), node)
         return _Result(count + _sum(result.work for result in results), shape)
 
     def binary(self, node: Binary, scope: Mapping[str, Shape]) -> _Result:
@@ -389,7 +389,7 @@ class _Analysis:
         size = left.shape.size + right.shape.size
         if node.op == "+":  # strings and lists are copied into a new value
             shape = BuiltShape(size, join(left.shape.each(), right.shape.each()))
-            return _Result(work + self.linear(size), self.built(shape))
+            return _Result(work + self.linear(size), self.built(shape, node))
         if node.op == "in":
             return _Result(work + self.search(left.shape.size, right.shape.size, node), SCALAR)
         if node.op in ("==", "!=", "<", "<=", ">", ">="):
@@ -408,7 +408,7 @@ class _Analysis:
         if node.function in ("string", "bytes") and len(results) == 1:
             expansion = Poly.constant(1 if node.function == "string" else 4)  # UTF-8
             text = expansion * sizes[0] + Poly.constant(TEXT_OF_SCALAR)
-            return _Result(work + self.linear(text), self.built(BuiltShape(text)))
+            return _Result(work + self.linear(text), self.built(BuiltShape(text), node))
         # size(), conversions, timestamps and functions the backend does not have: the result
         # is a scalar (or an error) and computing it reads the arguments at most
         return _Result(work + self.linear(_sum(sizes)), SCALAR)
@@ -420,9 +420,10 @@ class _Analysis:
         work, body = self.iterate(node, items, variables, node.args)
         if node.macro == "map":  # the last argument is the transform
             shape = BuiltShape(items.shape.size, body[-1].shape, owns_elements=True)
-            return _Result(work, self.built(shape))
+            return _Result(work, self.built(shape, node))
         if node.macro == "filter":
-            return _Result(work, self.built(BuiltShape(items.shape.size, items.shape.each())))
+            shape = BuiltShape(items.shape.size, items.shape.each())
+            return _Result(work, self.built(shape, node))
         return _Result(work, SCALAR)
 
     def iterate(
@@ -451,10 +452,12 @@ class _Analysis:
         return product if needle.depends and haystack.depends else self.linear(product)
 
     def product(self, first: Poly, second: Poly, node: Node) -> Poly:
-        product = first * second
-        if len(product.terms) > MAX_TERMS:
+        return self.bounded(first * second, node)
+
+    def bounded(self, poly: Poly, node: Node) -> Poly:
+        if len(poly.terms) > MAX_TERMS:
             raise BudgetError("expression too complex to bound its cost", node.start)
-        return product
+        return poly
 
     def require_bounded(self, node: Node, what: str) -> None:
         """A comprehension range must be something whose size is known: a path, a literal,
