@@ -161,7 +161,7 @@ SOUPS = st.lists(st.sampled_from(TOKENS), min_size=1, max_size=12).map("".join)
 
 
 @settings(
-    max_examples=3000, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=1500, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(SOUPS)
 def test_whatever_the_backend_refuses_is_refused(source: str) -> None:
