@@ -10,46 +10,77 @@ evaluation error either way (an undefined name instead of a missing key).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 
-SEPARATOR = "__"
-_TOKEN = re.compile(
-    r"""(?P<string>[rR]?(?:'''.*?'''|\"\"\".*?\"\"\"|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"))"""
-    r"""|(?P<chain>(?<![\w.])[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)+(?!\w))""",
-    re.S,
+from linter.policy.cel_lexer import ExpressionError
+from linter.policy.cel_syntax import (
+    Comprehension,
+    Has,
+    Ident,
+    Node,
+    Select,
+    children,
+    parse,
 )
-_FOLLOWED_BY_CALL = re.compile(r"\s*\(")
-_IN_HAS = re.compile(r"\bhas\s*\(\s*\Z")
+
+SEPARATOR = "__"
 
 
 def flatten(source: str, roots: Iterable[str]) -> str:
-    """Replace a chain ``root.a.b.c`` by the single name ``root__a__b__c`` for chains starting
-    at one of ``roots``.
+    """Replace each chain ``root.a.b.c`` by the single name ``root__a__b__c``, for chains that
+    start at one of ``roots`` (raises CelSyntaxError).
 
-    String literals are left alone; a trailing method call (``x.y.map(...)``) stays a call on the
-    flattened receiver; inside ``has(...)`` the last field stays a selection, as ``has`` needs.
+    The chains are found on the syntax tree, so strings and comments are never rewritten and a
+    comprehension variable that shadows a root is left alone. A method call on a chain stays a
+    call on the flattened receiver (``a__b.map(...)``); inside ``has(...)`` the last field stays a
+    selection, as ``has`` needs (``has(a__b.c)``); an index ends the chain (``a__b[0].c``).
     """
-    wanted = set(roots)
+    return flatten_tree(source, parse(source), frozenset(roots))
+
+
+def flatten_tree(source: str, tree: Node, roots: frozenset[str]) -> str:
+    """``flatten`` of a tree already parsed from ``source``."""
+    edits: list[tuple[int, int, str]] = []
+    stack: list[tuple[Node, frozenset[str]]] = [(tree, frozenset())]
+    while stack:
+        node, bound = stack.pop()
+        if isinstance(node, Select):
+            flat = _flat_chain(node, roots - bound)
+            if flat is not None:
+                edits.append(flat)
+                continue
+        if isinstance(node, Has):  # the selection itself stays; its operand may flatten
+            stack.append((node.select.operand, bound))
+        elif isinstance(node, Comprehension):
+            stack.append((node.range, bound))
+            stack.extend((arg, bound | {node.variable}) for arg in node.args)
+        else:
+            stack.extend((child, bound) for child in children(node))
     out: list[str] = []
     last = 0
-    for match in _TOKEN.finditer(source):
-        if match.group("chain") is None:
-            continue
-        text = match.group("chain")
-        parts = [part.strip() for part in text.split(".")]
-        if parts[0] not in wanted:
-            continue
-        kept: list[str] = []  # trailing names that stay selections or calls
-        if _FOLLOWED_BY_CALL.match(source, match.end()) or _IN_HAS.search(source, 0, match.start()):
-            kept.append(parts.pop())
-        if len(parts) < 2:
-            continue
-        out.append(source[last : match.start()])
-        out.append(".".join([SEPARATOR.join(parts), *kept]))
-        last = match.end()
+    for start, end, text in sorted(edits):
+        out += [source[last:start], text]
+        last = end
     out.append(source[last:])
     return "".join(out)
+
+
+def _flat_chain(node: Select, roots: frozenset[str]) -> tuple[int, int, str] | None:
+    """The edit flattening the chain of selections ``node`` ends, if it starts at a root. A field
+    whose name holds the separator ends what can be flattened (``resolve`` splits at it)."""
+    selections: list[Select] = []
+    operand: Node = node
+    while isinstance(operand, Select):
+        selections.append(operand)
+        operand = operand.operand
+    if not isinstance(operand, Ident) or operand.name not in roots:
+        return None
+    fields = [selection.field for selection in reversed(selections)]
+    usable = next((i for i, name in enumerate(fields) if SEPARATOR in name), len(fields))
+    if usable == 0:
+        return None
+    prefix = selections[len(fields) - usable]
+    return prefix.start, prefix.end, SEPARATOR.join([operand.name, *fields[:usable]])
 
 
 def activation_roots() -> frozenset[str]:
@@ -66,16 +97,16 @@ def kind_variable(kind: str) -> str:
 
 
 def compile_rule_expression(source: str) -> object:
-    """Compile a rule's CEL with member chains flattened (raises cel.CelError, also for an
-    expression over the evaluation budget)."""
+    """Compile a rule's CEL with member chains flattened (raises cel.CelError, also for source
+    that is not CEL or an expression over the evaluation budget)."""
     from linter import cel
     from linter.policy import budget
 
     try:
-        budget.check(source)
-    except budget.BudgetError as err:
+        tree = budget.check(source)
+    except ExpressionError as err:
         raise cel.CelError(str(err)) from None
-    return cel.compile_expression(flatten(source, activation_roots()))
+    return cel.compile_expression(flatten_tree(source, tree, activation_roots()))
 
 
 MISSING = object()

@@ -45,20 +45,36 @@ class Template:
 def parse_template(text: str) -> Template:
     """Compile a template; raises cel.CelError naming the expression that does not compile."""
     parts: list[str | tuple[Any, str]] = []
+    for part in _split(text):
+        if isinstance(part, str):
+            parts.append(part)
+            continue
+        field, expression, spec = part
+        try:
+            parts.append((compile_rule_expression(expression), spec))
+        except cel.CelError as err:
+            raise cel.CelError(f"in message placeholder {{{field}}}: {err}") from None
+    return Template(tuple(part for part in parts if part != ""))
+
+
+def placeholders(text: str) -> list[tuple[str, str]]:
+    """The ``(expression, format spec)`` of each placeholder of a template."""
+    return [(part[1], part[2]) for part in _split(text) if not isinstance(part, str)]
+
+
+def _split(text: str) -> list[str | tuple[str, str, str]]:
+    """Literal text (``{{`` and ``}}`` unescaped) and placeholders as (field, expression, spec)."""
+    parts: list[str | tuple[str, str, str]] = []
     last = 0
     for match in _FIELD.finditer(text):
         parts.append(text[last : match.start()])
         last = match.end()
         if match.group(1) is None:
             parts.append(match.group(0)[0])
-            continue
-        expression, spec = _split_spec(match.group(1))
-        try:
-            parts.append((compile_rule_expression(expression), spec))
-        except cel.CelError as err:
-            raise cel.CelError(f"in message placeholder {{{match.group(1)}}}: {err}") from None
+        else:
+            parts.append((match.group(1), *_split_spec(match.group(1))))
     parts.append(text[last:])
-    return Template(tuple(part for part in parts if part != ""))
+    return parts
 
 
 def _split_spec(field: str) -> tuple[str, str]:
