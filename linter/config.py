@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
@@ -20,6 +20,9 @@ from linter.load import Refusal, read, read_bounded
 from linter.load.positions import SourceMap
 from linter.repository import inside, repository_root
 from linter.validation import describe_error, error_path
+
+if TYPE_CHECKING:
+    from linter.formats.assume import AssumeBlock
 
 CONFIG_NAMES = (".gpulint.yaml", ".gpulint.yml")
 CONFIG_MAX_BYTES = 1024 * 1024
@@ -42,6 +45,22 @@ class RuleConfig(_Base):
     options: dict[str, Any] = Field(default_factory=dict)
 
 
+class AssumeEntry(_Base):
+    """Values for what the files under some paths do not say (see linter/formats/assume.py)."""
+
+    paths: list[str] = Field(
+        min_length=1,
+        description="Glob patterns, relative to the config file's folder, of the files it applies "
+        "to (deploy/eu/** or charts/*/values.yaml).",
+    )
+    set: dict[str, Any] = Field(
+        min_length=1,
+        description="Field -> value, fields named as in the gpulint.dev/ annotations' camelCase "
+        "form: provider, region, instanceType, accelerator, capacity, pool, personalData, "
+        "residency, ...",
+    )
+
+
 class Config(_Base):
     """The schema of ``.gpulint.yaml`` (and of ``[tool.gpulint]``)."""
 
@@ -62,6 +81,11 @@ class Config(_Base):
         default_factory=list, description="Organisation default for data.residency."
     )
     max_file_size: int | None = Field(None, ge=1, description="Bytes; larger files are refused.")
+    assume: list[AssumeEntry] = Field(
+        default_factory=list,
+        description="What the files do not say (cloud, region, data classification), per path; "
+        "an assumption never overrides the file, and findings relying on one name it.",
+    )
 
 
 class LoadedConfig:
@@ -72,6 +96,33 @@ class LoadedConfig:
         self.config = config
         self.path = path
         self.source_map = source_map
+        self.assume = self._assume_blocks()
+
+    def _assume_blocks(self) -> tuple[AssumeBlock, ...]:
+        """The ``assume:`` entries with every field and value checked (ConfigError at its line)."""
+        from linter.formats.assume import AssumeBlock, Assumption, check_assumed
+        from linter.formats.values import ValueProblem
+
+        blocks = []
+        for number, entry in enumerate(self.config.assume):
+            values = []
+            for name, value in entry.set.items():
+                where = ("assume", number, "set", name)
+                try:
+                    path, checked = check_assumed(name, value)
+                except ValueProblem as err:
+                    raise self.error(where, f"assume[{number}].set.{name}: {err}") from None
+                values.append(Assumption(path, checked, self.position(where)))
+            blocks.append(AssumeBlock(tuple(entry.paths), tuple(values)))
+        return tuple(blocks)
+
+    def position(self, where: tuple[Any, ...]) -> str:
+        """``.gpulint.yaml:12`` for a key of this config, as messages name it."""
+        if self.path is None:
+            return "the command line"
+        if self.source_map is None:
+            return f"{self.path.name} [tool.gpulint]"
+        return f"{self.path.name}:{self.source_map.locate(where).line}"
 
     @property
     def base(self) -> Path:

@@ -11,7 +11,7 @@ from linter.facts import Facts, RunIndex
 from linter.findings import Finding, Location, Severity
 from linter.formats.manifest import Manifest
 from linter.load.positions import Path as ManifestPath
-from linter.load.positions import parse_path
+from linter.load.positions import format_path, parse_path
 from linter.policy.flatten import MISSING, SEPARATOR, kind_variable, resolve
 from linter.policy.loader import CompiledCheck, CompiledRule
 from linter.selection import RuleSettings, resolve_severity
@@ -150,24 +150,68 @@ def _finding(
     related: tuple[Location, ...] = ()
     if check.related is not None:
         related = tuple(_related(cel.evaluate(check.related, context), run))
+    message = check.message.render(context)
+    assumed = relied_assumptions(rule, manifest)
+    if assumed:
+        message = f"{message} ({assumed})"
     return Finding(
         rule.id,
         Severity(check.severity) if check.severity else None,
-        check.message.render(context),
+        message,
         manifest.location(path),
         related,
         fix=check.fix.render(context) if check.fix else None,
     )
 
 
+def relied_assumptions(rule: CompiledRule, manifest: Manifest) -> str | None:
+    """The configuration's assumptions a finding of ``rule`` relies on, named for its message:
+    those at a document path the rule reads, or read by a fact provider the rule reads."""
+    from linter.facts import PROVIDERS
+
+    notes = []
+    for path, origin in manifest.provenance.assumed():
+        dotted = format_path(path)
+        direct = any(_overlap(path, read) for read in rule.document_paths)
+        via_fact = any(
+            dotted.startswith(prefix) or prefix.startswith(dotted)
+            for provider in rule.fact_providers
+            for prefix in PROVIDERS[provider].reads
+        )
+        if (direct or via_fact) and origin.note:
+            notes.append(f"{dotted.removeprefix('spec.')} {origin.note}")
+    return "; ".join(notes) or None
+
+
+def _overlap(a: ManifestPath, b: tuple[str, ...]) -> bool:
+    shorter = min(len(a), len(b))
+    return a[:shorter] == b[:shorter]
+
+
 def pick_path(manifest: Manifest, spec: str) -> ManifestPath:
-    """``spec.lifecycle | spec.resources``: the first alternative present in the document, else
-    the first one (which then resolves to its nearest present ancestor)."""
+    """``spec.lifecycle | spec.resources``: the first alternative present in the normalised
+    document, else the first one (which then resolves to its nearest present ancestor)."""
     alternatives = [parse_path(part.strip()) for part in spec.split("|")]
     for path in alternatives:
-        if manifest.source_map.exact(path) is not None:
+        if _present(manifest.data, path):
             return path
     return alternatives[0]
+
+
+def _present(data: Any, path: ManifestPath) -> bool:
+    for part in path:
+        container = data
+        if isinstance(container, dict) and isinstance(part, str):
+            if part not in container:
+                return False
+            data = container[part]
+        elif isinstance(container, list) and isinstance(part, int):
+            if not 0 <= part < len(container):
+                return False
+            data = container[part]
+        else:
+            return False
+    return True
 
 
 def _related(entries: Any, run: RunIndex) -> Iterator[Location]:

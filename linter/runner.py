@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +16,7 @@ from linter.discover import Candidate, find_candidates
 from linter.facts.run import RunIndex
 from linter.findings import Finding, Location
 from linter.formats import MARKERS, Format, InputFile, claimed, recognise
+from linter.formats.assume import assumptions_for
 from linter.formats.manifest import Manifest
 from linter.load import DEFAULT_MAX_BYTES, Document, Limits, LoadedFile, is_json, load_source
 from linter.parallel import fork_map
@@ -157,18 +159,22 @@ def parse_all(sources: Sequence[Source], jobs: int = 1) -> list[LoadedFile]:
 
 
 def collect(
-    candidates: Sequence[Candidate], max_bytes: int = DEFAULT_MAX_BYTES, jobs: int = 1
+    candidates: Sequence[Candidate], config: LoadedConfig | None = None, jobs: int = 1
 ) -> Collected:
     """Read, parse and validate each candidate file (GL001/GL002 findings for what fails)."""
-    return collect_sources(read_sources(candidates, max_bytes), jobs)
+    max_bytes = _max_bytes(config) if config else DEFAULT_MAX_BYTES
+    return collect_sources(read_sources(candidates, max_bytes), jobs, config)
 
 
-def collect_sources(sources: Sequence[Source], jobs: int = 1) -> Collected:
+def collect_sources(
+    sources: Sequence[Source], jobs: int = 1, config: LoadedConfig | None = None
+) -> Collected:
     """Parse and validate what was read (GL001/GL002 findings for what fails)."""
     out = Collected()
     for source, loaded in zip(sources, parse_all(sources, jobs), strict=True):
         candidate = source.candidate
-        file = InputFile(candidate.display, candidate.path, loaded.text)
+        assumed = assumptions_for(_relative(candidate, config), config.assume) if config else ()
+        file = InputFile(candidate.display, candidate.path, loaded.text, assumed)
         recognised = [] if loaded.unrelated else _recognised(loaded, file)
         # A file that was not read at all could hold anything, so it is always reported; one
         # that does not parse is reported when it was asked for, holds a document of ours or
@@ -192,6 +198,16 @@ def collect_sources(sources: Sequence[Source], jobs: int = 1) -> Collected:
     return out
 
 
+def _relative(candidate: Candidate, config: LoadedConfig | None) -> str:
+    """The candidate's path as ``assume:`` globs match it: relative to the config's folder."""
+    if config is None:
+        return candidate.display
+    try:
+        return Path(os.path.abspath(candidate.path)).relative_to(config.base.absolute()).as_posix()
+    except ValueError:
+        return candidate.display
+
+
 def _recognised(loaded: LoadedFile, file: InputFile) -> list[tuple[Document, Format]]:
     """The documents of a file that some input format recognises, with that format."""
     out = []
@@ -211,7 +227,7 @@ def lint_sources(
 ) -> RunResult:
     """Lint what was read; with ``jobs`` > 1 large runs use that many worker processes."""
     settings = selection.settings(rulebook)
-    collected = collect_sources(sources, jobs)
+    collected = collect_sources(sources, jobs, config)
     run = RunIndex(collected.manifests, config.config.residency)
     enabled = [(rule, settings[rule.id]) for rule in rulebook if rule.id in settings]
     findings = [*collected.findings, *_evaluate_parallel(enabled, collected.manifests, run, jobs)]

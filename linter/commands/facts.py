@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
     from linter.runner import collect
 
     setup = load_setup(args)
-    manifests = collect(discover(args.paths, setup.config.config.exclude)).manifests
+    manifests = collect(discover(args.paths, setup.config.config.exclude), setup.config).manifests
     run_index = RunIndex(manifests, setup.config.config.residency)
     out = [
         {

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from linter.findings import Finding
+from linter.formats.assume import Assumption
 from linter.formats.manifest import Manifest
 from linter.load import Document
 
@@ -20,6 +21,8 @@ class InputFile:
     display: str  # path as reports show it
     fs_path: Path
     text: str  # the whole file, to locate arguments inside scalars
+    #: What the configuration's ``assume:`` blocks say about this file (linter/formats/assume.py).
+    assumptions: tuple[Assumption, ...] = ()
 
 
 @dataclass

@@ -72,5 +72,11 @@ class Metadata(Strict):
         description="Name of this document: lower-case letters, digits, '-', '.' and '_', "
         "starting and ending with a letter or digit.",
     )
+    namespace: str | None = Field(
+        None,
+        min_length=1,
+        max_length=253,
+        description="Kubernetes namespace of the object it was read from (ResourceQuota scope).",
+    )
     labels: dict[str, str] = Field(default_factory=dict)
     annotations: dict[str, str] = Field(default_factory=dict)

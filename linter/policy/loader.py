@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from linter import cel
 from linter.load import Document, Refusal, is_json, load_source, read_bounded
 from linter.load.positions import SourceMap, parse_path
 from linter.parse_cache import parsed
-from linter.policy.flatten import compile_rule_expression
+from linter.policy.flatten import SEPARATOR, compile_rule_expression
 from linter.policy.rule_file import RuleFile
 from linter.policy.template import Template, parse_template
 from linter.validation import describe_error, error_path
@@ -37,7 +38,7 @@ class CompiledCheck:
     related: Any | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CompiledRule:
     meta: RuleFile
     source: Path
@@ -50,6 +51,22 @@ class CompiledRule:
     @property
     def id(self) -> str:
         return self.meta.id
+
+    @functools.cached_property
+    def document_paths(self) -> tuple[tuple[str, ...], ...]:
+        """The document paths its expressions read (``spec.resources.region``)."""
+        return tuple(
+            tuple(name.split(SEPARATOR)[1:])
+            for name in self.reads
+            if SEPARATOR in name and name.split(SEPARATOR)[0] not in ("facts", "options", "item")
+        )
+
+    @functools.cached_property
+    def fact_providers(self) -> frozenset[str]:
+        """The fact providers its expressions read (``memory`` for ``facts.memory.fits``)."""
+        return frozenset(
+            name.split(SEPARATOR)[1] for name in self.reads if name.startswith("facts" + SEPARATOR)
+        )
 
 
 class Rulebook:

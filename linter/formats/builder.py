@@ -1,0 +1,201 @@
+"""Building a normalised Workload from a document of another format, with provenance.
+
+An adapter reads its document and calls :meth:`WorkloadBuilder.set` for every normalised field
+it finds, with the :class:`Origin` of the value (a key, a list item, one argument inside a command
+string), and :meth:`default` for what the engine or launcher decides when the file is silent.
+:meth:`build` applies the object's ``gpulint.dev/`` annotations and the configuration's
+assumptions to what is still unset, validates the result against the Workload model, and turns
+any error into a finding at the original place, in the file's own words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import ValidationError
+
+from linter.findings import Finding, Location
+from linter.formats.assume import ANNOTATION_PREFIX, annotations_of, read_annotation
+from linter.formats.base import Adapted, InputFile
+from linter.formats.manifest import Manifest
+from linter.formats.provenance import Origin, Provenance
+from linter.formats.values import ValueProblem
+from linter.load import Document
+from linter.load.positions import Path, parse_path
+from linter.load.scalar_offsets import locate
+from linter.model import API_VERSION, Workload
+from linter.validation import error_path
+
+SCHEMA_RULE = "GL001"
+
+
+def field(path: str | Path) -> Path:
+    """``"spec.serving.maxContextTokens"`` -> its tuple form (tuples pass through)."""
+    return parse_path(path) if isinstance(path, str) else path
+
+
+class WorkloadBuilder:
+    """Collects one normalised workload of a document: values, origins and vocabulary."""
+
+    def __init__(
+        self,
+        document: Document,
+        file: InputFile,
+        *,
+        format: str,
+        source_kind: str,
+        name: str,
+        object_path: Path = (),
+        part: int = 0,
+    ) -> None:
+        self.document = document
+        self.file = file
+        self.format = format
+        self.source_kind = source_kind
+        self.name = name
+        self.object_path = object_path  # the object the workload is (defaults point there)
+        self.part = part
+        self._values: dict[Path, Any] = {}
+        self._origins: dict[Path, Origin] = {(): Origin(object_path)}
+        self._names: dict[Path, str] = {}
+        self.findings: list[Finding] = []
+
+    # -- origins -----------------------------------------------------------------------------
+
+    def at(self, path: Path) -> Origin:
+        """The origin of a value written at ``path`` of the document."""
+        return Origin(path)
+
+    def at_word(self, item_path: Path, start: int, end: int) -> Origin:
+        """The origin of the characters ``[start, end)`` of the string at ``item_path`` (one
+        argument inside ``args`` or a shell script); the whole value if it cannot be located."""
+        scalar = self.document.source_map.scalar(item_path)
+        if scalar is None:
+            return Origin(item_path)
+        return Origin(item_path, span=locate(self.file.text, scalar, start, end))
+
+    # -- values ------------------------------------------------------------------------------
+
+    def set(self, path: str | Path, value: Any, origin: Origin, name: str | None = None) -> None:
+        """A value the file states; ``name`` is what the file calls the field."""
+        key = field(path)
+        self._values[key] = value
+        self._origins[key] = origin
+        if name is not None:
+            self._names[key] = name
+
+    def default(self, path: str | Path, value: Any, note: str, name: str | None = None) -> None:
+        """A value the engine or launcher decides when the file is silent (``note`` says so:
+        "vLLM default: the model's maximum context"); findings on it point at the object."""
+        key = field(path)
+        self._values[key] = value
+        self._origins[key] = Origin(self.object_path, kind="default", note=note)
+        if name is not None:
+            self._names[key] = name
+
+    def call(self, path: str | Path, name: str) -> None:
+        """What the file calls a field it does not set (for messages and fixes)."""
+        self._names[field(path)] = name
+
+    def has(self, path: str | Path) -> bool:
+        return field(path) in self._values
+
+    def problem(self, origin: Origin, message: str) -> None:
+        """A problem with the document in the format's own words (GL001 at its place)."""
+        span, original = Provenance({(): origin}).locate((), self.document.source_map)
+        location = Location(self.file.display, span, self.document.index, (), None, original)
+        self.findings.append(Finding(SCHEMA_RULE, None, message, location))
+
+    # -- building ----------------------------------------------------------------------------
+
+    def _annotate(self, data: Mapping[str, Any]) -> None:
+        """``gpulint.dev/<field>`` annotations on the object set fields the format has no place
+        for; the format's own fields win."""
+        base = (*self.object_path, "metadata", "annotations")
+        for suffix, text in annotations_of(data).items():
+            where = (*base, ANNOTATION_PREFIX + suffix)
+            try:
+                path, value = read_annotation(suffix, text)
+            except ValueProblem as err:
+                self.problem(Origin(where), f"annotation {ANNOTATION_PREFIX}{suffix}: {err}")
+                continue
+            if path not in self._values:
+                self.set(path, value, Origin(where), name=f"annotation {ANNOTATION_PREFIX}{suffix}")
+
+    def _assume(self) -> None:
+        for assumption in self.file.assumptions:
+            if assumption.path not in self._values:
+                self._values[assumption.path] = assumption.value
+                note = f"assumed from {assumption.where}"
+                self._origins[assumption.path] = Origin(self.object_path, "assumed", note=note)
+
+    def build(self, annotated: Mapping[str, Any] | None = None) -> Adapted:
+        """Validate the collected workload; ``annotated`` is the object whose metadata holds
+        ``gpulint.dev/`` annotations (the document itself by default)."""
+        self._annotate(self.document.data if annotated is None else annotated)
+        self._assume()
+        data = _nest(self._values)
+        document = {
+            "apiVersion": API_VERSION,
+            "kind": "Workload",
+            "metadata": {"name": self.name},
+            **data,
+        }
+        provenance = Provenance(dict(self._origins), dict(self._names))
+        try:
+            model = Workload.model_validate(document)
+        except ValidationError as err:
+            for error in err.errors():
+                self._report(error, document, provenance)
+            return Adapted(findings=self.findings)
+        manifest = Manifest(
+            self.file.display,
+            self.file.fs_path,
+            self.document.index,
+            "Workload",
+            document,
+            model,
+            self.document.source_map,
+            format=self.format,
+            source_kind=self.source_kind,
+            part=self.part,
+            provenance=provenance,
+        )
+        return Adapted([manifest], self.findings)
+
+    def _report(self, error: Any, document: Any, provenance: Provenance) -> None:
+        where = error_path(error, document)
+        value = error.get("input")
+        shown = "" if isinstance(value, (dict, list)) else f" (got {value!r})"
+        message = f"{provenance.name(where)}: {error.get('msg', 'invalid value')}{shown}"
+        span, original = provenance.locate(where, self.document.source_map)
+        location = Location(self.file.display, span, self.document.index, where, None, original)
+        self.findings.append(Finding(SCHEMA_RULE, None, message, location))
+
+
+def _nest(values: Mapping[Path, Any]) -> dict[str, Any]:
+    """``{("spec", "serving", "maxContextTokens"): 8192}`` -> nested dicts (and lists, for
+    integer parts such as alternatives[0])."""
+    root: dict[str, Any] = {}
+    for path, value in sorted(values.items(), key=lambda item: len(item[0])):
+        node: Any = root
+        for index, part in enumerate(path[:-1]):
+            following = path[index + 1]
+            empty: Any = [] if isinstance(following, int) else {}
+            if isinstance(node, list):
+                assert isinstance(part, int)
+                while len(node) <= part:
+                    node.append({} if not isinstance(following, int) else [])
+                node = node[part]
+            else:
+                node = node.setdefault(part, empty)
+        last = path[-1]
+        if isinstance(node, list):
+            assert isinstance(last, int)
+            while len(node) <= last:
+                node.append(None)
+            node[last] = value
+        else:
+            node[last] = value
+    return root
