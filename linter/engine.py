@@ -12,6 +12,7 @@ from linter.findings import Finding, Location, Severity
 from linter.formats.manifest import Manifest
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import format_path, parse_path
+from linter.policy.budget import CostModel, document_sizes, over_budget
 from linter.policy.flatten import MISSING, SEPARATOR, kind_variable, resolve
 from linter.policy.loader import CompiledCheck, CompiledRule
 from linter.selection import RuleSettings, resolve_severity
@@ -34,10 +35,13 @@ def evaluate(
         kind: frozenset(name for rule, _ in applicable for name in rule.reads)
         for kind, applicable in by_kind.items()
     }
+    budgets = {rule.id: _budget(rule, settings) for rule, settings in rules}
     for manifest in manifests:
         applicable = by_kind.get(manifest.kind)
         if applicable:
-            yield from _evaluate_manifest(manifest, applicable, names_by_kind[manifest.kind], run)
+            yield from _evaluate_manifest(
+                manifest, applicable, names_by_kind[manifest.kind], run, budgets
+            )
 
 
 _UNDEFINED = re.compile(r"Undefined variable or function: '(\w+)'")
@@ -69,6 +73,7 @@ def _evaluate_manifest(
     rules: Sequence[tuple[CompiledRule, RuleSettings]],
     names: frozenset[str],
     run: RunIndex,
+    budgets: dict[str, CostModel],
 ) -> Iterator[Finding]:
     variables = activation(manifest, run)
     # Rule expressions are flattened (linter.policy.flatten) so that each reads only the values
@@ -86,6 +91,7 @@ def _evaluate_manifest(
     varying: dict[str, Any] = {}
     context.set_variable_resolver(varying.get)
     profile = variables["document"].get("spec", {}).get("profile")
+    size_of = document_sizes(variables)
     for rule, settings in rules:
         profiles = rule.meta.scope.profiles
         if profiles and profile not in profiles:
@@ -93,10 +99,14 @@ def _evaluate_manifest(
         varying.clear()
         varying["options"] = settings.options
         try:
-            yield from _evaluate_rule(rule, manifest, context, varying, run)
+            refused = over_budget(budgets[rule.id], size_of)
+            if refused:
+                raise cel.CelError(f"not run: {refused}")
+            yield from _evaluate_rule(rule, manifest, context, varying, run, variables)
         except cel.CelError as err:
-            # Fail closed: a policy that cannot be checked is reported at the policy's own
-            # severity, so an error-level rule still fails the run.
+            # Fail closed: a policy that cannot be checked (or would cost too much to check on
+            # this document) is reported at the policy's own severity, so an error-level rule
+            # still fails the run.
             yield Finding(
                 EVALUATION_RULE,
                 resolve_severity(rule.meta, None, settings),
@@ -105,12 +115,21 @@ def _evaluate_manifest(
             )
 
 
+def _budget(rule: CompiledRule, settings: RuleSettings) -> CostModel:
+    """What evaluating a rule may cost, with its options' sizes filled in: checked on each
+    document before anything runs (the CEL backend has no budget of its own)."""
+    once, per_item = rule.costs
+    options = document_sizes({"options": dict(settings.options)})
+    return (once + per_item).specialise("options", options)
+
+
 def _evaluate_rule(
     rule: CompiledRule,
     manifest: Manifest,
     context: Any,
     varying: dict[str, Any],
     run: RunIndex,
+    activation: dict[str, Any],
 ) -> Iterator[Finding]:
     if rule.applies is not None and not _truth(rule.applies, context, "applies"):
         return
@@ -127,6 +146,13 @@ def _evaluate_rule(
             varying["variables"] = values
             for name, program in rule.variables:
                 values[name] = cel.evaluate(program, context)
+            # Only now are the sizes of the variables known: check the rest against them.
+            sizes = document_sizes(
+                {**activation, "variables": values, "options": varying["options"]}
+            )
+            refused = over_budget(rule.costs[1], sizes)
+            if refused:
+                raise cel.CelError(f"not run: {refused}")
         for check in rule.checks:
             if _truth(check.violation, context, "violation"):
                 yield _finding(rule, check, manifest, context, run)

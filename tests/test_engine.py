@@ -59,15 +59,51 @@ def run(tmp_path: Path, **fields: str) -> list[tuple[str, int, int, str]]:
 
 
 def test_runtime_error_is_gl006_and_the_run_goes_on(tmp_path: Path) -> None:
-    found = run(tmp_path, violation='workload.spec.owner == "x"')
-    assert found == [
-        (
-            "GL006",
-            2,
-            1,
-            "rule ACME100 (test-rule) could not be evaluated here: no such field: workload.spec.owner",
-        )
-    ]
+    found = run(tmp_path, violation='workload.spec.endpoints[5].region == "x"')
+    assert [(rule, line, column) for rule, line, column, _ in found] == [("GL006", 2, 1)]
+    assert found[0][3].startswith("rule ACME100 (test-rule) could not be evaluated here: ")
+
+
+def test_a_typo_in_a_fact_path_is_refused_at_load(tmp_path: Path) -> None:
+    """An error-level organisation rule reading a path that does not exist would never fire:
+    it is refused with its position, not reported as a GL006 warning at run time."""
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    rule = rules / "ACME100.yaml"
+    text = RULE.format(
+        number="100",
+        name="test-rule",
+        extra="",
+        violation="facts.memory.estimate.paramters > 70e9",
+        path="spec",
+        message="m",
+    ).replace("severity: warning", "severity: error")
+    rule.write_text(text)
+    (tmp_path / "job.yaml").write_text(JOB)
+    result = run_cli("check", "--rules-dir", str(rules), str(tmp_path / "job.yaml"))
+    assert result.code == 2
+    assert result.err == (f"gpulint: error: {rule}:8:30: facts.memory has no field 'estimate'\n")
+
+
+def test_a_rule_failing_at_run_time_fails_closed_at_its_own_severity(tmp_path: Path) -> None:
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    text = RULE.format(
+        number="100",
+        name="test-rule",
+        extra="",
+        violation='workload.spec.endpoints[5].region == "x"',
+        path="spec",
+        message="m",
+    ).replace("severity: warning", "severity: error")
+    (rules / "ACME100.yaml").write_text(text)
+    (tmp_path / "job.yaml").write_text(JOB)
+    result = run_cli(
+        "check", "--format", "json", "--rules-dir", str(rules), str(tmp_path / "job.yaml")
+    )
+    found = [(f["ruleId"], f["severity"]) for f in json.loads(result.out)["findings"]]
+    assert ("GL006", "error") in found
+    assert result.code == 1
 
 
 def test_non_boolean_condition_is_gl006(tmp_path: Path) -> None:

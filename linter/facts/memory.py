@@ -57,13 +57,15 @@ class Suggestions(Fact):
     gpus_needed: int | None = Field(description="GPUs (tensor parallel) that hold the weights.")
     larger_gpu: str | None = Field(description="Smallest catalogued GPU that holds them.")
     lower_precision: str | None = Field(description="Highest lower precision that fits.")
-    lower_precision_weights_gib: float | None
+    lower_precision_weights_gib: float | None = Field(alias="lowerPrecisionWeightsGiB")
     text: str = Field(description="The options, as a message ends with them.")
 
 
 class InferenceMemory(Fact):
-    weights_gib: float | None = Field(description="Weights per GPU.")
-    kv_cache_gib: float | None = Field(description="KV cache per GPU at batch x context.")
+    weights_gib: float | None = Field(alias="weightsGiB", description="Weights per GPU.")
+    kv_cache_gib: float | None = Field(
+        alias="kvCacheGiB", description="KV cache per GPU at batch x context."
+    )
     weights_fit: bool = Field(description="Weights and runtime overhead fit the usable memory.")
     kv_known: bool = Field(description="The architecture is known, so the KV cache is sized.")
     batch: int = Field(description="Concurrent sequences sized (serving.maxBatchSize).")
@@ -85,9 +87,9 @@ class TrainingMemory(Fact):
     sequence_length: int
     sharding: str
     world_size: int = Field(description="GPUs the job is sharded over.")
-    full_gib: float | None = Field(description="Per GPU for full fine-tuning.")
-    lora_gib: float | None
-    qlora_gib: float | None
+    full_gib: float | None = Field(alias="fullGiB", description="Per GPU for full fine-tuning.")
+    lora_gib: float | None = Field(alias="loraGiB")
+    qlora_gib: float | None = Field(alias="qloraGiB")
     peft_halves_memory: bool = Field(description="LoRA needs at most half of full fine-tuning.")
     advice_text: str = Field(description="What would make it fit, as a message ends with it.")
 
@@ -104,9 +106,11 @@ class MemoryFact(Fact):
     precision: str | None
     gpu: str | None
     gpus: int | None = Field(description="GPUs of one replica (TP x PP, or training world size).")
-    required_gib: float | None = Field(description="Needed per GPU.")
-    available_gib: float | None = Field(description="Usable per GPU (x gpuMemoryUtilization).")
-    total_gib: float | None = Field(description="Memory of one GPU.")
+    required_gib: float | None = Field(alias="requiredGiB", description="Needed per GPU.")
+    available_gib: float | None = Field(
+        alias="availableGiB", description="Usable per GPU (x gpuMemoryUtilization)."
+    )
+    total_gib: float | None = Field(alias="totalGiB", description="Memory of one GPU.")
     fits: bool | None
     used_percent: float | None = Field(description="Required as a percentage of the GPU.")
     headroom_percent: float | None = Field(description="Usable memory left, in percent.")

@@ -95,7 +95,7 @@ def document_sizes(variables: Mapping[str, Any]) -> SizeOf:
         if found is None:
             parent = values_at(path[:-1]) if len(path) > 1 else []
             segment = path[-1]
-            if len(parent) == 1 and isinstance(parent[0], dict) and isinstance(segment, str):
+            if len(parent) == 1 and isinstance(parent[0], Mapping) and isinstance(segment, str):
                 found = [parent[0][segment]] if segment in parent[0] else []  # the usual case
             else:
                 found = list(_step(parent, segment))
@@ -115,13 +115,13 @@ def document_sizes(variables: Mapping[str, Any]) -> SizeOf:
 
 
 def _size(value: Any) -> int:
-    return len(value) if isinstance(value, (str, bytes, list, tuple, dict)) else 1
+    return len(value) if isinstance(value, (str, bytes, list, tuple, Mapping)) else 1
 
 
 def _step(values: Iterable[Any], segment: Segment) -> Iterator[Any]:
     """The values one segment further."""
     for value in values:
-        if isinstance(value, dict):
+        if isinstance(value, Mapping):
             if segment is Wildcard.EACH:
                 yield from value  # iterating a map yields its keys
             elif segment is Wildcard.ANY:

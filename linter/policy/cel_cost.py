@@ -212,6 +212,11 @@ class CostModel:
     def __add__(self, other: CostModel) -> CostModel:
         return CostModel(self.work + other.work, self.values + other.values)
 
+    @classmethod
+    def zero(cls) -> CostModel:
+        """Costs nothing: the start of a sum of models."""
+        return cls(Poly({}), Poly({}))
+
     def specialise(self, variable: str, size_of: SizeOf) -> CostModel:
         """The model with the sizes of the paths from ``variable`` filled in: a rule's
         ``options`` are known before any document is."""

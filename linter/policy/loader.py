@@ -12,11 +12,14 @@ from typing import Any
 from pydantic import ValidationError
 
 from linter import cel
-from linter.load import Document, Refusal, is_json, load_source, read_bounded
+from linter.load import Refusal, is_json, load_source, read_bounded
 from linter.load.positions import SourceMap, parse_path
+from linter.load.scalar_offsets import locate
 from linter.parse_cache import parsed
+from linter.policy.budget import CostModel, cost_model
 from linter.policy.flatten import SEPARATOR, compile_rule_expression
 from linter.policy.rule_file import RuleFile
+from linter.policy.static_checks import check_rule, expressions
 from linter.policy.template import Template, parse_template
 from linter.validation import describe_error, error_path
 
@@ -60,6 +63,19 @@ class CompiledRule:
             for name in self.reads
             if SEPARATOR in name and name.split(SEPARATOR)[0] not in ("facts", "options", "item")
         )
+
+    @functools.cached_property
+    def costs(self) -> tuple[CostModel, CostModel]:
+        """Bounds on what evaluating it costs (linter/policy/budget.py): of ``applies`` and
+        ``each``, and of everything evaluated per element of ``each`` (variables, checks)."""
+        once, per_item = CostModel.zero(), CostModel.zero()
+        each = self.meta.each
+        for expression in expressions(self.meta):
+            if expression.per_item:
+                per_item = per_item + cost_model(expression.source, each)
+            else:
+                once = once + cost_model(expression.source)
+        return once, per_item
 
     @functools.cached_property
     def fact_providers(self) -> frozenset[str]:
@@ -106,67 +122,85 @@ def load_rulebook(directories: Sequence[Path]) -> Rulebook:
 
 def load_rule(path: Path) -> CompiledRule:
     """Load one rule file, read once (bounded; a symbolic link may not leave the rules folder).
-    Its parsed data comes from the start-up cache when the same bytes were parsed before; any
-    problem is reported from a fresh parse, which knows every position."""
+
+    The first time these bytes are seen they are parsed with positions, validated, checked
+    (every path an expression reads exists in its schema) and compiled, and any problem is an
+    error at its line and column; the checked data is then kept in the start-up cache, so later
+    runs only compile it."""
     content = read_bounded(path, RULE_MAX_BYTES, root=path.parent)
     if isinstance(content, Refusal):
         raise RuleError(f"{path}:1:1: {content.message()}")
-    try:
-        data = parsed("rule", content, lambda: _document(path, content).data)
-        return _compile(RuleFile.model_validate(data), path, None)
-    except (RuleError, ValidationError):
-        return _load_with_positions(path, content)
+    data = parsed("rule", content, lambda: _checked(path, content))
+    return _compile(RuleFile.model_validate(data), path, None)
 
 
-def _document(path: Path, content: bytes) -> Document:
+def _checked(path: Path, content: bytes) -> Any:
+    """The rule file's data, once it has passed every check (RuleError, with a position, if
+    not)."""
     loaded = load_source(content, json=is_json(path))
     if loaded.problems:
         problem = loaded.problems[0]
         raise RuleError(f"{path}:{problem.span.line}:{problem.span.column}: {problem.message}")
     if len(loaded.documents) != 1:
         raise RuleError(f"{path}:1:1: a rule file holds exactly one YAML document")
-    return loaded.documents[0]
-
-
-def _load_with_positions(path: Path, content: bytes) -> CompiledRule:
-    document = _document(path, content)
+    document = loaded.documents[0]
+    located = _Located(path, document.source_map, loaded.text)
     try:
         meta = RuleFile.model_validate(document.data)
     except ValidationError as err:
         first = err.errors()[0]
         where = error_path(first, document.data)
-        raise RuleError(
-            _at(path, document.source_map, where, describe_error(first, where))
-        ) from None
-    return _compile(meta, path, document.source_map)
+        raise located.error(where, describe_error(first, where)) from None
+    for found in check_rule(meta):
+        raise located.error(found.where, found.message, found.start, found.end)
+    _compile(meta, path, located)
+    return document.data
 
 
-def _at(path: Path, source_map: SourceMap | None, where: tuple[Any, ...], message: str) -> str:
-    if source_map is None:  # compiled from cached data: the caller re-parses for the position
-        raise RuleError(message)
-    span = source_map.locate(where)
-    return f"{path}:{span.line}:{span.column}: {message}"
+@dataclass(frozen=True)
+class _Located:
+    """A rule file being checked: turns a path in it (and an offset inside the string there)
+    into ``file:line:col:``."""
+
+    path: Path
+    source_map: SourceMap
+    text: str
+
+    def error(
+        self, where: tuple[Any, ...], message: str, start: int | None = None, end: int = 0
+    ) -> RuleError:
+        span = self.source_map.locate(where)
+        scalar = self.source_map.scalar(where)
+        if start is not None and scalar is not None:
+            span = locate(self.text, scalar, start, max(end, start + 1))
+        return RuleError(f"{self.path}:{span.line}:{span.column}: {message}")
 
 
-def _compile(meta: RuleFile, path: Path, source_map: SourceMap | None) -> CompiledRule:
+def _at(located: _Located | None, where: tuple[Any, ...], message: str) -> RuleError:
+    if located is None:  # checked data from the start-up cache: it compiled before
+        return RuleError(message)
+    return located.error(where, message)
+
+
+def _compile(meta: RuleFile, path: Path, located: _Located | None) -> CompiledRule:
     def program(source: str | None, where: tuple[Any, ...]) -> Any | None:
         if source is None:
             return None
         try:
             return compile_rule_expression(source)
         except cel.CelError as err:
-            raise RuleError(_at(path, source_map, where, f"invalid CEL: {err}")) from None
+            raise _at(located, where, f"invalid CEL: {err}") from None
 
     def _template(text: str, where: tuple[Any, ...]) -> Template:
         try:
             return parse_template(text)
         except cel.CelError as err:
-            raise RuleError(_at(path, source_map, where, str(err))) from None
+            raise _at(located, where, str(err)) from None
 
     if meta.engine and meta.checks:
-        raise RuleError(_at(path, source_map, ("checks",), "an engine rule has no checks"))
+        raise _at(located, ("checks",), "an engine rule has no checks")
     if not meta.engine and not meta.checks:
-        raise RuleError(_at(path, source_map, ("id",), "a rule needs at least one entry in checks"))
+        raise _at(located, ("id",), "a rule needs at least one entry in checks")
     checks = []
     for index, check in enumerate(meta.checks):
         where = ("checks", index)
@@ -175,7 +209,7 @@ def _compile(meta: RuleFile, path: Path, source_map: SourceMap | None) -> Compil
                 parse_path(_PLACEHOLDER.sub("0", alternative.strip()))
             path_template = parse_template(check.path)
         except (ValueError, cel.CelError) as err:
-            raise RuleError(_at(path, source_map, (*where, "path"), str(err))) from None
+            raise _at(located, (*where, "path"), str(err)) from None
         message = _template(check.message, (*where, "message"))
         fix = _template(check.fix, (*where, "fix")) if check.fix is not None else None
         checks.append(

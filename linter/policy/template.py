@@ -62,6 +62,17 @@ def placeholders(text: str) -> list[tuple[str, str]]:
     return [(part[1], part[2]) for part in _split(text) if not isinstance(part, str)]
 
 
+def placeholder_offsets(text: str) -> list[tuple[str, int]]:
+    """Each placeholder's expression with the offset in ``text`` where the expression starts."""
+    out = []
+    for match in _FIELD.finditer(text):
+        if match.group(1) is not None:
+            expression = _split_spec(match.group(1))[0]
+            start = match.start(1) + (len(match.group(1)) - len(match.group(1).lstrip()))
+            out.append((expression, start))
+    return out
+
+
 def _split(text: str) -> list[str | tuple[str, str, str]]:
     """Literal text (``{{`` and ``}}`` unescaped) and placeholders as (field, expression, spec)."""
     parts: list[str | tuple[str, str, str]] = []
