@@ -28,6 +28,8 @@ class Candidate:
     # A symbolic link may not lead out of this folder: the repository holding the named path,
     # else the named directory (or a named file's folder).
     boundary: Path
+    # Bytes already read (standard input): linted as they are, the path is never opened.
+    content: bytes | None = None
 
 
 @dataclass

@@ -82,11 +82,13 @@ def lint_paths(
     root: Path | None = None,
     jobs: int = 1,
     cache: ResultCache | None = None,
+    extra: Sequence[Candidate] = (),
 ) -> RunResult:
-    """Lint files and directories: load, validate, evaluate rules, apply suppressions. With
-    ``cache``, an unchanged run (same bytes, rules, config, version) is answered from it."""
+    """Lint files and directories (and ``extra`` candidates already read: standard input):
+    load, validate, evaluate rules, apply suppressions. With ``cache``, an unchanged run (same
+    bytes, rules, config, version) is answered from it."""
     discovery = find_candidates(paths, config.config.exclude, root)
-    sources = read_sources(discovery.candidates, _max_bytes(config))
+    sources = read_sources([*discovery.candidates, *extra], _max_bytes(config))
     result, key = None, ""
     if cache is not None:
         key = _key(sources, rulebook, config, selection)

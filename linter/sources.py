@@ -36,7 +36,11 @@ def read_sources(
     """Read every candidate (bounded, links kept inside its repository)."""
     out = []
     for candidate in candidates:
-        content = read_bounded(candidate.path, max_bytes, candidate.boundary)
+        content = (
+            read_bounded(candidate.path, max_bytes, candidate.boundary)
+            if candidate.content is None
+            else candidate.content
+        )
         if isinstance(content, Refusal):
             digest = hashlib.sha256(b"refused\0" + content.message().encode()).digest()
             out.append(Source(candidate, content, digest))

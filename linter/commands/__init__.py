@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from linter.commands import check, explain, facts, init, memory, rules, schema, test
+from linter.commands import check, convert, explain, facts, init, memory, rules, schema, test
 
 COMMANDS: dict[str, ModuleType] = {
     "check": check,
@@ -13,6 +13,7 @@ COMMANDS: dict[str, ModuleType] = {
     "explain": explain,
     "schema": schema,
     "facts": facts,
+    "convert": convert,
     "memory": memory,
     "init": init,
     "test": test,

@@ -11,6 +11,8 @@ from linter.commands.options import add_config_arguments
 from linter.report import FORMATS
 
 if TYPE_CHECKING:
+    from linter.config import LoadedConfig
+    from linter.discover import Candidate
     from linter.report.record import RenderOptions
     from linter.runner import RunResult
 
@@ -24,7 +26,16 @@ def _split(values: list[str]) -> list[str]:
 
 def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "paths", nargs="*", metavar="PATH", help="files or directories (default: .)"
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="files or directories (default: .); - reads standard input, e.g. helm template "
+        "output, whose '# Source:' comments name the template each document came from",
+    )
+    parser.add_argument(
+        "--stdin-filename",
+        metavar="NAME",
+        help="the name reports give standard input (default: <stdin>; .json reads it as JSON)",
     )
     parser.add_argument("--format", choices=FORMATS, default="text")
     parser.add_argument(
@@ -100,13 +111,15 @@ def run(args: argparse.Namespace) -> int:
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
     cache = None if args.no_cache else ResultCache.for_repository(repository_root(Path.cwd()))
+    paths = args.paths or ["."]
     result = lint_paths(
-        args.paths or ["."],
+        [path for path in paths if path != "-"],
         setup.rulebook,
         setup.config,
         setup.selection,
         jobs=jobs,
         cache=cache,
+        extra=_stdin(args, setup.config) if "-" in paths else (),
     )
     for skipped in result.skipped:
         _note(f"skipped {skipped}: no document of a format gpulint reads")
@@ -132,6 +145,21 @@ def run(args: argparse.Namespace) -> int:
         f.suppressed_reason is None and f.level.rank >= threshold for f in result.findings
     )
     return 1 if failing else 0
+
+
+def _stdin(args: argparse.Namespace, config: LoadedConfig) -> list[Candidate]:
+    """Standard input as candidates (``-``): read once, bounded like any file."""
+    from linter.errors import UsageError
+    from linter.load import DEFAULT_MAX_BYTES
+    from linter.rendered import stdin_candidates
+
+    limit = config.config.max_file_size or DEFAULT_MAX_BYTES
+    raw = sys.stdin.buffer.read(limit + 1)
+    if len(raw) > limit:
+        raise UsageError(
+            f"standard input is over the {limit:,}-byte limit (raise maxFileSize in .gpulint.yaml)"
+        )
+    return stdin_candidates(raw, args.stdin_filename, Path.cwd())
 
 
 def _note(message: str) -> None:
