@@ -95,7 +95,7 @@ def test_an_invalid_value_is_reported_where_it_was_written_in_the_files_words() 
     assert (finding.rule_id, finding.location.span.line, finding.location.span.column) == (
         "GL001",
         14,
-        18,
+        19,
     )
     assert (
         finding.message
