@@ -14,7 +14,7 @@ import hashlib
 import json
 import os
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,10 +67,14 @@ def relative_file(display: str, base: Path, anchor: Path) -> str:
         return Path(absolute).as_posix()
 
 
-def entry(finding: Finding, texts: dict[str, str], base: Path, anchor: Path) -> Entry:
+#: display path -> line -> (fingerprint, the line's text with whitespace collapsed)
+Lines = Mapping[str, Mapping[int, tuple[str | None, str]]]
+
+
+def entry(finding: Finding, lines: Lines, base: Path, anchor: Path) -> Entry:
     location = finding.location
-    lines = texts.get(location.file, "").splitlines()
-    line = lines[location.span.line - 1] if 0 < location.span.line <= len(lines) else ""
+    info = lines.get(location.file, {}).get(location.span.line)
+    line = info[1] if info else ""
     path = format_path(location.path)
     return Entry(
         finding.rule_id,
@@ -84,7 +88,7 @@ def entry(finding: Finding, texts: dict[str, str], base: Path, anchor: Path) -> 
 def compare(
     findings: Iterable[Finding],
     baseline: Sequence[Entry],
-    texts: dict[str, str],
+    lines: Lines,
     base: Path,
     anchor: Path,
 ) -> Comparison:
@@ -95,7 +99,7 @@ def compare(
     for finding in findings:
         if finding.suppressed_reason is not None:
             continue
-        key = entry(finding, texts, base, anchor).key
+        key = entry(finding, lines, base, anchor).key
         if remaining[key] > 0:
             remaining[key] -= 1
             known.append(finding)

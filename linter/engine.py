@@ -1,13 +1,20 @@
-"""Run compiled rules over validated manifests and their facts."""
+"""Run compiled rules over validated manifests and their facts.
+
+Rules that read only a workload's own facts run while its file is read (pass 1, on the
+manifest); rules that read a run-wide fact (``facts.pool``, ``facts.quota``) run once every
+file has been read (pass 2, on the manifest's :class:`~linter.deferred.Deferred` part). Both
+go through :class:`Evaluator`, which sees a :class:`Target`: where a finding can point, and what
+configuration assumed of it.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, Protocol
 
 from linter import cel
-from linter.facts import Facts, RunIndex
+from linter.facts import PROVIDERS, RUN_WIDE, Facts
 from linter.findings import Finding, Location, Severity
 from linter.formats.manifest import Manifest
 from linter.load.positions import Path as ManifestPath
@@ -18,30 +25,119 @@ from linter.policy.loader import CompiledCheck, CompiledRule
 from linter.selection import RuleSettings, resolve_severity
 
 EVALUATION_RULE = "GL006"
+Rules = Sequence[tuple[CompiledRule, RuleSettings]]
 
 
-def evaluate(
-    rules: Sequence[tuple[CompiledRule, RuleSettings]],
-    manifests: Sequence[Manifest],
-    run: RunIndex,
-) -> Iterator[Finding]:
-    """Findings of every enabled policy rule on every manifest."""
-    by_kind: dict[str, list[tuple[CompiledRule, RuleSettings]]] = {}
-    for rule, settings in rules:
-        if not rule.meta.engine:
-            for kind in rule.meta.scope.kinds:
-                by_kind.setdefault(kind, []).append((rule, settings))
-    names_by_kind = {
-        kind: frozenset(name for rule, _ in applicable for name in rule.reads)
-        for kind, applicable in by_kind.items()
-    }
-    budgets = {rule.id: _budget(rule, settings) for rule, settings in rules}
-    for manifest in manifests:
-        applicable = by_kind.get(manifest.kind)
-        if applicable:
-            yield from _evaluate_manifest(
-                manifest, applicable, names_by_kind[manifest.kind], run, budgets
-            )
+class Target(Protocol):
+    """What a rule is evaluated on, as findings need it."""
+
+    @property
+    def file(self) -> str: ...
+
+    @property
+    def index(self) -> int: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    def location(self, path: ManifestPath, message: str | None = None) -> Location: ...
+
+    def present(self, path: ManifestPath) -> bool: ...
+
+    def assumed(self) -> Sequence[tuple[ManifestPath, str]]: ...
+
+
+#: The target at (file, document, part), for related locations; None when not in the run.
+Find = Callable[[str, int, int], Target | None]
+
+
+def is_run_wide(rule: CompiledRule) -> bool:
+    """Whether a rule reads a run-wide fact, so it runs once every file has been read."""
+    return bool(rule.fact_providers & RUN_WIDE)
+
+
+class Evaluator:
+    """Enabled rules ready to run: grouped by kind, with the names each kind's rules read and
+    each rule's cost budget (options filled in) computed once per run."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.by_kind: dict[str, list[tuple[CompiledRule, RuleSettings]]] = {}
+        for rule, settings in rules:
+            if not rule.meta.engine:
+                for kind in rule.meta.scope.kinds:
+                    self.by_kind.setdefault(kind, []).append((rule, settings))
+        self.names = {
+            kind: frozenset(name for rule, _ in applicable for name in rule.reads)
+            for kind, applicable in self.by_kind.items()
+        }
+        self.budgets = {rule.id: _budget(rule, settings) for rule, settings in rules}
+
+    def __bool__(self) -> bool:
+        return bool(self.by_kind)
+
+    def evaluate(
+        self,
+        target: Target,
+        activation: Mapping[str, Any],
+        profile: str | None,
+        find: Find,
+    ) -> Iterator[Finding]:
+        """Findings of the rules for the target's kind. ``activation`` holds the variables
+        (``document``, the kind's name, ``facts``), nested, or already flattened names."""
+        applicable = self.by_kind.get(target.kind)
+        if not applicable:
+            return
+        # Rule expressions are flattened (linter.policy.flatten) so that each reads only the
+        # values at the paths it names; the context holds exactly those names. What changes
+        # from rule to rule (options) or item to item (item, index) is served by a resolver:
+        # adding a variable would make the backend convert the whole context again.
+        prepared = {}
+        for name in self.names[target.kind]:
+            value = activation[name] if name in activation else resolve(activation, name)
+            if isinstance(value, Facts):  # a rule reading all of ``facts`` at once
+                value = dict(value)
+            if value is not MISSING:
+                prepared[name] = value
+        context = cel.new_context(prepared)
+        varying: dict[str, Any] = {}
+        context.set_variable_resolver(varying.get)
+        size_of = document_sizes(nested(activation))
+        for rule, settings in applicable:
+            profiles = rule.meta.scope.profiles
+            if profiles and profile not in profiles:
+                continue
+            varying.clear()
+            varying["options"] = settings.options
+            try:
+                refused = over_budget(self.budgets[rule.id], size_of)
+                if refused:
+                    raise cel.CelError(f"not run: {refused}")
+                yield from _evaluate_rule(rule, target, context, varying, find, activation)
+            except cel.CelError as err:
+                # Fail closed: a policy that cannot be checked (or would cost too much to check
+                # on this document) is reported at the policy's own severity, so an error-level
+                # rule still fails the run.
+                yield Finding(
+                    EVALUATION_RULE,
+                    resolve_severity(rule.meta, None, settings),
+                    f"rule {rule.id} ({rule.meta.name}) could not be evaluated here: "
+                    f"{explain(err)}",
+                    target.location(("kind",)),
+                )
+
+
+def nested(activation: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Flattened names (``workload__spec__profile``) back into nested mappings, for sizes."""
+    if not any(SEPARATOR in name for name in activation):
+        return activation
+    out: dict[str, Any] = {}
+    for name, value in activation.items():
+        parts = name.split(SEPARATOR)
+        node = out
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = value
+    return out
 
 
 _UNDEFINED = re.compile(r"Undefined variable or function: '(\w+)'")
@@ -57,62 +153,22 @@ def explain(error: cel.CelError) -> str:
     return message
 
 
-def activation(manifest: Manifest, run: RunIndex) -> dict[str, Any]:
+def activation(
+    manifest: Manifest, default_residency: Sequence[str] = (), run: Any = None
+) -> dict[str, Any]:
     """The variables a rule sees: the document under its kind's name and as ``document``, and
     ``facts``. Built once per manifest and shared by every rule."""
     document = manifest.model.model_dump(mode="json", by_alias=True)
     return {
         "document": document,
         kind_variable(manifest.kind): document,
-        "facts": Facts(manifest, run),
+        "facts": Facts(manifest, run, default_residency),
     }
 
 
-def _evaluate_manifest(
-    manifest: Manifest,
-    rules: Sequence[tuple[CompiledRule, RuleSettings]],
-    names: frozenset[str],
-    run: RunIndex,
-    budgets: dict[str, CostModel],
-) -> Iterator[Finding]:
-    variables = activation(manifest, run)
-    # Rule expressions are flattened (linter.policy.flatten) so that each reads only the values
-    # at the paths it names; the context holds exactly those names. What changes from
-    # rule to rule (options) or item to item (item, index) is served by a resolver: adding a
-    # variable would make the backend convert the whole context again on the next evaluation.
-    prepared = {}
-    for name in names:
-        value = resolve(variables, name)
-        if isinstance(value, Facts):  # a rule reading all of ``facts`` at once
-            value = dict(value)
-        if value is not MISSING:
-            prepared[name] = value
-    context = cel.new_context(prepared)
-    varying: dict[str, Any] = {}
-    context.set_variable_resolver(varying.get)
-    profile = variables["document"].get("spec", {}).get("profile")
-    size_of = document_sizes(variables)
-    for rule, settings in rules:
-        profiles = rule.meta.scope.profiles
-        if profiles and profile not in profiles:
-            continue
-        varying.clear()
-        varying["options"] = settings.options
-        try:
-            refused = over_budget(budgets[rule.id], size_of)
-            if refused:
-                raise cel.CelError(f"not run: {refused}")
-            yield from _evaluate_rule(rule, manifest, context, varying, run, variables)
-        except cel.CelError as err:
-            # Fail closed: a policy that cannot be checked (or would cost too much to check on
-            # this document) is reported at the policy's own severity, so an error-level rule
-            # still fails the run.
-            yield Finding(
-                EVALUATION_RULE,
-                resolve_severity(rule.meta, None, settings),
-                f"rule {rule.id} ({rule.meta.name}) could not be evaluated here: {explain(err)}",
-                manifest.location(("kind",)),
-            )
+def profile_of(manifest: Manifest) -> str | None:
+    spec = manifest.data.get("spec")
+    return spec.get("profile") if isinstance(spec, dict) else None
 
 
 def _budget(rule: CompiledRule, settings: RuleSettings) -> CostModel:
@@ -125,11 +181,11 @@ def _budget(rule: CompiledRule, settings: RuleSettings) -> CostModel:
 
 def _evaluate_rule(
     rule: CompiledRule,
-    manifest: Manifest,
+    target: Target,
     context: Any,
     varying: dict[str, Any],
-    run: RunIndex,
-    activation: dict[str, Any],
+    find: Find,
+    activation: Mapping[str, Any],
 ) -> Iterator[Finding]:
     if rule.applies is not None and not _truth(rule.applies, context, "applies"):
         return
@@ -148,14 +204,14 @@ def _evaluate_rule(
                 values[name] = cel.evaluate(program, context)
             # Only now are the sizes of the variables known: check the rest against them.
             sizes = document_sizes(
-                {**activation, "variables": values, "options": varying["options"]}
+                {**nested(activation), "variables": values, "options": varying["options"]}
             )
             refused = over_budget(rule.costs[1], sizes)
             if refused:
                 raise cel.CelError(f"not run: {refused}")
         for check in rule.checks:
             if _truth(check.violation, context, "violation"):
-                yield _finding(rule, check, manifest, context, run)
+                yield _finding(rule, check, target, context, find)
 
 
 def _truth(program: Any, context: Any, what: str) -> bool:
@@ -168,35 +224,33 @@ def _truth(program: Any, context: Any, what: str) -> bool:
 def _finding(
     rule: CompiledRule,
     check: CompiledCheck,
-    manifest: Manifest,
+    target: Target,
     context: Any,
-    run: RunIndex,
+    find: Find,
 ) -> Finding:
-    path = pick_path(manifest, check.path.render(context))
+    path = pick_path(target, check.path.render(context))
     related: tuple[Location, ...] = ()
     if check.related is not None:
-        related = tuple(_related(cel.evaluate(check.related, context), run))
+        related = tuple(_related(cel.evaluate(check.related, context), find))
     message = check.message.render(context)
-    assumed = relied_assumptions(rule, manifest)
+    assumed = relied_assumptions(rule, target)
     if assumed:
         message = f"{message} ({assumed})"
     return Finding(
         rule.id,
         Severity(check.severity) if check.severity else None,
         message,
-        manifest.location(path),
+        target.location(path),
         related,
         fix=check.fix.render(context) if check.fix else None,
     )
 
 
-def relied_assumptions(rule: CompiledRule, manifest: Manifest) -> str | None:
+def relied_assumptions(rule: CompiledRule, target: Target) -> str | None:
     """The configuration's assumptions a finding of ``rule`` relies on, named for its message:
     those at a document path the rule reads, or read by a fact provider the rule reads."""
-    from linter.facts import PROVIDERS
-
     notes = []
-    for path, origin in manifest.provenance.assumed():
+    for path, note in target.assumed():
         dotted = format_path(path)
         direct = any(_overlap(path, read) for read in rule.document_paths)
         via_fact = any(
@@ -204,8 +258,8 @@ def relied_assumptions(rule: CompiledRule, manifest: Manifest) -> str | None:
             for provider in rule.fact_providers
             for prefix in PROVIDERS[provider].reads
         )
-        if (direct or via_fact) and origin.note:
-            notes.append(f"{dotted.removeprefix('spec.')} {origin.note}")
+        if direct or via_fact:
+            notes.append(f"{dotted.removeprefix('spec.')} {note}")
     return "; ".join(notes) or None
 
 
@@ -214,39 +268,26 @@ def _overlap(a: ManifestPath, b: tuple[str, ...]) -> bool:
     return a[:shorter] == b[:shorter]
 
 
-def pick_path(manifest: Manifest, spec: str) -> ManifestPath:
+def pick_path(target: Target, spec: str) -> ManifestPath:
     """``spec.lifecycle | spec.resources``: the first alternative present in the normalised
     document, else the first one (which then resolves to its nearest present ancestor)."""
     alternatives = [parse_path(part.strip()) for part in spec.split("|")]
     for path in alternatives:
-        if _present(manifest.data, path):
+        if target.present(path):
             return path
     return alternatives[0]
 
 
-def _present(data: Any, path: ManifestPath) -> bool:
-    for part in path:
-        container = data
-        if isinstance(container, dict) and isinstance(part, str):
-            if part not in container:
-                return False
-            data = container[part]
-        elif isinstance(container, list) and isinstance(part, int):
-            if not 0 <= part < len(container):
-                return False
-            data = container[part]
-        else:
-            return False
-    return True
-
-
-def _related(entries: Any, run: RunIndex) -> Iterator[Location]:
+def _related(entries: Any, find: Find) -> Iterator[Location]:
     if not isinstance(entries, list):
         raise cel.CelError("`related` must evaluate to a list of maps")
     for entry in entries:
         if not isinstance(entry, dict):
             raise cel.CelError("`related` entries must be maps with file, document and path")
-        target = run.find(str(entry.get("file")), entry.get("document"), entry.get("part", 0))
+        document, part = entry.get("document"), entry.get("part", 0)
+        if not isinstance(document, int) or not isinstance(part, int):
+            continue
+        target = find(str(entry.get("file")), document, part)
         if target is not None:
             path = parse_path(str(entry.get("path") or "kind"))
             yield target.location(path, entry.get("message"))

@@ -1,34 +1,36 @@
-"""One lint run: rules and config in, findings out. The CLI and the tests both call this."""
+"""One lint run: rules and config in, findings out. The CLI and the tests both call this.
+
+Two passes (docs/architecture.md): every file on its own, in worker processes for large runs
+(linter/first_pass.py), then what depends on more than one file (linter/second_pass.py). An
+unchanged file's first-pass result comes from the result cache; the second pass always runs
+(it is cheap: small records, no text).
+"""
 
 from __future__ import annotations
 
-import dataclasses
-import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from linter import suppress
 from linter.cache import ResultCache
 from linter.config import LoadedConfig
 from linter.discover import Candidate, find_candidates
-from linter.facts.run import RunIndex
-from linter.findings import Finding, Location
-from linter.formats import MARKERS, Format, InputFile, claimed, recognise
-from linter.formats.assume import assumptions_for
+from linter.file_result import FileResult, LineInfo
+from linter.findings import Finding
+from linter.first_pass import FirstPass, lint_file, read_file
 from linter.formats.manifest import Manifest
-from linter.load import DEFAULT_MAX_BYTES, Document, Limits, LoadedFile, is_json, load_source
+from linter.load import DEFAULT_MAX_BYTES, Limits
 from linter.parallel import fork_map
-from linter.policy.loader import CompiledRule, Rulebook
+from linter.policy.loader import Rulebook
 from linter.report.record import Report, RuleInfo
-from linter.run_record import from_entry, run_key, to_entry
+from linter.run_record import run_key
+from linter.second_pass import finalise, run_wide_findings
 from linter.selection import RuleSettings, Selection, resolve_severity
-from linter.sources import Source, read_sources
+from linter.sources import Source, read_source
 from linter.wording import plural
 
-PARSE_RULE = "GL002"
-# Below this many files (or manifests) starting worker processes costs more than it saves.
+# Below this many files starting worker processes costs more than it saves.
 PARALLEL_THRESHOLD = 200
 
 
@@ -39,10 +41,8 @@ class RunResult:
     settings: dict[str, RuleSettings]
     files_checked: int = 0
     skipped: list[str] = field(default_factory=list)  # explicit files holding nothing of ours
-    texts: dict[str, str] = field(default_factory=dict)  # display path -> text, for fingerprints
-    # Some manifest read another file (model.config): the result depends on more than the
-    # linted files, so it is not cached.
-    reads_other_files: bool = False
+    # display path -> line -> (fingerprint, text) of lines findings point at (SARIF, baseline)
+    lines: dict[str, dict[int, LineInfo]] = field(default_factory=dict)
     # What the configuration left out, for the run summary (never cached: recomputed per run).
     excluded: list[str] = field(default_factory=list)  # files matched by ``exclude``
     too_deep: list[str] = field(default_factory=list)  # folders too deep to search
@@ -59,7 +59,7 @@ class RunResult:
         ]
         note = self.configuration_note()
         notices = (note,) if note else ()
-        return Report(self.findings, rules, self.files_checked, self.texts, notices)
+        return Report(self.findings, rules, self.files_checked, self.lines, notices)
 
     def configuration_note(self) -> str | None:
         """What the configuration file left out of the run, so that a repository cannot switch
@@ -83,216 +83,125 @@ def lint_paths(
     jobs: int = 1,
     cache: ResultCache | None = None,
     extra: Sequence[Candidate] = (),
+    want_lines: bool = False,
 ) -> RunResult:
-    """Lint files and directories (and ``extra`` candidates already read: standard input):
-    load, validate, evaluate rules, apply suppressions. With ``cache``, an unchanged run (same
-    bytes, rules, config, version) is answered from it."""
+    """Lint files and directories (and ``extra`` candidates already read: standard input).
+    With ``cache``, an unchanged file's first-pass result is reused. With ``want_lines``, the
+    result keeps the fingerprint and text of every line a finding points at."""
     discovery = find_candidates(paths, config.config.exclude, root)
-    sources = read_sources([*discovery.candidates, *extra], _max_bytes(config))
-    result, key = None, ""
-    if cache is not None:
-        key = _key(sources, rulebook, config, selection)
-        result = _restore(cache.get(key), sources, rulebook, selection)
-    if result is None:
-        result = lint_sources(sources, rulebook, config, selection, jobs)
-        if cache is not None and not result.reads_other_files:
-            entry = to_entry(result.findings, result.files_checked, result.skipped, result.texts)
-            cache.put(key, entry)
-    result.excluded = discovery.excluded
-    result.too_deep = discovery.too_deep
-    result.disabled_rules = selection.disabled_by_config(rulebook)
-    return result
-
-
-def _key(
-    sources: Sequence[Source], rulebook: Rulebook, config: LoadedConfig, selection: Selection
-) -> str:
-    """The result cache's key for this run (linter/run_record.py says what it covers)."""
-    inputs = [config.config.model_dump_json(), repr(selection.select), repr(selection.ignore)]
-    rules = (f"{rule.source}\0{rule.meta.model_dump_json()}" for rule in rulebook)
-    return run_key((source.state for source in sources), inputs, rules)
-
-
-def _restore(
-    entry: dict[str, Any] | None,
-    sources: Sequence[Source],
-    rulebook: Rulebook,
-    selection: Selection,
-) -> RunResult | None:
-    """The cached run, if the entry checks out against this run."""
-    run = None if entry is None else from_entry(entry, [s.state for s in sources], rulebook.by_id)
-    if run is None:
-        return None
+    candidates = [*discovery.candidates, *extra]
     settings = selection.settings(rulebook)
-    return RunResult(run.findings, rulebook, settings, run.files_checked, run.skipped, run.texts)
-
-
-def _max_bytes(config: LoadedConfig) -> int:
-    return config.config.max_file_size or DEFAULT_MAX_BYTES
-
-
-@dataclass
-class Collected:
-    """Every file read and classified: valid manifests, and findings about the input itself."""
-
-    manifests: list[Manifest] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-    texts: dict[str, str] = field(default_factory=dict)
-    files_checked: int = 0
-    skipped: list[str] = field(default_factory=list)
-
-
-def parse_all(sources: Sequence[Source], jobs: int = 1) -> list[LoadedFile]:
-    """Parse every source (in worker processes for large runs), in order."""
-    limits = Limits()
-
-    def parse_slice(start: int, stop: int) -> list[LoadedFile]:
-        return [
-            LoadedFile(unrelated=True)
-            if s.content is None
-            else load_source(s.content, limits, is_json(s.candidate.path), MARKERS)
-            for s in sources[start:stop]
-        ]
-
-    parts = fork_map(parse_slice, len(sources), jobs) if _worth_it(len(sources), jobs) else None
-    if parts is None:
-        return parse_slice(0, len(sources))
-    return [loaded for part in parts for loaded in part]
-
-
-def collect(
-    candidates: Sequence[Candidate], config: LoadedConfig | None = None, jobs: int = 1
-) -> Collected:
-    """Read, parse and validate each candidate file (GL001/GL002 findings for what fails)."""
-    max_bytes = _max_bytes(config) if config else DEFAULT_MAX_BYTES
-    return collect_sources(read_sources(candidates, max_bytes), jobs, config)
-
-
-def collect_sources(
-    sources: Sequence[Source], jobs: int = 1, config: LoadedConfig | None = None
-) -> Collected:
-    """Parse and validate what was read (GL001/GL002 findings for what fails)."""
-    out = Collected()
-    for source, loaded in zip(sources, parse_all(sources, jobs), strict=True):
-        candidate = source.candidate
-        assumed = assumptions_for(_relative(candidate, config), config.assume) if config else ()
-        file = InputFile(candidate.display, candidate.path, loaded.text, assumed)
-        recognised = [] if loaded.unrelated else _recognised(loaded, file)
-        # A file that was not read at all could hold anything, so it is always reported; one
-        # that does not parse is reported when it was asked for, holds a document of ours or
-        # says it is one; a repository's other broken YAML (Helm templates) is not ours to judge.
-        report_problems = bool(loaded.problems) and (
-            loaded.refused or candidate.explicit or bool(recognised) or claimed(loaded.text)
-        )
-        if not recognised and not report_problems:
-            if candidate.explicit:
-                out.skipped.append(candidate.display)
-            continue
-        out.files_checked += 1
-        out.texts[candidate.display] = loaded.text
-        for problem in loaded.problems:
-            location = Location(candidate.display, problem.span)
-            out.findings.append(Finding(PARSE_RULE, None, problem.message, location))
-        for document, input_format in recognised:
-            adapted = input_format.adapt(document, file)
-            out.findings.extend(adapted.findings)
-            out.manifests.extend(adapted.manifests)
-    return out
-
-
-def _relative(candidate: Candidate, config: LoadedConfig | None) -> str:
-    """The candidate's path as ``assume:`` globs match it: relative to the config's folder."""
-    if config is None:
-        return candidate.display
-    try:
-        return Path(os.path.abspath(candidate.path)).relative_to(config.base.absolute()).as_posix()
-    except ValueError:
-        return candidate.display
-
-
-def _recognised(loaded: LoadedFile, file: InputFile) -> list[tuple[Document, Format]]:
-    """The documents of a file that some input format recognises, with that format."""
-    out = []
-    for document in loaded.documents:
-        input_format = recognise(document.data, file)
-        if input_format is not None:
-            out.append((document, input_format))
-    return out
-
-
-def lint_sources(
-    sources: Sequence[Source],
-    rulebook: Rulebook,
-    config: LoadedConfig,
-    selection: Selection,
-    jobs: int = 1,
-) -> RunResult:
-    """Lint what was read; with ``jobs`` > 1 large runs use that many worker processes."""
-    settings = selection.settings(rulebook)
-    collected = collect_sources(sources, jobs, config)
-    run = RunIndex(collected.manifests, config.config.residency)
     enabled = [(rule, settings[rule.id]) for rule in rulebook if rule.id in settings]
-    findings = [*collected.findings, *_evaluate_parallel(enabled, collected.manifests, run, jobs)]
-    result = RunResult(
-        _finalise(findings, collected.texts, rulebook, settings),
+    plan = FirstPass.plan(enabled, config, want_lines)
+    key = _key(rulebook, config, selection, want_lines) if cache is not None else ""
+    known = _cached(cache, key)
+    outcomes = _first_pass(candidates, plan, known, _max_bytes(config), jobs)
+    results = [result for _, result in outcomes]
+    if cache is not None:
+        entries = {name: result.to_json() for name, result in outcomes if result.cacheable}
+        cache.put(key, {"files": entries})
+    run_wide = list(run_wide_findings(results, plan.run_wide))
+    return RunResult(
+        finalise(results, run_wide, rulebook, settings),
         rulebook,
         settings,
-        collected.files_checked,
-        collected.skipped,
-        collected.texts,
+        sum(1 for result in results if result.checked),
+        [result.display for result in results if result.skipped],
+        {result.display: result.lines for result in results if result.lines},
+        discovery.excluded,
+        discovery.too_deep,
+        selection.disabled_by_config(rulebook),
     )
-    result.reads_other_files = any(
-        isinstance(m.data.get("spec"), dict) and (m.data["spec"].get("model") or {}).get("config")
-        for m in collected.manifests
-    )
-    return result
+
+
+def _key(rulebook: Rulebook, config: LoadedConfig, selection: Selection, lines: bool) -> str:
+    """The result cache's key for this run's inputs (linter/run_record.py says what it
+    covers); each file's result is stored under it by the file's path and content hash."""
+    inputs = [
+        config.config.model_dump_json(),
+        repr(selection.select),
+        repr(selection.ignore),
+        f"lines {lines}",
+    ]
+    rules = (f"{rule.source}\0{rule.meta.model_dump_json()}" for rule in rulebook)
+    return run_key(inputs, rules)
+
+
+def _cached(cache: ResultCache | None, key: str) -> Mapping[str, Any]:
+    entry = cache.get(key) if cache is not None else None
+    files = entry.get("files") if entry else None
+    return files if isinstance(files, dict) else {}
+
+
+def _file_key(source: Source) -> str:
+    candidate = source.candidate
+    return f"{candidate.display}\0{candidate.explicit}\0{source.digest.hex()}"
+
+
+def _first_pass(
+    candidates: Sequence[Candidate],
+    plan: FirstPass,
+    known: Mapping[str, Any],
+    max_bytes: int,
+    jobs: int,
+) -> list[tuple[str, FileResult]]:
+    """Every file's result, in order, in forked workers for large runs."""
+
+    def one(candidate: Candidate) -> tuple[str, FileResult]:
+        source = read_source(candidate, max_bytes)
+        name = _file_key(source)
+        cached = _restore(known.get(name), source)
+        return name, cached if cached is not None else lint_file(source, plan)
+
+    def chunk(start: int, stop: int) -> list[tuple[str, FileResult]]:
+        return [one(candidate) for candidate in candidates[start:stop]]
+
+    parts = fork_map(chunk, len(candidates), jobs) if _worth_it(len(candidates), jobs) else None
+    if parts is None:
+        return chunk(0, len(candidates))
+    return [outcome for part in parts for outcome in part]
+
+
+def _restore(entry: Any, source: Source) -> FileResult | None:
+    """A cached result, if it checks out against the file as read now; anything doubtful is a
+    miss (the entry is authenticated, and still checked like input)."""
+    if not isinstance(entry, dict):
+        return None
+    content = source.content
+    lines = content.count(b"\n") + 1 if isinstance(content, bytes) else 1
+    candidate = source.candidate
+    try:
+        return FileResult.from_json(entry, candidate.display, candidate.explicit, lines)
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def _worth_it(count: int, jobs: int) -> bool:
     return jobs > 1 and count >= PARALLEL_THRESHOLD
 
 
-def _evaluate_parallel(
-    rules: list[tuple[CompiledRule, RuleSettings]],
-    manifests: list[Manifest],
-    run: RunIndex,
-    jobs: int,
-) -> list[Finding]:
-    from linter.engine import evaluate  # not needed when a run is answered from the cache
-    from linter.facts import prepare
-
-    if _worth_it(len(manifests), jobs):
-        prepare(run)  # build run-wide indices once, before the workers inherit them
-        parts = fork_map(
-            lambda start, stop: list(evaluate(rules, manifests[start:stop], run)),
-            len(manifests),
-            jobs,
-        )
-        if parts is not None:
-            return [finding for part in parts for finding in part]
-    return list(evaluate(rules, manifests, run))
+def _max_bytes(config: LoadedConfig | None) -> int:
+    return (config.config.max_file_size if config else None) or DEFAULT_MAX_BYTES
 
 
-def _finalise(
-    findings: list[Finding],
-    texts: dict[str, str],
-    rulebook: Rulebook,
-    settings: dict[str, RuleSettings],
-) -> list[Finding]:
-    """Apply suppressions per file, then the configured selection and severities."""
-    by_file: dict[str, list[Finding]] = {}
-    for finding in findings:
-        by_file.setdefault(finding.location.file, []).append(finding)
-    known = set(rulebook.by_id)
-    out: list[Finding] = []
-    for file in sorted(set(by_file) | set(texts)):
-        suppressions = suppress.parse(texts.get(file, ""), json=is_json(Path(file)))
-        out.extend(suppress.apply(file, by_file.get(file, []), suppressions, known, set(settings)))
-    final = []
-    for finding in out:
-        rule_settings = settings.get(finding.rule_id)
-        if rule_settings is not None:
-            rule = rulebook.by_id[finding.rule_id]
-            severity = resolve_severity(rule.meta, finding.severity, rule_settings)
-            final.append(dataclasses.replace(finding, severity=severity))
-    return sorted(final, key=lambda f: f.sort_key)
+@dataclass
+class Collected:
+    """The manifests of some files, read without running any rule (``facts``, ``convert``,
+    ``memory``), and the findings about the input itself."""
+
+    manifests: list[Manifest] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def collect(candidates: Sequence[Candidate], config: LoadedConfig | None = None) -> Collected:
+    """Read, recognise and adapt each candidate (GL001/GL002 findings for what fails)."""
+    from linter.config import load_config
+
+    config = config or load_config(None)
+    out = Collected()
+    for candidate in candidates:
+        source = read_source(candidate, _max_bytes(config))
+        result, manifests, _ = read_file(source, config, Limits())
+        out.findings.extend(result.findings)
+        out.manifests.extend(manifests)
+    return out

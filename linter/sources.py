@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from linter.discover import Candidate
 from linter.formats import MARKERS
 from linter.load import DEFAULT_MAX_BYTES, Refusal, lacks_markers, read_bounded
-from linter.run_record import FileState
 
 
 @dataclass(frozen=True)
@@ -25,28 +24,23 @@ class Source:
     content: bytes | Refusal | None  # None: no format's marker (hashed, then dropped)
     digest: bytes
 
-    @property
-    def state(self) -> FileState:
-        return FileState(self.candidate.display, self.candidate.explicit, self.digest)
+
+def read_source(candidate: Candidate, max_bytes: int = DEFAULT_MAX_BYTES) -> Source:
+    """Read one candidate (bounded, links kept inside its repository) and hash what was read."""
+    content = (
+        read_bounded(candidate.path, max_bytes, candidate.boundary)
+        if candidate.content is None
+        else candidate.content
+    )
+    if isinstance(content, Refusal):
+        digest = hashlib.sha256(b"refused\0" + content.message().encode()).digest()
+        return Source(candidate, content, digest)
+    digest = hashlib.sha256(b"read\0" + content).digest()
+    return Source(candidate, None if lacks_markers(content, MARKERS) else content, digest)
 
 
 def read_sources(
     candidates: Sequence[Candidate], max_bytes: int = DEFAULT_MAX_BYTES
 ) -> list[Source]:
-    """Read every candidate (bounded, links kept inside its repository)."""
-    out = []
-    for candidate in candidates:
-        content = (
-            read_bounded(candidate.path, max_bytes, candidate.boundary)
-            if candidate.content is None
-            else candidate.content
-        )
-        if isinstance(content, Refusal):
-            digest = hashlib.sha256(b"refused\0" + content.message().encode()).digest()
-            out.append(Source(candidate, content, digest))
-        else:
-            digest = hashlib.sha256(b"read\0" + content).digest()
-            out.append(
-                Source(candidate, None if lacks_markers(content, MARKERS) else content, digest)
-            )
-    return out
+    """Read every candidate (see :func:`read_source`)."""
+    return [read_source(candidate, max_bytes) for candidate in candidates]

@@ -38,15 +38,15 @@ def cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def count_linting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """From now on, each run that lints (rather than answering from the cache) adds a 1."""
+    """From now on, each file linted (rather than answered from the cache) adds a 1."""
     calls: list[int] = []
-    real = runner.lint_sources
+    real = runner.lint_file
 
-    def counted(*args: Any, **kwargs: Any) -> runner.RunResult:
+    def counted(*args: Any, **kwargs: Any) -> Any:
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(runner, "lint_sources", counted)
+    monkeypatch.setattr(runner, "lint_file", counted)
     return calls
 
 
@@ -70,16 +70,42 @@ def test_second_run_is_served_from_the_cache(
     assert (second.code, second.out, second.err, calls) == (first.code, first.out, first.err, [])
 
 
-def test_any_change_misses(tmp_path: Path, cached: Path) -> None:
+def test_any_change_misses(tmp_path: Path, cached: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     job = tmp_path / "job.yaml"
     job.write_text(JOB)
     assert ids(run_cli("check", "--format", "json", "job.yaml").out) == [("GL202", 8)]
+    calls = count_linting(monkeypatch)
     job.write_text(JOB.replace("capacity: spot", "capacity: reserved"))
     assert ids(run_cli("check", "--format", "json", "job.yaml").out) == []
-    # selection is part of the key too
+    assert calls == [1]
+    # selection is part of the run's key: another entry
     job.write_text(JOB)
     assert ids(run_cli("check", "--format", "json", "--ignore", "GL202", "job.yaml").out) == []
-    assert len(entries(cached)) == 3
+    assert len(entries(cached)) == 2
+
+
+def test_only_changed_files_are_linted_again(
+    tmp_path: Path, cached: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An entry keeps each file's result: one changed file of three is the only one linted, and
+    what depends on other files (here GL205, a pool both sides share) is recomputed."""
+    for name, profile in (("a", "training"), ("b", "inference"), ("c", "training")):
+        text = JOB.replace("name: job", f"name: {name}").replace("training", profile)
+        (tmp_path / f"{name}.yaml").write_text(text + "  # pool\n")
+    run_cli("check", ".")
+    calls = count_linting(monkeypatch)
+    (tmp_path / "b.yaml").write_text(
+        (tmp_path / "b.yaml").read_text().replace("resources:", "resources:\n    pool: gpu")
+    )
+    (tmp_path / "a.yaml").write_text(
+        (tmp_path / "a.yaml").read_text().replace("resources:", "resources:\n    pool: gpu")
+    )
+    found = ids(run_cli("check", "--format", "json", "--select", "GL205", ".").out)
+    assert found == [("GL205", 7), ("GL205", 7)]
+    assert calls == [1, 1, 1]  # the selection changed the key: all three again
+    calls.clear()
+    assert ids(run_cli("check", "--format", "json", "--select", "GL205", ".").out) == found
+    assert calls == []
 
 
 def test_no_cache_flag_and_unusable_directory(
@@ -154,23 +180,31 @@ def rewrite_entry(tmp_path: Path, cache_dir: Path, edit: Callable[[dict[str, Any
     cache.put(key, data)
 
 
+def each_file(edit: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
+    def apply(data: dict[str, Any]) -> None:
+        for result in data["files"].values():
+            edit(result)
+
+    return apply
+
+
 @pytest.mark.parametrize(
     "change",
     [
         {"findings": [{"rule": "GL202"}]},  # wrong shape
-        {"filesChecked": "1"},  # wrong type
-        {"filesChecked": 7},  # more files than the run has
-        {"skipped": ["other.yaml"]},  # a file not in the run
-        {"texts": {"/etc/passwd": "root:x:0:0"}},
+        {"checked": "1"},  # wrong type
+        {"skipped": "no"},
+        {"records": [[["other.yaml", 0, 0], {}]]},  # a record of a file not in the run
+        {"deferred": [{"file": "/etc/passwd"}]},
     ],
-    ids=["shape", "type", "count", "skipped", "texts"],
+    ids=["shape", "type", "skipped", "records", "deferred"],
 )
 def test_an_authentic_entry_that_does_not_fit_the_run_is_a_miss(
     change: dict[str, object], tmp_path: Path, cached: Path
 ) -> None:
     (tmp_path / "job.yaml").write_text(JOB)
     first = run_cli("check", "--format", "json", "job.yaml")
-    rewrite_entry(tmp_path, cached, lambda data: data.update(change))
+    rewrite_entry(tmp_path, cached, each_file(lambda result: result.update(change)))
     assert run_cli("check", "--format", "json", "job.yaml").out == first.out
 
 
@@ -189,7 +223,9 @@ def test_a_finding_outside_the_run_is_a_miss(
 ) -> None:
     (tmp_path / "job.yaml").write_text(JOB)
     first = run_cli("check", "--format", "json", "job.yaml")
-    rewrite_entry(tmp_path, cached, lambda data: data["findings"][0].update(location))
+    rewrite_entry(
+        tmp_path, cached, each_file(lambda result: result["findings"][0].update(location))
+    )
     assert run_cli("check", "--format", "json", "job.yaml").out == first.out
 
 

@@ -120,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
         jobs=jobs,
         cache=cache,
         extra=_stdin(args, setup.config) if "-" in paths else (),
+        want_lines=args.format == "sarif" or bool(args.baseline or args.write_baseline),
     )
     for skipped in result.skipped:
         _note(f"skipped {skipped}: no document of a format gpulint reads")
@@ -226,7 +227,7 @@ def _write_baseline(result: RunResult, target: Path) -> int:
 
     anchor = target.absolute().parent
     entries = [
-        baseline.entry(f, result.texts, Path.cwd(), anchor) for f in reported(result.findings)
+        baseline.entry(f, result.lines, Path.cwd(), anchor) for f in reported(result.findings)
     ]
     _write(target, baseline.serialise(entries), "cannot write baseline")
     _note(f"wrote {len(entries)} baseline entries to {target}")
@@ -251,7 +252,7 @@ def _apply_baseline(result: RunResult, source: Path) -> RunResult:
     except baseline.BaselineError as err:
         raise UsageError(f"{source}: {err}") from None
     comparison = baseline.compare(
-        result.findings, entries, result.texts, Path.cwd(), source.absolute().parent
+        result.findings, entries, result.lines, Path.cwd(), source.absolute().parent
     )
     if comparison.stale:
         _note(

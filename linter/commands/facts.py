@@ -18,12 +18,13 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from linter.commands.setup import load_setup
     from linter.discover import discover
-    from linter.facts import RunIndex, compute_facts
+    from linter.facts import compute_facts, run_index
     from linter.runner import collect
 
     setup = load_setup(args)
     manifests = collect(discover(args.paths, setup.config.config.exclude), setup.config).manifests
-    run_index = RunIndex(manifests, setup.config.config.residency)
+    run = run_index(manifests)
+    residency = setup.config.config.residency
     out = [
         {
             "file": m.file,
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
             "format": m.format,
             "sourceKind": m.source_kind,
             "workload": m.data,
-            "facts": compute_facts(m, run_index),
+            "facts": compute_facts(m, run, residency),
         }
         for m in manifests
         if m.kind == "Workload"

@@ -1,21 +1,23 @@
 """Facts: what gpulint computes about each workload, for rules and for ``gpulint facts``.
 
-A provider turns a workload (:class:`Subject`) into one typed fact model; rules read it as
-``facts.<name>``. Providers are registered below, the one list of them. Facts are computed
-lazily: a run whose selected rules never read ``facts.memory`` never sizes memory. Providers may
-look across the whole run (pools, quota totals) through ``RunIndex``, whose indices are built
-once per run.
+A provider turns a workload into one typed fact model; rules read it as ``facts.<name>``.
+Providers are registered below, the one list of them. Most are local: computed from the workload
+alone (:class:`Subject`), lazily, so a run whose rules never read ``facts.memory`` never sizes
+memory. Run-wide providers (a pool shared across files, quotas the run's workloads draw on
+together) have a :class:`~linter.facts.run.RunSide` instead: a small record of each manifest,
+an index built once from all records, and the fact read from both. Rules that read a run-wide
+fact are evaluated once every file has been read (linter/runner.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from linter.facts import cost, memory, names, pool, quota, residency, resources
 from linter.facts.base import Fact
-from linter.facts.run import RunIndex
+from linter.facts.run import RunIndex, RunSide, Target
 from linter.facts.subject import Subject
 from linter.formats.manifest import Manifest
 
@@ -23,54 +25,83 @@ from linter.formats.manifest import Manifest
 @dataclass(frozen=True)
 class Provider:
     model: type[Fact]
-    compute: Callable[[Subject], Fact]
     #: Normalised workload paths (prefixes) the provider reads: a message relying on a fact
     #: built from an assumed value names the assumption.
     reads: tuple[str, ...]
+    compute: Callable[[Subject], Fact] | None = None  # a local provider
+    run: RunSide | None = None  # a run-wide provider
 
 
 PROVIDERS: dict[str, Provider] = {
     "resources": Provider(
-        resources.ResourcesFact, resources.compute, ("spec.resources", "spec.serving.replicas")
+        resources.ResourcesFact, ("spec.resources", "spec.serving.replicas"), resources.compute
     ),
     "memory": Provider(
         memory.MemoryFact,
-        memory.compute,
         ("spec.model", "spec.serving", "spec.fineTuning", "spec.resources"),
+        memory.compute,
     ),
     "quota": Provider(
         quota.QuotaFact,
-        quota.compute,
         ("spec.resources", "spec.serving.replicas", "spec.endpoints"),
+        run=quota.RUN,
     ),
-    "pool": Provider(pool.PoolFact, pool.compute, ("spec.profile", "spec.resources.pool")),
+    "pool": Provider(pool.PoolFact, ("spec.profile", "spec.resources.pool"), run=pool.RUN),
     "cost": Provider(
         cost.CostFact,
+        ("spec.resources", "spec.serving", "spec.lifecycle", "spec.model.id", "spec.data"),
         cost.compute,
-        ("spec.resources", "spec.serving", "spec.lifecycle", "spec.model.id"),
     ),
     "residency": Provider(
         residency.ResidencyFact,
-        residency.compute,
         ("spec.resources", "spec.endpoints", "spec.data"),
+        residency.compute,
     ),
-    "names": Provider(names.NamesFact, names.compute, ()),
+    "names": Provider(names.NamesFact, (), names.compute),
 }
 
+RUN_WIDE = frozenset(name for name, provider in PROVIDERS.items() if provider.run is not None)
 
-def prepare(run: RunIndex) -> None:
-    """Build the run-wide indices facts share (quota draws and ledgers, pools) up front, so
-    worker processes inherit them instead of each building its own."""
-    pool.prepare(run)
-    quota.prepare(run)
+
+def run_sides() -> dict[str, RunSide]:
+    return {name: p.run for name, p in PROVIDERS.items() if p.run is not None}
+
+
+def records(manifest: Manifest) -> dict[str, Any]:
+    """What each run-wide provider records of one manifest (plain data; None: nothing)."""
+    return {name: side.record(manifest) for name, side in run_sides().items()}
+
+
+def target(manifest: Manifest) -> Target:
+    return (manifest.file, manifest.index, manifest.part)
+
+
+def run_index(manifests: Sequence[Manifest]) -> RunIndex:
+    """A run's index from manifests in memory (``gpulint facts``, tests): the records each
+    would make while its file is read."""
+    index = RunIndex(run_sides())
+    for manifest in manifests:
+        index.add(target(manifest), records(manifest))
+    return index
 
 
 class Facts(Mapping[str, Any]):
     """The facts of one workload, as rules read them: each provider runs on first access and its
-    result is kept as plain data. Other kinds (QuotaLedger) have no facts."""
+    result is kept as plain data. Run-wide facts need the run's index (``run``); without one
+    (while files are still being read) reading them is an error. Other kinds (QuotaLedger) have
+    no facts."""
 
-    def __init__(self, manifest: Manifest, run: RunIndex) -> None:
-        self._subject = Subject(manifest, run) if manifest.kind == "Workload" else None
+    def __init__(
+        self,
+        manifest: Manifest,
+        run: RunIndex | None = None,
+        default_residency: Sequence[str] = (),
+    ) -> None:
+        self._manifest = manifest
+        self._subject = (
+            Subject(manifest, default_residency) if manifest.kind == "Workload" else None
+        )
+        self._run = run
         self._models: dict[str, Fact] = {}
         self._data: dict[str, Any] = {}
 
@@ -78,7 +109,13 @@ class Facts(Mapping[str, Any]):
         if self._subject is None:
             raise KeyError(name)
         if name not in self._models:
-            self._models[name] = PROVIDERS[name].compute(self._subject)
+            provider = PROVIDERS[name]
+            if provider.compute is not None:
+                self._models[name] = provider.compute(self._subject)
+            elif self._run is not None:
+                self._models[name] = self._run.fact(name, target(self._manifest))
+            else:
+                raise KeyError(f"{name} is a run-wide fact, known once every file is read")
         return self._models[name]
 
     def __getitem__(self, name: str) -> Any:
@@ -95,10 +132,22 @@ class Facts(Mapping[str, Any]):
         return len(PROVIDERS) if self._subject is not None else 0
 
 
-def compute_facts(manifest: Manifest, run: RunIndex) -> dict[str, Any]:
+def compute_facts(
+    manifest: Manifest, run: RunIndex, default_residency: Sequence[str] = ()
+) -> dict[str, Any]:
     """Every fact of one workload as plain data (``gpulint facts``)."""
-    facts = Facts(manifest, run)
+    facts = Facts(manifest, run, default_residency)
     return {name: facts[name] for name in facts}
 
 
-__all__ = ["PROVIDERS", "Facts", "Provider", "RunIndex", "compute_facts", "prepare"]
+__all__ = [
+    "PROVIDERS",
+    "RUN_WIDE",
+    "Facts",
+    "Provider",
+    "RunIndex",
+    "compute_facts",
+    "records",
+    "run_index",
+    "target",
+]

@@ -160,7 +160,7 @@ def _managed_api(subject: Subject, hours: float | None) -> ManagedApi | None:
         nodes=resources.nodes,
         replicas=subject.placement.replicas,
     )
-    allowed = list(workload.spec.data.residency) or list(subject.run.default_residency)
+    allowed = list(workload.spec.data.residency) or list(subject.default_residency)
     volume = None if tokens is None else token_volume(tokens_per_minute=tokens)
     result = compare_self_hosting(
         model_id, hosted, hours_per_month=hours, volume=volume, allowed=allowed

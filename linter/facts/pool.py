@@ -1,15 +1,15 @@
 """The ``pool`` fact: other workloads of the run on the same capacity pool with the opposite
-utilisation profile (training and fine-tuning against inference)."""
+utilisation profile (training and fine-tuning against inference). Run-wide: each workload
+records its pool and side; the index counts each (pool, side) once."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
 from linter.facts.base import MAX_LISTED, Fact, Tally, listing, plural
-from linter.facts.run import RunIndex
-from linter.facts.subject import Subject
+from linter.facts.run import RunSide, Target
 from linter.formats.manifest import Manifest
 from linter.model import Workload
 
@@ -17,6 +17,7 @@ Side = Literal["training", "serving"]
 TRAINING = frozenset({"training", "fine-tuning"})
 #: How each side names the other in messages.
 OPPOSITE_TEXT = {"training": "inference", "serving": "training or fine-tuning"}
+OPPOSITE: dict[str, Side] = {"training": "serving", "serving": "training"}
 
 
 class Reference(Fact):
@@ -52,29 +53,45 @@ def side_of(workload: Workload) -> Side | None:
     return "serving" if profile == "inference" else None
 
 
-def _by_pool(run: RunIndex) -> dict[tuple[str, Side], Tally[Manifest]]:
-    """(pool, side) -> its workloads; built once per run so each lookup is O(1)."""
-    index: dict[tuple[str, Side], Tally[Manifest]] = {}
-    for manifest in run.workloads:
-        assert isinstance(manifest.model, Workload)
-        pool, side = manifest.model.spec.resources.pool, side_of(manifest.model)
-        if pool and side:
-            index.setdefault((pool, side), Tally()).add(manifest)
-    return index
+def record(manifest: Manifest) -> dict[str, Any] | None:
+    """A workload's pool, side and what a conflict on the other side says of it."""
+    workload = manifest.model
+    if not isinstance(workload, Workload):
+        return None
+    side, pool = side_of(workload), workload.spec.resources.pool
+    return {
+        "pool": pool,
+        "side": side,
+        "name": manifest.name,
+        "profile": workload.spec.profile,
+    }
 
 
-def prepare(run: RunIndex) -> None:
-    run.shared("pool.index", _by_pool)
+def index(records: list[tuple[Target, Any]]) -> dict[tuple[str, str], Tally[PoolConflict]]:
+    """(pool, side) -> its workloads, counted once per run."""
+    out: dict[tuple[str, str], Tally[PoolConflict]] = {}
+    for (file, document, part), item in records:
+        if item["pool"] and item["side"]:
+            conflict = PoolConflict(
+                file=file,
+                document=document,
+                part=part,
+                path="spec.resources.pool",
+                message=f"{item['profile']} workload {item['name']} in pool {item['pool']}",
+                name=item["name"],
+                profile=item["profile"],
+            )
+            out.setdefault((item["pool"], item["side"]), Tally()).add(conflict)
+    return out
 
 
-def compute(subject: Subject) -> PoolFact:
-    workload = subject.workload
-    pool, side = workload.spec.resources.pool, side_of(workload)
-    other = None
-    if pool and side:
-        opposite: Side = "serving" if side == "training" else "training"
-        other = subject.run.shared("pool.index", _by_pool).get((pool, opposite))
-    conflicts = [_conflict(m, pool) for m in other.sample] if other and pool else []
+def fact(
+    item: dict[str, Any] | None, pools: dict[tuple[str, str], Tally[PoolConflict]]
+) -> PoolFact:
+    pool = item["pool"] if item else None
+    side: Side | None = item["side"] if item else None
+    other = pools.get((pool, OPPOSITE[side])) if pool and side else None
+    conflicts = list(other.sample) if other else []
     count = other.count if other else 0
     return PoolFact(
         name=pool,
@@ -93,15 +110,4 @@ def _conflicts_text(side: Side | None, conflicts: list[PoolConflict], count: int
     return f"{plural(count, OPPOSITE_TEXT[side] + ' workload')}: {names}"
 
 
-def _conflict(other: Manifest, pool: str) -> PoolConflict:
-    assert isinstance(other.model, Workload)
-    profile = other.model.spec.profile
-    return PoolConflict(
-        file=other.file,
-        document=other.index,
-        part=other.part,
-        path="spec.resources.pool",
-        message=f"{profile} workload {other.name} in pool {pool}",
-        name=other.name,
-        profile=profile,
-    )
+RUN = RunSide(record, index, fact, {"Workload": ("spec.resources.pool",)})

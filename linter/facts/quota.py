@@ -1,21 +1,26 @@
 """The ``quota`` fact: which accelerator and managed-API quotas a workload draws on, how much it
-needs, what the ledgers of the run approve, and what all workloads of the run need together."""
+needs, what the ledgers of the run approve, and what all workloads of the run need together.
+
+Run-wide: each workload records the quotas it draws on (resolved through the catalogues while
+its file is read) and each QuotaLedger its entries; the index sums every quota's draws once and
+matches ledger entries to a quota once, so a quota shared by thousands of workloads costs O(n).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+import dataclasses
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import Field
 
 from linter.facts.base import MAX_LISTED, Fact, Tally, listing
-from linter.facts.placement import Placement, resolve_placement
+from linter.facts.placement import resolve_placement
 from linter.facts.pool import Reference
-from linter.facts.run import RunIndex
-from linter.facts.subject import Subject
+from linter.facts.run import RunSide, Target
 from linter.formats.manifest import Manifest
 from linter.model import QuotaLedger, Workload
+from linter.model.quota_ledger import QuotaEntry
 from linter.quota import (
     ManagedQuotaKey,
     QuotaKey,
@@ -76,16 +81,27 @@ class QuotaFact(Fact):
     )
 
 
-@dataclass(frozen=True)
-class Draw:
-    manifest: Manifest
-    key: QuotaKey
-    needed: float
+# -- records (per manifest, while its file is read) -----------------------------------------
 
 
-def _draws(manifest: Manifest) -> list[Draw]:
+def record(manifest: Manifest) -> dict[str, Any] | None:
+    """A workload's draws and endpoint quotas, or a ledger's entries, as plain data."""
+    if isinstance(manifest.model, QuotaLedger):
+        entries = [e.model_dump(mode="json") for e in manifest.model.spec.entries]
+        return {"ledger": manifest.name, "entries": entries}
+    if not isinstance(manifest.model, Workload):
+        return None
     workload = manifest.model
-    assert isinstance(workload, Workload)
+    return {
+        "name": manifest.name,
+        "cloud": workload.spec.resources.provider in CLOUD_PROVIDERS,
+        "draws": _draws(workload),
+        "endpoints": _endpoints(workload),
+        "offered": _availability(workload),
+    }
+
+
+def _draws(workload: Workload) -> list[dict[str, Any]]:
     where = resolve_placement(workload)
     resources = workload.spec.resources
     if (
@@ -112,118 +128,11 @@ def _draws(manifest: Manifest) -> list[Draw]:
             gpus_per_instance=where.gpus_per_node,
             instances_total=resources.nodes * where.replicas,
         )
-        draws.append(Draw(manifest, key, needed))
+        draws.append({"key": dataclasses.asdict(key), "needed": needed})
     return draws
 
 
-def _all_draws(run: RunIndex) -> dict[QuotaKey, Tally[Draw]]:
-    """Quota -> what the run's workloads draw on it together; built once per run, so a quota
-    shared by thousands of workloads costs O(n), not O(n^2)."""
-    index: dict[QuotaKey, Tally[Draw]] = {}
-    for manifest in run.workloads:
-        for draw in _draws(manifest):
-            index.setdefault(draw.key, Tally()).add(draw, draw.needed)
-    return index
-
-
-def _ledger_entries(run: RunIndex) -> list[tuple[Manifest, int, Any]]:
-    out: list[tuple[Manifest, int, Any]] = []
-    for ledger in run.ledgers:
-        assert isinstance(ledger.model, QuotaLedger)
-        out.extend(
-            (ledger, number, entry) for number, entry in enumerate(ledger.model.spec.entries)
-        )
-    return out
-
-
-def _covering(
-    run: RunIndex, key: QuotaKey | ManagedQuotaKey, model: str | None = None
-) -> Iterator[tuple[Manifest, int, Any]]:
-    for ledger, number, entry in run.shared("quota.entries", _ledger_entries):
-        if matches(
-            key,
-            entry.provider,
-            entry.region,
-            entry.quota,
-            entry.capacity,
-            entry_model=model and entry.model,
-        ):
-            yield ledger, number, entry
-
-
-def _status(entries: list[Any]) -> Status:
-    for status in ("approved", "requested", "denied"):
-        if any(entry.status == status for entry in entries):
-            return status
-    return "missing"
-
-
-def _ref(ledger: Manifest, number: int) -> Reference:
-    return Reference(
-        file=ledger.file,
-        document=ledger.index,
-        part=ledger.part,
-        path=f"spec.entries[{number}]",
-        message=f"ledger entry in {ledger.name}",
-    )
-
-
-def _accelerator_quota(manifest: Manifest, run: RunIndex) -> list[AcceleratorQuota]:
-    index = run.shared("quota.draws", _all_draws)
-    out = []
-    for draw in _draws(manifest):
-        key = draw.key
-        covering = list(_covering(run, key))
-        status = _status([entry for _, _, entry in covering])
-        approved = sum(
-            entry.approved or 0 for _, _, entry in covering if entry.status == "approved"
-        )
-        sharing = index[key]
-        total = sharing.total
-        shown = [f"{d.manifest.name} ({d.needed:g} {key.unit})" for d in sharing.sample]
-        out.append(
-            AcceleratorQuota(
-                provider=key.provider,
-                region=key.region,
-                region_text=key.region or "all regions",
-                code=key.code,
-                name=key.name,
-                unit=key.unit,
-                capacity=key.capacity,
-                needed=draw.needed,
-                status=status,
-                approved=approved if status == "approved" else None,
-                run_total=total,
-                shortfall=max(0.0, total - approved) if status == "approved" else None,
-                workload_count=sharing.count,
-                workloads=shown,
-                workloads_text=listing(shown, sharing.count),
-                ledger_entries=[_ref(ledger, number) for ledger, number, _ in covering],
-            )
-        )
-    return out
-
-
-def _limit(
-    keys: list[tuple[ManagedQuotaKey, list[Any]]], unit: str, expected: float | None
-) -> Limit | None:
-    """Expected versus approved for the quota of one unit (RPM or TPM), if the endpoint has one."""
-    field = "requests_per_minute" if unit == "RPM" else "tokens_per_minute"
-    for key, entries in keys:
-        if key.unit == unit:
-            limits = [
-                getattr(e, field)
-                for e in entries
-                if e.status == "approved" and getattr(e, field) is not None
-            ]
-            return Limit(name=key.name, expected=expected, approved=sum(limits) if limits else None)
-    return None
-
-
-def _managed_quota(manifest: Manifest, run: RunIndex) -> list[ManagedQuota]:
-    """One entry per endpoint: the quotas it draws on, their ledger status and limits."""
-    workload = manifest.model
-    assert isinstance(workload, Workload)
+def _endpoints(workload: Workload) -> list[dict[str, Any]]:
     out = []
     for number, endpoint in enumerate(workload.spec.endpoints):
         if not endpoint.model or not endpoint.region:
@@ -235,11 +144,167 @@ def _managed_quota(manifest: Manifest, run: RunIndex) -> list[ManagedQuota]:
             endpoint.inference_profile,
             deployment_type=endpoint.deployment_type,
         )
-        if not keys:
-            continue
-        covered = [
-            (key, [entry for _, _, entry in _covering(run, key, endpoint.model)]) for key in keys
-        ]
+        if keys:
+            out.append(
+                {
+                    "endpoint": number,
+                    "provider": endpoint.provider,
+                    "region": endpoint.region,
+                    "model": endpoint.model,
+                    "keys": [dataclasses.asdict(key) for key in keys],
+                    "requests": endpoint.expected_requests_per_minute,
+                    "tokens": endpoint.expected_tokens_per_minute,
+                }
+            )
+    return out
+
+
+def _availability(workload: Workload) -> bool | None:
+    resources = workload.spec.resources
+    if resources.provider not in CLOUD_PROVIDERS or not resources.region:
+        return None
+    return offered_in_region(
+        resources.provider,
+        resources.region,
+        instance_type=resources.instance_type,
+        gpu_type=resolve_placement(workload).gpu_name,
+    )
+
+
+# -- the index (once per run) ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Draw:
+    name: str
+    needed: float
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One QuotaLedger entry, with where it is written."""
+
+    reference: Reference
+    entry: QuotaEntry
+
+
+@dataclass
+class QuotaIndex:
+    draws: dict[QuotaKey, Tally[Draw]] = field(default_factory=dict)
+    entries: list[Entry] = field(default_factory=list)
+    _covering: dict[tuple[Any, ...], list[Entry]] = field(default_factory=dict)
+
+    def covering(self, key: QuotaKey | ManagedQuotaKey, model: str | None = None) -> list[Entry]:
+        """The ledger entries that cover ``key`` (matched once per key and run)."""
+        cache_key = (key, model)
+        if cache_key not in self._covering:
+            self._covering[cache_key] = [
+                e
+                for e in self.entries
+                if matches(
+                    key,
+                    e.entry.provider,
+                    e.entry.region,
+                    e.entry.quota,
+                    e.entry.capacity,
+                    entry_model=model and e.entry.model,
+                )
+            ]
+        return self._covering[cache_key]
+
+
+def index(records: list[tuple[Target, Any]]) -> QuotaIndex:
+    out = QuotaIndex()
+    for (file, document, part), item in records:
+        for draw in item.get("draws", ()):
+            out.draws.setdefault(_key(draw["key"]), Tally()).add(
+                Draw(item["name"], draw["needed"]), draw["needed"]
+            )
+        for number, entry in enumerate(item.get("entries", ())):
+            reference = Reference(
+                file=file,
+                document=document,
+                part=part,
+                path=f"spec.entries[{number}]",
+                message=f"ledger entry in {item['ledger']}",
+            )
+            out.entries.append(Entry(reference, QuotaEntry.model_validate(entry)))
+    return out
+
+
+def _key(data: dict[str, Any]) -> QuotaKey:
+    return QuotaKey(**data)
+
+
+def _managed_key(data: dict[str, Any]) -> ManagedQuotaKey:
+    return ManagedQuotaKey(**{**data, "aliases": tuple(data["aliases"])})
+
+
+# -- the fact ----------------------------------------------------------------------------------
+
+
+def _status(entries: list[Entry]) -> Status:
+    for status in ("approved", "requested", "denied"):
+        if any(e.entry.status == status for e in entries):
+            return status
+    return "missing"
+
+
+def _accelerator_quota(item: dict[str, Any], quotas: QuotaIndex) -> list[AcceleratorQuota]:
+    out = []
+    for draw in item["draws"]:
+        key = _key(draw["key"])
+        covering = quotas.covering(key)
+        status = _status(covering)
+        approved = sum(e.entry.approved or 0 for e in covering if e.entry.status == "approved")
+        sharing = quotas.draws[key]
+        total = sharing.total
+        shown = [f"{d.name} ({d.needed:g} {key.unit})" for d in sharing.sample]
+        out.append(
+            AcceleratorQuota(
+                provider=key.provider,
+                region=key.region,
+                region_text=key.region or "all regions",
+                code=key.code,
+                name=key.name,
+                unit=key.unit,
+                capacity=key.capacity,
+                needed=draw["needed"],
+                status=status,
+                approved=approved if status == "approved" else None,
+                run_total=total,
+                shortfall=max(0.0, total - approved) if status == "approved" else None,
+                workload_count=sharing.count,
+                workloads=shown,
+                workloads_text=listing(shown, sharing.count),
+                ledger_entries=[e.reference for e in covering],
+            )
+        )
+    return out
+
+
+def _limit(
+    covered: list[tuple[ManagedQuotaKey, list[Entry]]], unit: str, expected: float | None
+) -> Limit | None:
+    """Expected versus approved for the quota of one unit (RPM or TPM), if the endpoint has one."""
+    attribute = "requests_per_minute" if unit == "RPM" else "tokens_per_minute"
+    for key, entries in covered:
+        if key.unit == unit:
+            limits = [
+                getattr(e.entry, attribute)
+                for e in entries
+                if e.entry.status == "approved" and getattr(e.entry, attribute) is not None
+            ]
+            return Limit(name=key.name, expected=expected, approved=sum(limits) if limits else None)
+    return None
+
+
+def _managed_quota(item: dict[str, Any], quotas: QuotaIndex) -> list[ManagedQuota]:
+    """One entry per endpoint: the quotas it draws on, their ledger status and limits."""
+    out = []
+    for endpoint in item["endpoints"]:
+        keys = [_managed_key(key) for key in endpoint["keys"]]
+        covered = [(key, quotas.covering(key, endpoint["model"])) for key in keys]
         statuses = [_status(entries) for _, entries in covered]
         status: Status = next(
             (s for s in ("missing", "denied", "requested") if s in statuses), "approved"
@@ -247,45 +312,29 @@ def _managed_quota(manifest: Manifest, run: RunIndex) -> list[ManagedQuota]:
         names = [key.name for key in keys]
         out.append(
             ManagedQuota(
-                endpoint=number,
-                provider=endpoint.provider,
-                region=endpoint.region,
-                model=endpoint.model,
+                endpoint=endpoint["endpoint"],
+                provider=endpoint["provider"],
+                region=endpoint["region"],
+                model=endpoint["model"],
                 quotas=names,
                 quotas_text=listing(names),
                 status=status,
-                requests=_limit(covered, "RPM", endpoint.expected_requests_per_minute),
-                tokens=_limit(covered, "TPM", endpoint.expected_tokens_per_minute),
+                requests=_limit(covered, "RPM", endpoint["requests"]),
+                tokens=_limit(covered, "TPM", endpoint["tokens"]),
             )
         )
     return out
 
 
-def _availability(manifest: Manifest) -> bool | None:
-    workload = manifest.model
-    assert isinstance(workload, Workload)
-    resources = workload.spec.resources
-    if resources.provider not in CLOUD_PROVIDERS or not resources.region:
-        return None
-    where: Placement = resolve_placement(workload)
-    return offered_in_region(
-        resources.provider,
-        resources.region,
-        instance_type=resources.instance_type,
-        gpu_type=where.gpu_name,
-    )
-
-
-def prepare(run: RunIndex) -> None:
-    run.shared("quota.draws", _all_draws)
-    run.shared("quota.entries", _ledger_entries)
-
-
-def compute(subject: Subject) -> QuotaFact:
-    manifest, run = subject.manifest, subject.run
+def fact(item: dict[str, Any] | None, quotas: QuotaIndex) -> QuotaFact:
+    if item is None or "draws" not in item:
+        return QuotaFact(cloud=False, accelerators=[], managed_apis=[], offered_in_region=None)
     return QuotaFact(
-        cloud=subject.workload.spec.resources.provider in CLOUD_PROVIDERS,
-        accelerators=_accelerator_quota(manifest, run),
-        managed_apis=_managed_quota(manifest, run),
-        offered_in_region=_availability(manifest),
+        cloud=item["cloud"],
+        accelerators=_accelerator_quota(item, quotas),
+        managed_apis=_managed_quota(item, quotas),
+        offered_in_region=item["offered"],
     )
+
+
+RUN = RunSide(record, index, fact, {"QuotaLedger": ("spec.entries",)})

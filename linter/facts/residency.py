@@ -81,7 +81,7 @@ def _place(destination: Destination, path: str, endpoint: int | None, allowed: l
 def compute(subject: Subject) -> ResidencyFact:
     spec = subject.workload.spec
     declared = list(spec.data.residency)
-    allowed = declared or list(subject.run.default_residency)
+    allowed = declared or list(subject.default_residency)
     places: list[Place] = []
     resources = spec.resources
     if resources.provider and resources.region:

@@ -1,49 +1,69 @@
-"""The whole run as facts see it: every valid manifest, indexed once, and run-wide settings."""
+"""The whole run as run-wide facts see it: one small record per manifest and provider, and the
+indices built from them once.
+
+A fact that looks across files (a pool shared with the other side, a quota every workload draws
+on) cannot be computed file by file. Its provider makes a small record of each manifest while
+the file is read (in a worker process, with everything else about the file), and the run builds
+the provider's index from all records once, linearly, in the parent; each workload's fact is
+then its record read against the index. Nothing here holds a manifest or a file's text.
+"""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
-from linter.formats.manifest import Manifest
-from linter.model import QuotaLedger, Workload
+#: Where a manifest is: display path, document number, part of the document.
+Target = tuple[str, int, int]
 
-T = TypeVar("T")
+
+@dataclass(frozen=True)
+class RunSide:
+    """How a run-wide provider works: ``record`` a manifest (plain JSON data, or None when it
+    has nothing to add), ``index`` the records of the run (in run order), and give a workload's
+    ``fact`` from its record (None if it made none) and the index."""
+
+    record: Callable[[Any], Any]
+    index: Callable[[list[tuple[Target, Any]]], Any]
+    fact: Callable[[Any, Any], Any]
+    #: Per kind, the paths of a manifest that other workloads' findings point at as related
+    #: locations (a conflicting workload's pool, a ledger's entries).
+    points_at: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 class RunIndex:
-    """Read-only view of a run. ``shared`` computes a run-wide index once (per name) so that a
-    fact needing all workloads (a quota sum, a shared pool) costs O(n), not O(n^2)."""
+    """The records of a run, by provider and target, with each provider's index built once on
+    first use."""
 
-    def __init__(
-        self, manifests: Sequence[Manifest], default_residency: Sequence[str] = ()
-    ) -> None:
-        self.manifests = tuple(manifests)
-        self.default_residency = tuple(default_residency)
-        self._shared: dict[str, Any] = {}
+    def __init__(self, sides: Mapping[str, RunSide]) -> None:
+        self._sides = sides
+        self._records: dict[str, list[tuple[Target, Any]]] = {name: [] for name in sides}
+        self._by_target: dict[Target, dict[str, Any]] = {}
+        self._indices: dict[str, Any] = {}
+
+    def add(self, target: Target, records: Mapping[str, Any]) -> None:
+        """The records one manifest made (provider -> record)."""
+        kept = {name: record for name, record in records.items() if record is not None}
+        for name, record in kept.items():
+            self._records[name].append((target, record))
+        self._by_target[target] = kept
+
+    def index(self, provider: str) -> Any:
+        if provider not in self._indices:
+            self._indices[provider] = self._sides[provider].index(self._records[provider])
+        return self._indices[provider]
+
+    def fact(self, provider: str, target: Target) -> Any:
+        record = self._by_target.get(target, {}).get(provider)
+        return self._sides[provider].fact(record, self.index(provider))
+
+    def prepare(self) -> None:
+        """Build every index now (before worker processes fork and inherit them)."""
+        for provider in self._sides:
+            self.index(provider)
 
     @functools.cached_property
-    def workloads(self) -> tuple[Manifest, ...]:
-        return tuple(m for m in self.manifests if isinstance(m.model, Workload))
-
-    @functools.cached_property
-    def ledgers(self) -> tuple[Manifest, ...]:
-        return tuple(m for m in self.manifests if isinstance(m.model, QuotaLedger))
-
-    def shared(self, name: str, build: Callable[[RunIndex], T]) -> T:
-        if name not in self._shared:
-            self._shared[name] = build(self)
-        value: T = self._shared[name]
-        return value
-
-    @functools.cached_property
-    def _by_position(self) -> dict[tuple[str, int, int], Manifest]:
-        return {(m.file, m.index, m.part): m for m in self.manifests}
-
-    def find(self, file: str, document: object, part: object = 0) -> Manifest | None:
-        """The manifest at ``file`` / document number / part, as facts refer to other
-        documents."""
-        if not isinstance(document, int) or not isinstance(part, int):
-            return None
-        return self._by_position.get((file, document, part))
+    def targets(self) -> frozenset[Target]:
+        return frozenset(self._by_target)

@@ -1,20 +1,20 @@
-"""One workload as fact providers see it: its manifest, the run around it, and the inputs
+"""One workload as fact providers see it: its manifest, the settings of the run, and the inputs
 several providers share, computed once."""
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
 from linter.facts.placement import Placement, resolve_placement
-from linter.facts.run import RunIndex
 from linter.formats.manifest import Manifest
 from linter.model import Workload
 
 
 class Subject:
-    def __init__(self, manifest: Manifest, run: RunIndex) -> None:
+    def __init__(self, manifest: Manifest, default_residency: Sequence[str] = ()) -> None:
         self.manifest = manifest
-        self.run = run
+        self.default_residency = tuple(default_residency)  # the configuration's residency
 
     @functools.cached_property
     def workload(self) -> Workload:

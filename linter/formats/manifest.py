@@ -43,3 +43,37 @@ class Manifest:
     def location(self, path: ManifestPath, message: str | None = None) -> Location:
         span, original = self.provenance.locate(path, self.source_map)
         return Location(self.file, span, self.index, path, message, original)
+
+    def present(self, path: ManifestPath) -> bool:
+        """Whether the normalised document has ``path`` (findings point at the first present
+        alternative of a rule's path)."""
+        return has_path(self.data, path)
+
+    def assumed(self) -> list[tuple[ManifestPath, str]]:
+        """The values configuration supplied, with the note saying so."""
+        return [(path, origin.note or "assumed") for path, origin in self.provenance.assumed()]
+
+
+ABSENT = object()
+
+
+def child(node: Any, part: str | int) -> Any:
+    """``node[part]`` in a document (a mapping key or a list index), or ABSENT."""
+    if isinstance(node, dict) and isinstance(part, str):
+        return node.get(part, ABSENT)
+    if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+        return node[part]
+    return ABSENT
+
+
+def value_at(data: Any, path: ManifestPath) -> Any:
+    """The value at ``path`` in a document, or ABSENT."""
+    for part in path:
+        data = child(data, part)
+        if data is ABSENT:
+            return ABSENT
+    return data
+
+
+def has_path(data: Any, path: ManifestPath) -> bool:
+    return value_at(data, path) is not ABSENT

@@ -112,7 +112,7 @@ def compile_rule_expression(source: str) -> object:
 MISSING = object()
 
 
-def resolve(activation: dict[str, object], name: str) -> object:
+def resolve(activation: Mapping[str, object], name: str) -> object:
     """The value a flattened name stands for, or MISSING when the path does not exist (a null
     value is a value: rules compare with ``== null``)."""
     parts = name.split(SEPARATOR)

@@ -30,7 +30,8 @@ class Report:
     findings: Sequence[Finding]
     rules: Sequence[RuleInfo]  # every rule loaded, in id order
     files_checked: int
-    texts: Mapping[str, str] = field(default_factory=dict)  # display path -> text (fingerprints)
+    # display path -> line -> (SARIF fingerprint, text) of the lines findings point at
+    lines: Mapping[str, Mapping[int, tuple[str | None, str]]] = field(default_factory=dict)
     notices: Sequence[str] = ()  # what configuration switched off, for the summary
 
     def rule_names(self) -> dict[str, str]:

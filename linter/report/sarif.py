@@ -19,7 +19,6 @@ from linter import __version__
 from linter.findings import Finding, Location
 from linter.load.positions import format_path
 from linter.policy import docs
-from linter.report.fingerprint import line_hashes
 from linter.report.record import Rendered, RenderOptions, Report, RuleInfo
 from linter.report.summary import reported, with_fix
 from linter.report.uris import artifact_uri
@@ -129,20 +128,15 @@ def _properties(finding: Finding) -> dict[str, str] | None:
     return kept or None
 
 
-def _fingerprints(texts: Mapping[str, str]) -> Callable[[Location], str | None]:
-    """Line hashes per file, computed once per file on first use. A file whose text is unknown
-    (unreadable, not UTF-8, too large) gets none: upload-sarif computes it from the checkout."""
-    cache: dict[str, list[str]] = {}
+def _fingerprints(
+    lines: Mapping[str, Mapping[int, tuple[str | None, str]]],
+) -> Callable[[Location], str | None]:
+    """A location's line fingerprint, as the run computed it while the file was read; None
+    where it is unknown (unreadable, not UTF-8): upload-sarif computes it from the checkout."""
 
     def lookup(location: Location) -> str | None:
-        text = texts.get(location.file)
-        if not text:
-            return None
-        hashes = cache.get(location.file)
-        if hashes is None:
-            hashes = cache[location.file] = line_hashes(text)
-        line = location.span.line
-        return hashes[line - 1] if 1 <= line <= len(hashes) else None
+        info = lines.get(location.file, {}).get(location.span.line)
+        return info[0] if info else None
 
     return lookup
 
@@ -174,7 +168,7 @@ def build(report: Report, options: RenderOptions | None = None) -> Sarif:
     rules = list(report.rules)
     index = {rule.id: number for number, rule in enumerate(rules)}
     findings, warnings = _within_limits(reported(report.findings))
-    fingerprint = _fingerprints(report.texts)
+    fingerprint = _fingerprints(report.lines)
     run = om.Run(
         tool=om.Tool(
             driver=om.ToolComponent(

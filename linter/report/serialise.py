@@ -30,7 +30,7 @@ def finding_to_dict(finding: Finding, rule_name: str | None) -> dict[str, Any]:
     return {
         "ruleId": finding.rule_id,
         "ruleName": rule_name,
-        "severity": finding.level.value,
+        "severity": None if finding.severity is None else finding.severity.value,
         "message": finding.message,
         "fix": finding.fix,
         **location_to_dict(finding.location),
@@ -63,7 +63,7 @@ def finding_from_dict(data: dict[str, Any]) -> Finding:
     suppressed = data["suppressed"]
     return Finding(
         data["ruleId"],
-        Severity(data["severity"]),
+        None if data["severity"] is None else Severity(data["severity"]),
         data["message"],
         location_from_dict(data),
         tuple(location_from_dict(r) for r in data["related"]),

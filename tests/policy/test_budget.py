@@ -11,7 +11,7 @@ import pytest
 from linter import cel
 from linter.discover import discover
 from linter.engine import activation
-from linter.facts import RunIndex
+from linter.facts import run_index
 from linter.policy import budget
 from linter.policy.budget import (
     MAX_COMPREHENSION_DEPTH,
@@ -291,9 +291,9 @@ def rule_model(rule: CompiledRule) -> CostModel:
 
 def realistic_documents() -> Iterator[tuple[str, dict[str, Any]]]:
     manifests = collect(discover(["examples", "tests/compliant", "tests/rules"])).manifests
-    run = RunIndex(manifests, ())
+    run = run_index(manifests)
     for manifest in manifests:
-        yield manifest.file, activation(manifest, run)
+        yield manifest.file, activation(manifest, run=run)
 
 
 def test_the_built_in_rules_fit_the_budget_on_every_example_and_fixture() -> None:

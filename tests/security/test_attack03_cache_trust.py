@@ -48,6 +48,16 @@ def forge(path: Path, edit: Any) -> None:
     path.write_bytes(raw[:start] + json.dumps(data).encode())
 
 
+def each_file(edit: Any) -> Any:
+    """An edit of every file result in an entry (entries map file keys to results)."""
+
+    def apply(data: dict[str, Any]) -> None:
+        for result in data["files"].values():
+            edit(result)
+
+    return apply
+
+
 def findings(out: str) -> list[tuple[str, int]]:
     return [(f["ruleId"], f["line"]) for f in json.loads(out)["findings"]]
 
@@ -58,7 +68,7 @@ def test_a_forged_entry_does_not_mark_a_bad_manifest_clean(repo: Path, tmp_path:
     entries = cache_entries(tmp_path)
     assert entries
     for entry in entries:
-        forge(entry, lambda data: data.update(findings=[]))
+        forge(entry, each_file(lambda result: result.update(findings=[])))
     again = run_cli("check", "--format", "json", "job.yaml")
     assert (again.code, findings(again.out)) == (1, [("GL202", 8)])
 
@@ -66,11 +76,11 @@ def test_a_forged_entry_does_not_mark_a_bad_manifest_clean(repo: Path, tmp_path:
 def test_a_forged_entry_does_not_put_findings_on_other_files(repo: Path, tmp_path: Path) -> None:
     run_cli("check", "--format", "json", "job.yaml")
 
-    def elsewhere(data: dict[str, Any]) -> None:
-        data["findings"][0]["file"] = "/etc/passwd"
+    def elsewhere(result: dict[str, Any]) -> None:
+        result["findings"][0]["file"] = "/etc/passwd"
 
     for entry in cache_entries(tmp_path):
-        forge(entry, elsewhere)
+        forge(entry, each_file(elsewhere))
     again = run_cli("check", "--format", "json", "job.yaml")
     assert [f["file"] for f in json.loads(again.out)["findings"]] == ["job.yaml"]
 
@@ -78,7 +88,7 @@ def test_a_forged_entry_does_not_put_findings_on_other_files(repo: Path, tmp_pat
 def test_a_malformed_entry_is_a_miss_not_a_crash(repo: Path, tmp_path: Path) -> None:
     run_cli("check", "--format", "json", "job.yaml")
     for entry in cache_entries(tmp_path):
-        forge(entry, lambda data: data.pop("filesChecked"))
+        forge(entry, each_file(lambda result: result.pop("checked")))
     again = run_cli("check", "--format", "json", "job.yaml")
     assert (again.code, again.err, findings(again.out)) == (1, "", [("GL202", 8)])
 

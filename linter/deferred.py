@@ -1,0 +1,140 @@
+"""A workload's part in the run-wide rules, kept small while its file is read.
+
+Rules that read a run-wide fact (a shared pool, a quota's total) can only be evaluated once
+every file has been read. Rather than keep every manifest until then, the first pass keeps, per
+manifest, a :class:`Deferred`: the values those rules read of it (already resolved, under the
+rules' flattened names), where each path they may point at is in its file, and the assumptions
+it relies on. The second pass evaluates the rules on it. It is plain data, so it also goes into
+the result cache with the rest of the file's results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from linter.findings import Location
+from linter.formats.manifest import ABSENT, Manifest, value_at
+from linter.load.positions import Path, Span, format_path, parse_path
+
+#: A located path: line, column, end line, end column and the original path (as written).
+Spot = tuple[int, int, int, int, str]
+
+
+@dataclass(frozen=True)
+class Deferred:
+    file: str
+    index: int
+    part: int
+    kind: str
+    profile: str | None
+    values: dict[str, Any]  # flattened name -> value, for the run-wide rules' non-run names
+    spots: dict[str, Spot]  # normalised path (formatted) -> where it is
+    assumptions: list[tuple[str, str]] = field(default_factory=list)  # (path, note)
+
+    def location(self, path: Path, message: str | None = None) -> Location:
+        """The path's spot, else its nearest located ancestor's."""
+        for end in range(len(path), -1, -1):
+            spot = self.spots.get(format_path(path[:end]) if end else "")
+            if spot is not None:
+                line, column, end_line, end_column, original = spot
+                span = Span(line, column, end_line, end_column)
+                source = parse_path(original) if original else ()
+                return Location(self.file, span, self.index, path, message, source)
+        return Location(self.file, Span(1, 1, 1, 2), self.index, path, message)
+
+    def present(self, path: Path) -> bool:
+        return format_path(path) in self.spots
+
+    def assumed(self) -> list[tuple[Path, str]]:
+        return [(parse_path(path), note) for path, note in self.assumptions]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "index": self.index,
+            "part": self.part,
+            "kind": self.kind,
+            "profile": self.profile,
+            "values": self.values,
+            "spots": {path: list(spot) for path, spot in self.spots.items()},
+            "assumptions": [list(item) for item in self.assumptions],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Deferred:
+        """Raises KeyError, TypeError or ValueError on data of another shape."""
+        spots = {str(path): _spot(spot) for path, spot in data["spots"].items()}
+        assumptions = [(str(path), str(note)) for path, note in data["assumptions"]]
+        return cls(
+            str(data["file"]),
+            int(data["index"]),
+            int(data["part"]),
+            str(data["kind"]),
+            None if data["profile"] is None else str(data["profile"]),
+            dict(data["values"]),
+            spots,
+            assumptions,
+        )
+
+
+def _spot(raw: Any) -> Spot:
+    line, column, end_line, end_column, original = raw
+    numbers = (int(line), int(column), int(end_line), int(end_column))
+    if min(numbers) < 1 or (numbers[2], numbers[3]) < (numbers[0], numbers[1]):
+        raise ValueError("not a span")
+    return (*numbers, str(original))
+
+
+def defer(manifest: Manifest, values: dict[str, Any], anchors: Iterable[Path]) -> Deferred:
+    """A manifest's deferred part: ``values`` its run-wide rules read, and the spots of every
+    normalised path at or under one of ``anchors`` (the static start of the paths those rules
+    point at), and of each anchor's ancestors (where a path that is absent points)."""
+    spots: dict[str, Spot] = {}
+    ancestors = {anchor[:end] for anchor in anchors for end in range(len(anchor))}
+    for anchor in [*anchors, *ancestors]:
+        for path in _under(manifest.data, anchor) if anchor in anchors else (anchor,):
+            location = manifest.location(path)
+            span = location.span
+            original = format_path(location.source_path) if location.source_path else ""
+            spots[format_path(path)] = (
+                span.line,
+                span.column,
+                span.end_line,
+                span.end_column,
+                original,
+            )
+    profile = value_at(manifest.data, ("spec", "profile"))
+    assumptions = [(format_path(path), note) for path, note in manifest.assumed()]
+    return Deferred(
+        manifest.file,
+        manifest.index,
+        manifest.part,
+        manifest.kind,
+        None if profile is ABSENT else profile,
+        values,
+        spots,
+        assumptions,
+    )
+
+
+def _under(data: Any, anchor: Path) -> Iterable[Path]:
+    """``anchor`` and every path below it in ``data``, when it is there (an absent path is
+    located at its nearest present ancestor)."""
+    node = value_at(data, anchor)
+    if node is ABSENT:
+        return
+    yield anchor
+    stack: list[tuple[Path, Any]] = [(anchor, node)]
+    while stack:
+        path, value = stack.pop()
+        children: Iterable[tuple[Any, Any]] = ()
+        if isinstance(value, dict):
+            children = value.items()
+        elif isinstance(value, list):
+            children = enumerate(value)
+        for key, child in children:
+            below = (*path, key)
+            yield below
+            stack.append((below, child))

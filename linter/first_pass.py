@@ -1,0 +1,204 @@
+"""Pass 1: each file on its own, in worker processes for large runs.
+
+Read the file once (the bytes hashed for the result cache are the bytes linted), parse it,
+recognise and adapt its documents, compute local facts, run every rule that needs nothing from
+other files, and keep a :class:`~linter.file_result.FileResult`: local findings, suppressions,
+the records run-wide facts are built from, and the deferred part the run-wide rules need. The
+file's text and parsed documents are dropped when the file is done.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from linter import suppress
+from linter.config import LoadedConfig
+from linter.deferred import Deferred, defer
+from linter.discover import Candidate
+from linter.engine import Evaluator, activation, is_run_wide, profile_of
+from linter.facts import records, run_sides, target
+from linter.file_result import FileResult, LineInfo
+from linter.findings import Finding, Location
+from linter.formats import MARKERS, Format, InputFile, claimed, recognise
+from linter.formats.assume import assumptions_for
+from linter.formats.manifest import Manifest
+from linter.load import Document, Limits, LoadedFile, is_json, load_source
+from linter.load.positions import Path as ManifestPath
+from linter.load.positions import parse_path
+from linter.policy.flatten import MISSING, resolve
+from linter.policy.loader import CompiledRule
+from linter.report.fingerprint import line_hashes
+from linter.selection import RuleSettings
+from linter.sources import Source
+
+PARSE_RULE = "GL002"
+_PLACEHOLDER = re.compile(r"\{.*")
+
+
+@dataclass
+class FirstPass:
+    """What every file is checked against: built once per run, before workers fork."""
+
+    config: LoadedConfig
+    local: Evaluator
+    run_wide: Evaluator
+    #: Per kind: the paths run-wide findings may point at (and related locations).
+    anchors: dict[str, tuple[ManifestPath, ...]] = field(default_factory=dict)
+    want_lines: bool = False  # keep fingerprints and line texts (SARIF, baselines)
+    limits: Limits = field(default_factory=Limits)
+
+    @classmethod
+    def plan(
+        cls,
+        rules: Sequence[tuple[CompiledRule, RuleSettings]],
+        config: LoadedConfig,
+        want_lines: bool,
+    ) -> FirstPass:
+        local = [(r, s) for r, s in rules if not is_run_wide(r)]
+        wide = [(r, s) for r, s in rules if is_run_wide(r)]
+        run_wide = Evaluator(wide)
+        anchors: dict[str, set[ManifestPath]] = {}
+        for kind, applicable in run_wide.by_kind.items():
+            anchors.setdefault(kind, {("kind",)}).update(
+                path for rule, _ in applicable for path in _pointed_at(rule)
+            )
+        for side in run_sides().values():
+            for kind, paths in side.points_at.items():
+                anchors.setdefault(kind, set()).update(parse_path(p) for p in paths)
+        frozen = {kind: tuple(sorted(paths, key=str)) for kind, paths in anchors.items()}
+        return cls(config, Evaluator(local), run_wide, frozen, want_lines)
+
+
+def _pointed_at(rule: CompiledRule) -> Iterator[ManifestPath]:
+    """The static start of every path alternative a rule's checks point at
+    (``spec.endpoints[{item.endpoint}].model`` -> ``spec.endpoints``)."""
+    for check in rule.meta.checks:
+        for alternative in check.path.split("|"):
+            static = _PLACEHOLDER.sub("", alternative.strip()).rstrip(".[")
+            yield parse_path(static) if static else ()
+
+
+def lint_file(source: Source, plan: FirstPass) -> FileResult:
+    """Everything pass 2 needs of one file."""
+    result, manifests, text = read_file(source, plan.config, plan.limits)
+    if manifests:
+        _check_manifests(manifests, plan, result)
+    if result.checked:
+        result.suppressions = suppress.parse(text, json=is_json(source.candidate.path))
+        if plan.want_lines:
+            result.lines = _lines(text, result)
+    return result
+
+
+def read_file(
+    source: Source, config: LoadedConfig, limits: Limits
+) -> tuple[FileResult, list[Manifest], str]:
+    """Parse, recognise and adapt one file: its result so far (findings about the input
+    itself), its manifests and its text."""
+    candidate = source.candidate
+    result = FileResult(candidate.display, candidate.explicit)
+    if source.content is None:
+        result.skipped = candidate.explicit
+        return result, [], ""
+    loaded = load_source(source.content, limits, is_json(candidate.path), MARKERS)
+    assumed = assumptions_for(_relative(candidate, config), config.assume)
+    file = InputFile(candidate.display, candidate.path, loaded.text, assumed)
+    recognised = [] if loaded.unrelated else _recognised(loaded, file)
+    # A file that was not read at all could hold anything, so it is always reported; one that
+    # does not parse is reported when it was asked for, holds a document of ours or says it is
+    # one; a repository's other broken YAML (Helm templates) is not ours to judge.
+    report_problems = bool(loaded.problems) and (
+        loaded.refused or candidate.explicit or bool(recognised) or claimed(loaded.text)
+    )
+    if not recognised and not report_problems:
+        result.skipped = candidate.explicit
+        return result, [], ""
+    result.checked = True
+    for problem in loaded.problems:
+        location = Location(candidate.display, problem.span)
+        result.findings.append(Finding(PARSE_RULE, None, problem.message, location))
+    manifests: list[Manifest] = []
+    for document, input_format in recognised:
+        adapted = input_format.adapt(document, file)
+        result.findings.extend(adapted.findings)
+        manifests.extend(adapted.manifests)
+    return result, manifests, loaded.text
+
+
+def _check_manifests(manifests: list[Manifest], plan: FirstPass, result: FileResult) -> None:
+    here = {target(m): m for m in manifests}
+    residency = plan.config.config.residency
+    for manifest in manifests:
+        made = records(manifest)
+        if any(record is not None for record in made):
+            result.records.append((target(manifest), made))
+        variables = activation(manifest, residency)
+        profile = profile_of(manifest)
+        result.findings.extend(
+            plan.local.evaluate(manifest, variables, profile, lambda f, d, p: here.get((f, d, p)))
+        )
+        if manifest.kind in plan.anchors:
+            result.deferred.append(_deferred(manifest, variables, plan))
+        if _reads_other_files(manifest):
+            result.cacheable = False
+
+
+def _deferred(manifest: Manifest, variables: dict[str, Any], plan: FirstPass) -> Deferred:
+    """What the run-wide rules read of a manifest, resolved now (run-wide facts excepted)."""
+    values = {}
+    for name in plan.run_wide.names.get(manifest.kind, ()):
+        if name.split("__")[:2] in (["facts", side] for side in run_sides()):
+            continue
+        value = resolve(variables, name)
+        if value is not MISSING:
+            values[name] = value
+    return defer(manifest, values, plan.anchors[manifest.kind])
+
+
+def _reads_other_files(manifest: Manifest) -> bool:
+    """A manifest that names a model.config: its result depends on that file too."""
+    spec = manifest.data.get("spec")
+    model = spec.get("model") if isinstance(spec, dict) else None
+    return isinstance(model, dict) and bool(model.get("config"))
+
+
+def _recognised(loaded: LoadedFile, file: InputFile) -> list[tuple[Document, Format]]:
+    """The documents of a file that some input format recognises, with that format."""
+    out = []
+    for document in loaded.documents:
+        input_format = recognise(document.data, file)
+        if input_format is not None:
+            out.append((document, input_format))
+    return out
+
+
+def _relative(candidate: Candidate, config: LoadedConfig) -> str:
+    """The candidate's path as ``assume:`` globs match it: relative to the config's folder."""
+    try:
+        absolute = Path(os.path.abspath(candidate.path))
+        return absolute.relative_to(config.base.absolute()).as_posix()
+    except ValueError:
+        return candidate.display
+
+
+def _lines(text: str, result: FileResult) -> dict[int, LineInfo]:
+    """Fingerprint and text of every line a finding of this file may point at: local findings,
+    and the spots of its deferred parts."""
+    wanted = {f.location.span.line for f in result.findings}
+    wanted |= {spot[0] for deferred in result.deferred for spot in deferred.spots.values()}
+    wanted |= {s.line for s in result.suppressions}
+    lines = text.splitlines()
+    hashes = line_hashes(text) if text else []
+    return {
+        line: (
+            hashes[line - 1] if line <= len(hashes) else None,
+            " ".join(lines[line - 1].split()) if line <= len(lines) else "",
+        )
+        for line in sorted(wanted)
+        if line >= 1
+    }

@@ -1,0 +1,81 @@
+"""Pass 2: what depends on more than one file, once every file has been read.
+
+The run-wide facts' indices are built from every file's records (linearly: a pool or a quota
+shared by thousands of workloads is summed once), the run-wide rules run on each manifest's
+deferred part, and then every finding of the run gets its file's suppressions and its final
+severity.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from linter import suppress
+from linter.deferred import Deferred
+from linter.engine import Evaluator, nested
+from linter.facts import RUN_WIDE, run_sides
+from linter.facts.run import RunIndex, Target
+from linter.file_result import FileResult
+from linter.findings import Finding
+from linter.policy.loader import Rulebook
+from linter.selection import RuleSettings, resolve_severity
+
+
+def run_wide_findings(results: Sequence[FileResult], evaluator: Evaluator) -> Iterator[Finding]:
+    """The run-wide rules' findings, from the results of every file."""
+    if not evaluator:
+        return
+    run = RunIndex(run_sides())
+    deferred: dict[Target, Deferred] = {}
+    for result in results:
+        for target, records in result.records:
+            run.add(target, records)
+        for part in result.deferred:
+            deferred[(part.file, part.index, part.part)] = part
+
+    def find(file: str, document: int, part: int) -> Deferred | None:
+        return deferred.get((file, document, part))
+
+    providers: dict[str, frozenset[str]] = {
+        kind: frozenset(
+            name.split("__")[1]
+            for name in names
+            if name.startswith("facts__") and name.split("__")[1] in RUN_WIDE
+        )
+        for kind, names in evaluator.names.items()
+    }
+    for key, part in deferred.items():
+        variables: dict[str, Any] = dict(nested(part.values))
+        facts = dict(variables.get("facts", {}))
+        for provider in providers.get(part.kind, ()):
+            facts[provider] = run.fact(provider, key).as_data()
+        variables["facts"] = facts
+        yield from evaluator.evaluate(part, variables, part.profile, find)
+
+
+def finalise(
+    results: Sequence[FileResult],
+    run_wide: Sequence[Finding],
+    rulebook: Rulebook,
+    settings: dict[str, RuleSettings],
+) -> list[Finding]:
+    """Apply each file's suppressions, then the configured selection and severities."""
+    by_file: dict[str, list[Finding]] = {}
+    for finding in run_wide:
+        by_file.setdefault(finding.location.file, []).append(finding)
+    known, ran = set(rulebook.by_id), set(settings)
+    final = []
+    for result in results:
+        findings = [*result.findings, *by_file.pop(result.display, [])]
+        if not findings and not result.suppressions:
+            continue
+        applied = suppress.apply(result.display, findings, result.suppressions, known, ran)
+        for finding in applied:
+            rule_settings = settings.get(finding.rule_id)
+            if rule_settings is not None:
+                rule = rulebook.by_id[finding.rule_id]
+                severity = resolve_severity(rule.meta, finding.severity, rule_settings)
+                final.append(dataclasses.replace(finding, severity=severity))
+    return sorted(final, key=lambda f: f.sort_key)
