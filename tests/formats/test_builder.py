@@ -145,7 +145,7 @@ def test_annotations_are_typed_for_their_fields() -> None:
         ("spec", "lifecycle", "hoursPerMonth"),
         200,
     )
-    with pytest.raises(ValueProblem, match="unknown annotation gpulint.dev/regoin"):
+    with pytest.raises(ValueProblem, match=r"unknown annotation gpulint\.dev/regoin"):
         read_annotation("regoin", "eu-west-1")
 
 
