@@ -10,6 +10,8 @@ max_model_len), block) + 1``; ``CacheConfig.DEFAULT_BLOCK_SIZE = 16``.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from linter.memory.architecture import Architecture
 
 BLOCK_SIZE = 16
@@ -17,6 +19,20 @@ BLOCK_SIZE = 16
 
 def _cdiv(a: int, b: int) -> int:
     return -(-a // b)
+
+
+def pipeline_stage(arch: Architecture, stages: int) -> Architecture:
+    """The layers of the pipeline stage holding the most of them: vLLM's ``get_pp_indices``
+    gives each stage ``L // stages`` layers and one more to ``L % stages`` of them."""
+    if stages < 1:
+        raise ValueError("pipeline stages must be >= 1")
+    if stages == 1:
+        return arch
+    layers = _cdiv(arch.num_hidden_layers, stages)
+    moe = min(arch.moe_layers, layers)
+    return replace(
+        arch, num_hidden_layers=layers, layer_types=arch.layer_types[:layers], moe_layers=moe
+    )
 
 
 def kv_bytes_per_token_per_layer(arch: Architecture, element_bytes: int, tp: int = 1) -> int:
