@@ -38,6 +38,7 @@ def evaluate(case: dict[str, Any]) -> Comparison:
         tensor_parallel=case["tensor_parallel"],
         gpu_memory_utilization=case["gpu_memory_utilization"],
         engine_version=case["engine_version"],
+        engine=case.get("engine"),
         max_model_len=case["max_model_len"],
         max_num_seqs=case["max_num_seqs"],
         max_num_batched_tokens=case["max_num_batched_tokens"],

@@ -14,7 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from linter.catalog.models import find_model
-from linter.memory.quantization import QuantizationError, checkpoint_precision
+from linter.memory.quantization import (
+    QuantizationError,
+    checkpoint_precision,
+    unquantised_modules,
+)
 
 FULL = "full"
 SLIDING = "sliding"
@@ -97,6 +101,8 @@ class Architecture:
     #: Precision the published weights are stored in (quantization_config, torch_dtype or the
     #: catalogue); None when the config does not say.
     checkpoint_precision: str | None = None
+    #: Modules the quantised checkpoint stores unquantised (its quantization_config).
+    unquantised_modules: tuple[str, ...] = ()
 
     @property
     def is_mla(self) -> bool:
@@ -125,6 +131,11 @@ class Architecture:
     @property
     def sliding_attention_layers(self) -> int:
         return self.num_hidden_layers - self.full_attention_layers
+
+    @property
+    def attention_matrix_parameters(self) -> int:
+        """Weight matrices of one attention block."""
+        return self._attention_matrices()
 
     def _attention_matrices(self) -> int:
         h, heads = self.hidden_size, self.num_attention_heads
@@ -242,6 +253,7 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
     """
     try:
         stored_as = checkpoint_precision(config)
+        kept = unquantised_modules(config)
     except QuantizationError as err:
         raise ArchitectureError(str(err)) from None
     text = config.get("text_config")
@@ -360,6 +372,7 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
         checkpoint_bytes=config.get("checkpoint_bytes"),
         checkpoint_dtype=config.get("checkpoint_dtype"),
         checkpoint_precision=stored_as,
+        unquantised_modules=kept,
         **fields,
     )
 

@@ -283,17 +283,19 @@ def estimate_inference(
     calibration: Calibration | None = None,
     pipeline_parallel: int = 1,
     kv_cache_memory_bytes: int | None = None,
+    engine: str | None = None,
 ) -> InferenceEstimate:
     """Does serving ``batch`` sequences of ``context`` tokens (``--max-model-len``) fit one
     replica of ``gpus`` tensor-parallel GPUs x ``pipeline_parallel`` stages, and would vLLM
     start? Figures are for one GPU of the first stage (it holds the most layers). With
     ``kv_cache_memory_bytes`` the KV pool is that size and ``gpu_memory_utilization`` is not
-    used (vLLM ``--kv-cache-memory-bytes``). Without an architecture, KV, activations and the
+    used (vLLM ``--kv-cache-memory-bytes``). ``engine`` (``v0``/``v1``) says which engine a
+    release that shipped both ran. Without an architecture, KV, activations and the
     start-up verdict are unknown (None)."""
     weight_precision, assumed = resolve_precision(arch, precision)
     if batch < 1 or context < 1 or gpus < 1 or pipeline_parallel < 1:
         raise ValueError("batch, context, gpus and pipeline stages must be >= 1")
-    accounting = accounting_for(engine_version)
+    accounting = accounting_for(engine_version, engine)
     if engine_version is None:
         assumed.append(f"vLLM {accounting.version} (serving.engineVersion unset)")
     utilization = gpu_memory_utilization or accounting.release.default_gpu_memory_utilization

@@ -22,6 +22,7 @@ class Settings:
     tensor_parallel: int = 1
     gpu_memory_utilization: float | None = None
     engine_version: str | None = None
+    engine: str | None = None  # v0 or v1, where the release shipped both
     max_model_len: int | None = None
     max_num_seqs: int | None = None
     max_num_batched_tokens: int | None = None
@@ -118,6 +119,7 @@ def replay(
         max_num_seqs=settings.max_num_seqs,
         enforce_eager=settings.enforce_eager,
         engine_version=settings.engine_version,
+        engine=settings.engine,
         calibration=calibration,
     )
     return Comparison(estimate, logged)

@@ -4,13 +4,15 @@ memory.md §0 rule 1: prefer the checkpoint's published size (safetensors ``tota
 requested precision is the checkpoint's own; otherwise a format stores the tensors in its scope
 (precisions.yaml) at its bits per value, group scales and zero points included, and keeps the
 rest 16-bit: embeddings, lm_head, norms, biases, routers and vision towers (so ``params x bits``
-under-estimates: Llama-3.1-70B W8A8 logs 67.72 GiB vs 67.67 computed this way, memory.md §4 #3).
+under-estimates: Llama-3.1-70B W8A8 logs 67.72 GiB vs 67.67 computed this way, memory.md §4 #3),
+and so are the layers a checkpoint lists as unquantised (:mod:`linter.memory.modules`).
 """
 
 from __future__ import annotations
 
 from linter.catalog.precisions import PrecisionSpec
 from linter.memory.architecture import Architecture
+from linter.memory.modules import unquantised_matrix_parameters
 from linter.memory.units import matrix_bits, precision_spec
 
 _SAME_SIZE = {"bf16": "16bit", "fp16": "16bit"}
@@ -36,7 +38,10 @@ def _quantised(arch: Architecture, spec: PrecisionSpec, tp: int) -> tuple[int, i
         hidden = _round_up(arch.hidden_size, spec.pad_hidden_to)
         stored = arch.expert_parameters * padded * hidden // (intermediate * arch.hidden_size)
         return arch.expert_parameters, stored
-    return arch.decoder_matrix_parameters, arch.decoder_matrix_parameters
+    quantised = arch.decoder_matrix_parameters
+    if spec.name == arch.checkpoint_precision:  # the checkpoint's own format keeps its exclusions
+        quantised -= unquantised_matrix_parameters(arch)
+    return quantised, quantised
 
 
 def weight_bytes(
