@@ -36,6 +36,7 @@ def evaluate(case: dict[str, Any]) -> Comparison:
         raise LookupError(f"{case['id']}: model or GPU not in the catalogue")
     settings = Settings(
         tensor_parallel=case["tensor_parallel"],
+        expert_parallel=case.get("expert_parallel", 1),
         gpu_memory_utilization=case["gpu_memory_utilization"],
         engine_version=case["engine_version"],
         engine=case.get("engine"),

@@ -35,12 +35,14 @@ from typing import Any
 import torch
 import transformers
 from ruamel.yaml import YAML
-from transformers import AutoConfig, AutoModelForCausalLM
+from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForImageTextToText
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = ROOT / "linter" / "catalog" / "data" / "models.yaml"
 OUTPUT = ROOT / "tests" / "memory" / "data" / "reference.json"
 DECODER_LAYER = re.compile(r"\.(layers|h)\.\d+\.")
+#: Vision-language model types: built with their vision tower, KV read from the text config.
+VISION_LANGUAGE = ("qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe")
 
 
 def _is_router(name: str) -> bool:
@@ -67,8 +69,11 @@ def _kv_bytes(config: Any) -> tuple[int, int]:
 def reference(entry: dict[str, Any]) -> dict[str, Any]:
     fields = {k: v for k, v in entry["config"].items() if k != "model_type"}
     config = AutoConfig.for_model(entry["config"]["model_type"], **fields)
+    builder = AutoModelForCausalLM
+    if entry["config"]["model_type"] in VISION_LANGUAGE:
+        builder = AutoModelForImageTextToText
     with torch.device("meta"):
-        model = AutoModelForCausalLM.from_config(config)
+        model = builder.from_config(config)
     params = sum(p.numel() for p in model.parameters())
     matrix = router = 0
     for name, p in model.named_parameters():
@@ -78,7 +83,7 @@ def reference(entry: dict[str, Any]) -> dict[str, Any]:
             router += p.numel()
         else:
             matrix += p.numel()
-    kv_all, kv_full = _kv_bytes(config)
+    kv_all, kv_full = _kv_bytes(getattr(config, "text_config", None) or config)
     return {
         "parameters": params,
         "decoder_matrix_parameters": matrix,

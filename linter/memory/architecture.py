@@ -19,6 +19,7 @@ from linter.memory.quantization import (
     checkpoint_precision,
     unquantised_modules,
 )
+from linter.memory.vision import TEXT_TYPES, VisionError, VisionTower, vision_tower
 
 FULL = "full"
 SLIDING = "sliding"
@@ -30,6 +31,7 @@ SUPPORTED_MODEL_TYPES = (
     "gemma2",
     "gemma3",
     "gemma3_text",
+    "glm4_moe",
     "gpt_oss",
     "llama",
     "mistral",
@@ -103,6 +105,8 @@ class Architecture:
     checkpoint_precision: str | None = None
     #: Modules the quantised checkpoint stores unquantised (its quantization_config).
     unquantised_modules: tuple[str, ...] = ()
+    #: The vision tower of a vision-language model (16-bit, never quantised by vLLM).
+    vision: VisionTower | None = None
 
     @property
     def is_mla(self) -> bool:
@@ -202,7 +206,8 @@ class Architecture:
         per_layer_vectors = self._attention_vectors() + self.norms_per_layer * norm
         mlp_bias = (2 * self.intermediate_size + self.hidden_size) if self.mlp_bias else 0
         return (
-            self.embedding_parameters
+            (self.vision.parameters if self.vision else 0)
+            + self.embedding_parameters
             + self.decoder_matrix_parameters
             + self.router_parameters
             + self.num_hidden_layers * per_layer_vectors
@@ -247,17 +252,30 @@ def _layer_types(config: Mapping[str, Any], model_type: str, layers: int) -> tup
 def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
     """Build an Architecture from a parsed Hugging Face ``config.json``.
 
-    Multimodal configs contribute their ``text_config`` only (vision towers are not counted).
-    Raises ArchitectureError (a ValueError) for model types whose layout is not modelled
-    exactly, rather than guessing.
+    Vision-language models of :data:`linter.memory.vision.TEXT_TYPES` add their vision tower;
+    other multimodal configs contribute their ``text_config`` only. Raises ArchitectureError
+    (a ValueError) for model types whose layout is not modelled exactly, rather than guessing.
     """
     try:
         stored_as = checkpoint_precision(config)
         kept = unquantised_modules(config)
     except QuantizationError as err:
         raise ArchitectureError(str(err)) from None
+    outer_type = str(config.get("model_type", "")).lower()
+    tower = None
     text = config.get("text_config")
-    if isinstance(text, Mapping):
+    if outer_type in TEXT_TYPES:
+        inner = text if isinstance(text, Mapping) else config
+        tie = inner.get("tie_word_embeddings", config.get("tie_word_embeddings", False))
+        hidden_size = inner.get("hidden_size")
+        try:
+            tower = vision_tower(
+                outer_type, config, hidden_size if isinstance(hidden_size, int) else 0
+            )
+        except VisionError as err:
+            raise ArchitectureError(str(err)) from None
+        config = {**inner, "model_type": TEXT_TYPES[outer_type], "tie_word_embeddings": tie}
+    elif isinstance(text, Mapping):
         config = {**text, "model_type": text.get("model_type", f"{config.get('model_type')}_text")}
     model_type = str(config.get("model_type", "")).lower()
     if model_type in NOT_SIZED:
@@ -322,7 +340,7 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
     elif model_type == "qwen3_moe":
         step = _int(config, "decoder_sparse_step", 1)
         dense_only = set(config.get("mlp_only_layers") or [])
-        experts = _int(config, "num_experts")
+        experts = _int(config, "num_experts", config.get("num_local_experts"))
         sparse = sum(
             1 for i in range(layers) if i not in dense_only and experts > 0 and (i + 1) % step == 0
         )
@@ -331,6 +349,19 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
             moe_intermediate_size=_int(config, "moe_intermediate_size"),
             experts_per_token=_int(config, "num_experts_per_tok", 8),
             moe_layers=sparse,
+        )
+    elif model_type == "glm4_moe":
+        moe_i = _int(config, "moe_intermediate_size")
+        first_dense = _int(config, "first_k_dense_replace", 1)
+        fields.update(
+            qkv_bias=bias,
+            o_bias=False,
+            qk_norm=bool(config.get("use_qk_norm", False)),
+            num_experts=_int(config, "n_routed_experts"),
+            moe_intermediate_size=moe_i,
+            experts_per_token=_int(config, "num_experts_per_tok"),
+            shared_expert_intermediate_size=moe_i * _int(config, "n_shared_experts", 1),
+            moe_layers=max(0, layers - first_dense),
         )
     elif model_type == "deepseek_v3":
         moe_i = _int(config, "moe_intermediate_size")
@@ -373,6 +404,7 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
         checkpoint_dtype=config.get("checkpoint_dtype"),
         checkpoint_precision=stored_as,
         unquantised_modules=kept,
+        vision=tower,
         **fields,
     )
 

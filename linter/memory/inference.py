@@ -16,6 +16,7 @@ import math
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
+from linter.catalog.engines import catalogue
 from linter.catalog.gpus import GpuSpec
 from linter.memory.architecture import Architecture
 from linter.memory.calibration import Calibration
@@ -36,6 +37,7 @@ from linter.memory.kv_cache import (
 )
 from linter.memory.units import GIB, check_precision, kv_element_bytes
 from linter.memory.weights import weight_bytes
+from linter.memory.weights import weights_per_gpu as weights_share
 
 DEFAULT_PRECISION = "bf16"
 #: Why vLLM would not start: no KV room is left after the weights, activations and overhead
@@ -55,7 +57,8 @@ def activation_peak_bytes(
     issue #10517 (Llama-3.1-8B, V0 profile of max_model_len tokens): peak torch grows 0.92 GiB
     from 20,000 to 29,000 tokens = 110,000 B/token; this formula gives 110,592. The sampler adds
     ``bytes_per_logit`` for each of ``num_seqs`` sequences over the full vocabulary (fp32 logits
-    in V0; V1's sampler warm-up keeps several copies, engines.yaml).
+    in V0; V1's sampler warm-up keeps several copies, engines.yaml). A vision tower's peak over
+    the largest image (:mod:`linter.memory.vision`) replaces the decoder's when larger.
     """
     h = arch.hidden_size
     per_token = 0
@@ -64,7 +67,11 @@ def activation_peak_bytes(
     if arch.moe_layers:
         moe = 2 * (arch.experts_per_token * (3 * arch.moe_intermediate_size // tp + h) + 3 * h)
         per_token = max(per_token, moe)
-    return tokens * per_token + num_seqs * arch.vocab_size * bytes_per_logit
+    forward = tokens * per_token
+    if arch.vision is not None:  # the encoder is profiled on its own, before the decoder
+        image_tokens = catalogue().overheads.vision_profile_image_tokens
+        forward = max(forward, arch.vision.profile_peak_bytes(image_tokens))
+    return forward + num_seqs * arch.vocab_size * bytes_per_logit
 
 
 @dataclass(frozen=True)
@@ -284,6 +291,7 @@ def estimate_inference(
     pipeline_parallel: int = 1,
     kv_cache_memory_bytes: int | None = None,
     engine: str | None = None,
+    expert_parallel: int = 1,
 ) -> InferenceEstimate:
     """Does serving ``batch`` sequences of ``context`` tokens (``--max-model-len``) fit one
     replica of ``gpus`` tensor-parallel GPUs x ``pipeline_parallel`` stages, and would vLLM
@@ -293,8 +301,8 @@ def estimate_inference(
     release that shipped both ran. Without an architecture, KV, activations and the
     start-up verdict are unknown (None)."""
     weight_precision, assumed = resolve_precision(arch, precision)
-    if batch < 1 or context < 1 or gpus < 1 or pipeline_parallel < 1:
-        raise ValueError("batch, context, gpus and pipeline stages must be >= 1")
+    if batch < 1 or context < 1 or gpus < 1 or pipeline_parallel < 1 or expert_parallel < 1:
+        raise ValueError("batch, context, gpus, pipeline stages and expert ranks must be >= 1")
     accounting = accounting_for(engine_version, engine)
     if engine_version is None:
         assumed.append(f"vLLM {accounting.version} (serving.engineVersion unset)")
@@ -306,7 +314,9 @@ def estimate_inference(
     seqs = max_num_seqs or default_seqs
     element = kv_element_bytes(kv_precision, weight_precision)
     weights = weight_bytes(arch, parameters, weight_precision, gpus)
-    weights_per_gpu = -(-weights // (gpus * pipeline_parallel))
+    weights_per_gpu = weights_share(
+        arch, weights, weight_precision, gpus, pipeline_parallel, expert_parallel
+    )
     non_torch = non_torch_bytes(gpus * pipeline_parallel)
     graphs = cuda_graph_bytes(accounting, enforce_eager)
     if calibration is not None:

@@ -20,6 +20,7 @@ class Settings:
     """What a start-up ran: the flags that change the memory budget."""
 
     tensor_parallel: int = 1
+    expert_parallel: int = 1  # GPUs the routed experts are sharded over (--enable-expert-parallel)
     gpu_memory_utilization: float | None = None
     engine_version: str | None = None
     engine: str | None = None  # v0 or v1, where the release shipped both
@@ -120,6 +121,7 @@ def replay(
         enforce_eager=settings.enforce_eager,
         engine_version=settings.engine_version,
         engine=settings.engine,
+        expert_parallel=settings.expert_parallel,
         calibration=calibration,
     )
     return Comparison(estimate, logged)

@@ -63,3 +63,29 @@ def weight_bytes(
     quantised, stored = _quantised(arch, spec, tp)
     rest_bytes = 4 if spec.name == "fp32" else 2
     return _ceil_bits(stored, spec.name) + rest_bytes * (arch.parameters - quantised)
+
+
+def expert_weight_bytes(arch: Architecture, precision: str, tp: int = 1) -> int:
+    """Bytes of the routed experts alone (what expert parallelism shards), in ``precision``."""
+    if not arch.is_moe:
+        return 0
+    spec = precision_spec(precision)
+    stored = _quantised(arch, spec, tp)[1] if spec.scope == "experts" else arch.expert_parameters
+    return _ceil_bits(stored, spec.name)
+
+
+def weights_per_gpu(
+    arch: Architecture | None,
+    total: int,
+    precision: str,
+    tp: int,
+    pp: int = 1,
+    ep: int = 1,
+) -> int:
+    """One GPU's share of ``total`` weight bytes: tensor x pipeline parallel split everything;
+    expert parallelism (vLLM ``--enable-expert-parallel``, over ``ep`` GPUs) shards the routed
+    experts instead, and the rest is split by tensor parallelism only."""
+    if ep <= 1 or arch is None or not arch.is_moe:
+        return -(-total // (tp * pp))
+    experts = expert_weight_bytes(arch, precision, tp)
+    return -(-(total - experts) // (tp * pp)) + -(-experts // (ep * pp))

@@ -1,0 +1,98 @@
+"""Vision towers of vision-language models: their exact parameter count and the activation peak
+vLLM measures when it profiles the encoder on the largest image.
+
+Counts reproduce transformers' modules (checked on the meta device in
+tests/memory/data/reference.json): Qwen2.5-VL (RMSNorm blocks, gated MLP with biases, a
+2x2-patch merger) and Qwen3-VL (LayerNorm blocks, plain MLP, learned position embeddings and
+"deepstack" mergers feeding intermediate layers into the language model). vLLM profiles the
+encoder with one item of the maximum feature size (its log: "Encoder cache will be initialized
+with a budget of 16384 tokens, and profiled with 1 image items of the maximum feature size");
+the peak is one vision block's live tensors over every patch of that image plus the merged
+embeddings it hands to the language model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+#: Language-model type of each vision-language model type (transformers' text_config types).
+TEXT_TYPES = {
+    "qwen2_5_vl": "qwen2",
+    "qwen3_vl": "qwen3",
+    "qwen3_vl_moe": "qwen3_moe",
+}
+
+
+class VisionError(ValueError):
+    """A vision config that cannot be counted exactly."""
+
+
+@dataclass(frozen=True)
+class VisionTower:
+    parameters: int
+    hidden_size: int
+    intermediate_size: int
+    gated_mlp: bool
+    merge_factor: int  # patches per language-model token (spatial_merge_size squared)
+    out_hidden_size: int
+
+    def profile_peak_bytes(self, image_tokens: int, element_bytes: int = 2) -> int:
+        """Activation peak of encoding one image of ``image_tokens`` language-model tokens."""
+        patches = image_tokens * self.merge_factor
+        h, i = self.hidden_size, self.intermediate_size
+        mlp = h + (3 if self.gated_mlp else 2) * i
+        per_patch = max(5 * h, mlp)
+        return element_bytes * (patches * per_patch + image_tokens * self.out_hidden_size)
+
+
+def _int(config: Mapping[str, Any], key: str, default: int | None = None) -> int:
+    value = config.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise VisionError(f"vision_config {key!r} must be a positive integer, got {value!r}")
+    return value
+
+
+def _qwen2_5(config: Mapping[str, Any], out: int) -> VisionTower:
+    h, i = _int(config, "hidden_size"), _int(config, "intermediate_size")
+    depth, patch = _int(config, "depth"), _int(config, "patch_size", 14)
+    temporal, merge = _int(config, "temporal_patch_size", 2), _int(config, "spatial_merge_size", 2)
+    channels = _int(config, "in_channels", config.get("in_chans", 3))
+    merged = merge * merge * h
+    block = 2 * h + (3 * h * h + 3 * h) + (h * h + h) + (3 * h * i + 2 * i + h)
+    merger = h + (merged * merged + merged) + (merged * out + out)
+    params = channels * temporal * patch * patch * h + depth * block + merger
+    return VisionTower(params, h, i, True, merge * merge, out)
+
+
+def _qwen3(config: Mapping[str, Any], out: int) -> VisionTower:
+    h, i = _int(config, "hidden_size"), _int(config, "intermediate_size")
+    depth, patch = _int(config, "depth"), _int(config, "patch_size", 16)
+    temporal, merge = _int(config, "temporal_patch_size", 2), _int(config, "spatial_merge_size", 2)
+    channels = _int(config, "in_channels", 3)
+    positions = _int(config, "num_position_embeddings", 2304)
+    deepstack = config.get("deepstack_visual_indexes") or []
+    if not isinstance(deepstack, list):
+        raise VisionError("vision_config 'deepstack_visual_indexes' must be a list")
+    merged = merge * merge * h
+    block = 4 * h + (3 * h * h + 3 * h) + (h * h + h) + (2 * h * i + i + h)
+    mlp = (merged * merged + merged) + (merged * out + out)
+    merger = 2 * h + mlp
+    deepstack_mergers = len(deepstack) * (2 * merged + mlp)
+    embed = channels * temporal * patch * patch * h + h + positions * h
+    params = embed + depth * block + merger + deepstack_mergers
+    return VisionTower(params, h, i, False, merge * merge, out)
+
+
+def vision_tower(model_type: str, config: Mapping[str, Any], text_hidden: int) -> VisionTower:
+    """The vision tower of a ``model_type`` config (its ``vision_config``)."""
+    vision = config.get("vision_config")
+    if not isinstance(vision, Mapping):
+        raise VisionError(f"{model_type} config has no vision_config")
+    out = _int(vision, "out_hidden_size", text_hidden)
+    if model_type == "qwen2_5_vl":
+        return _qwen2_5(vision, out)
+    if model_type in ("qwen3_vl", "qwen3_vl_moe"):
+        return _qwen3(vision, out)
+    raise VisionError(f"the vision tower of {model_type!r} is not modelled")
