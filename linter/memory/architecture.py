@@ -19,10 +19,13 @@ from linter.memory.quantization import (
     checkpoint_precision,
     unquantised_modules,
 )
+from linter.memory.state_space import StateMixer, gated_delta_mixer, mamba_mixer
 from linter.memory.vision import TEXT_TYPES, VisionError, VisionTower, vision_tower
 
 FULL = "full"
 SLIDING = "sliding"
+#: A layer whose mixer keeps a recurrent state instead of a KV cache (Mamba, gated delta net).
+STATE = "state"
 
 SUPPORTED_MODEL_TYPES = (
     "deepseek_v3",
@@ -33,13 +36,16 @@ SUPPORTED_MODEL_TYPES = (
     "gemma3_text",
     "glm4_moe",
     "gpt_oss",
+    "jamba",
     "llama",
+    "mamba",
     "mistral",
     "mixtral",
     "phi3",
     "qwen2",
     "qwen3",
     "qwen3_moe",
+    "qwen3_next",
 )
 
 
@@ -47,11 +53,6 @@ SUPPORTED_MODEL_TYPES = (
 NOT_SIZED = {
     "llama4": "Llama 4 interleaves chunked-attention layers that vLLM's hybrid KV allocator pages "
     "separately; that accounting is not modelled",
-    "qwen3_next": "Qwen3-Next mixes gated-delta-net state layers with attention; vLLM sizes their "
-    "recurrent state per sequence, which is not modelled",
-    "jamba": "Jamba mixes Mamba state-space layers with attention; the Mamba state accounting is "
-    "not modelled",
-    "mamba": "Mamba keeps a recurrent state per sequence instead of a KV cache; not modelled",
     "mamba2": "Mamba-2 keeps a recurrent state per sequence instead of a KV cache; not modelled",
     "nemotron_h": "Nemotron-H mixes Mamba-2 and attention layers; not modelled",
     "falcon_h1": "Falcon-H1 mixes Mamba-2 and attention layers; not modelled",
@@ -107,6 +108,12 @@ class Architecture:
     unquantised_modules: tuple[str, ...] = ()
     #: The vision tower of a vision-language model (16-bit, never quantised by vLLM).
     vision: VisionTower | None = None
+    #: The mixer of the STATE layers of a hybrid or state-space model.
+    state_mixer: StateMixer | None = None
+    #: Attention that gates its output with a second query-sized projection (Qwen3-Next).
+    attention_output_gate: bool = False
+    #: A sigmoid gate (one h-vector) on the shared expert of every MoE layer (Qwen2-MoE family).
+    shared_expert_gate: bool = False
 
     @property
     def is_mla(self) -> bool:
@@ -134,7 +141,16 @@ class Architecture:
 
     @property
     def sliding_attention_layers(self) -> int:
-        return self.num_hidden_layers - self.full_attention_layers
+        return sum(1 for t in self.layer_types if t == SLIDING)
+
+    @property
+    def state_layers(self) -> int:
+        return sum(1 for t in self.layer_types if t == STATE)
+
+    @property
+    def attention_layers(self) -> int:
+        """Layers that keep a KV cache (full or sliding-window attention)."""
+        return self.num_hidden_layers - self.state_layers
 
     @property
     def attention_matrix_parameters(self) -> int:
@@ -154,7 +170,8 @@ class Architecture:
                 self.qk_nope_head_dim + self.v_head_dim
             )
             return q + kv + heads * self.v_head_dim * h
-        return h * (self.q_dim + 2 * self.kv_dim) + self.q_dim * h
+        gate = 2 if self.attention_output_gate else 1
+        return h * (gate * self.q_dim + 2 * self.kv_dim) + self.q_dim * h
 
     def _attention_vectors(self) -> int:
         n = (self.q_dim + 2 * self.kv_dim) * self.qkv_bias + self.hidden_size * self.o_bias
@@ -171,7 +188,9 @@ class Architecture:
 
     def _moe_vectors(self) -> int:
         e, h, i = self.num_experts, self.hidden_size, self.moe_intermediate_size
-        return e * (2 * i + h) * self.expert_bias + e * self.router_bias
+        return (
+            e * (2 * i + h) * self.expert_bias + e * self.router_bias + h * self.shared_expert_gate
+        )
 
     @property
     def router_parameters(self) -> int:
@@ -191,7 +210,9 @@ class Architecture:
         """
         dense = self.dense_layers * self._mlp_matrices(self.intermediate_size)
         shared = self.moe_layers * self._mlp_matrices(self.shared_expert_intermediate_size)
-        attention = self.num_hidden_layers * self._attention_matrices()
+        attention = self.attention_layers * self._attention_matrices()
+        if self.state_mixer is not None:
+            attention += self.state_layers * self.state_mixer.matrix_parameters
         return attention + dense + self.expert_parameters + shared
 
     @property
@@ -203,14 +224,16 @@ class Architecture:
     def parameters(self) -> int:
         """Exact parameter count, every MoE expert included (all are resident in memory)."""
         norm = self.hidden_size * (2 if self.norm_bias else 1)
-        per_layer_vectors = self._attention_vectors() + self.norms_per_layer * norm
+        mixer_vectors = self.state_mixer.vector_parameters if self.state_mixer else 0
         mlp_bias = (2 * self.intermediate_size + self.hidden_size) if self.mlp_bias else 0
         return (
             (self.vision.parameters if self.vision else 0)
             + self.embedding_parameters
             + self.decoder_matrix_parameters
             + self.router_parameters
-            + self.num_hidden_layers * per_layer_vectors
+            + self.attention_layers * self._attention_vectors()
+            + self.state_layers * mixer_vectors
+            + self.num_hidden_layers * self.norms_per_layer * norm
             + self.dense_layers * mlp_bias
             + self.moe_layers * self._moe_vectors()
             + norm
@@ -226,16 +249,28 @@ def _int(config: Mapping[str, Any], key: str, default: int | None = None) -> int
     return value
 
 
+def _dt_rank(config: Mapping[str, Any], key: str, hidden: int) -> int:
+    """A Mamba time-step rank; ``auto`` is ``ceil(hidden / 16)`` as in transformers."""
+    if config.get(key, "auto") == "auto":
+        return -(-hidden // 16)
+    return _int(config, key)
+
+
 def _layer_types(config: Mapping[str, Any], model_type: str, layers: int) -> tuple[str, ...]:
     """Per-layer attention kind, following each transformers config class's defaults."""
     window = config.get("sliding_window")
     declared = config.get("layer_types")
     if declared:
-        kinds = {"full_attention": FULL, "sliding_attention": SLIDING}
+        kinds = {"full_attention": FULL, "sliding_attention": SLIDING, "linear_attention": STATE}
         unknown = sorted({t for t in declared if t not in kinds})
         if unknown or len(declared) != layers:
             raise ArchitectureError(f"unsupported layer_types {unknown or declared!r}")
         return tuple(kinds[t] for t in declared)
+    if model_type == "mamba":
+        return (STATE,) * layers
+    if model_type == "jamba":
+        period, offset = _int(config, "attn_layer_period", 8), _int(config, "attn_layer_offset", 4)
+        return tuple(FULL if i % period == offset else STATE for i in range(layers))
     if model_type in ("gemma2", "gpt_oss"):
         return tuple(SLIDING if (i + 1) % 2 else FULL for i in range(layers))
     if model_type == "gemma3_text":
@@ -289,7 +324,7 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
         model_type = "gemma3_text"
     hidden = _int(config, "hidden_size")
     layers = _int(config, "num_hidden_layers")
-    heads = _int(config, "num_attention_heads")
+    heads = _int(config, "num_attention_heads", 1 if model_type == "mamba" else None)
     if heads == 0 or layers == 0:
         raise ArchitectureError("config declares zero layers or attention heads")
     kv_heads = _int(config, "num_key_value_heads", heads)
@@ -321,7 +356,7 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
             raise ArchitectureError("falcon with bias=true is not modelled exactly")
     elif model_type == "qwen2":
         fields.update(qkv_bias=True, o_bias=False)
-    elif model_type in ("qwen3", "qwen3_moe"):
+    elif model_type in ("qwen3", "qwen3_moe", "qwen3_next"):
         fields.update(qk_norm=True)
     elif model_type == "gemma2":
         fields.update(norms_per_layer=4)
@@ -337,7 +372,45 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
             experts_per_token=_int(config, "num_experts_per_tok", 2),
             moe_layers=layers,
         )
-    elif model_type == "qwen3_moe":
+    elif model_type == "mamba":
+        d_inner = _int(config, "intermediate_size", _int(config, "expand", 2) * hidden)
+        mixer = mamba_mixer(
+            hidden,
+            d_inner,
+            _int(config, "state_size", 16),
+            _int(config, "conv_kernel", 4),
+            _dt_rank(config, "time_step_rank", hidden),
+            conv_bias=bool(config.get("use_conv_bias", True)),
+            proj_bias=bool(config.get("use_bias", False)),
+            inner_norms=False,
+        )
+        fields.update(state_mixer=mixer, norms_per_layer=1)
+        intermediate = 0
+    elif model_type == "jamba":
+        mixer = mamba_mixer(
+            hidden,
+            _int(config, "mamba_expand", 2) * hidden,
+            _int(config, "mamba_d_state", 16),
+            _int(config, "mamba_d_conv", 4),
+            _dt_rank(config, "mamba_dt_rank", hidden),
+            conv_bias=bool(config.get("mamba_conv_bias", True)),
+            proj_bias=bool(config.get("mamba_proj_bias", False)),
+            inner_norms=True,
+        )
+        experts = _int(config, "num_experts", 16)
+        period, offset = (
+            _int(config, "expert_layer_period", 2),
+            _int(config, "expert_layer_offset", 1),
+        )
+        moe = sum(1 for i in range(layers) if experts > 1 and i % period == offset)
+        fields.update(
+            state_mixer=mixer,
+            num_experts=experts if moe else 0,
+            moe_intermediate_size=_int(config, "intermediate_size"),
+            experts_per_token=_int(config, "num_experts_per_tok", 2),
+            moe_layers=moe,
+        )
+    elif model_type in ("qwen3_moe", "qwen3_next"):
         step = _int(config, "decoder_sparse_step", 1)
         dense_only = set(config.get("mlp_only_layers") or [])
         experts = _int(config, "num_experts", config.get("num_local_experts"))
@@ -350,6 +423,21 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
             experts_per_token=_int(config, "num_experts_per_tok", 8),
             moe_layers=sparse,
         )
+        if model_type == "qwen3_next":
+            mixer = gated_delta_mixer(
+                hidden,
+                _int(config, "linear_num_key_heads"),
+                _int(config, "linear_num_value_heads"),
+                _int(config, "linear_key_head_dim"),
+                _int(config, "linear_value_head_dim"),
+                _int(config, "linear_conv_kernel_dim", 4),
+            )
+            fields.update(
+                state_mixer=mixer,
+                attention_output_gate=True,
+                shared_expert_intermediate_size=_int(config, "shared_expert_intermediate_size", 0),
+                shared_expert_gate=_int(config, "shared_expert_intermediate_size", 0) > 0,
+            )
     elif model_type == "glm4_moe":
         moe_i = _int(config, "moe_intermediate_size")
         first_dense = _int(config, "first_k_dense_replace", 1)
@@ -396,7 +484,9 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
         num_key_value_heads=kv_heads,
         head_dim=_int(config, "head_dim", hidden // heads) or hidden // heads,
         intermediate_size=_int({"intermediate_size": intermediate}, "intermediate_size"),
-        tie_word_embeddings=bool(config.get("tie_word_embeddings", model_type == "falcon")),
+        tie_word_embeddings=bool(
+            config.get("tie_word_embeddings", model_type in ("falcon", "mamba"))
+        ),
         max_position_embeddings=max_pos if isinstance(max_pos, int) else None,
         sliding_window=window if SLIDING in types else None,
         layer_types=types,

@@ -134,7 +134,7 @@ def startup(
     fits = max_tokens_within(arch, available, element_bytes, tp, limit=max(limit, max_model_len))
     if available <= 0:
         tokens, concurrency = 0, 0.0
-    elif arch.sliding_attention_layers:
+    elif arch.sliding_attention_layers or arch.state_layers:
         # Hybrid allocator: the logged size is concurrency x max_model_len, not raw capacity.
         concurrency = available / needed if needed else 0.0
         tokens = int(concurrency * max_model_len)
@@ -227,6 +227,9 @@ def resolve_precision(arch: Architecture | None, precision: str | None) -> tuple
     """The weight precision to size: the one asked for, else the checkpoint's own."""
     if precision is not None:
         return check_precision(precision), []
+    if arch is not None and arch.checkpoint_precision == "fp32":
+        served = f"weights {DEFAULT_PRECISION} (vLLM's --dtype auto serves float32 in 16-bit)"
+        return DEFAULT_PRECISION, [served]
     if arch is not None and arch.checkpoint_precision is not None:
         return arch.checkpoint_precision, []
     return DEFAULT_PRECISION, [f"weights {DEFAULT_PRECISION} (the checkpoint's precision unknown)"]

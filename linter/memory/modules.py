@@ -15,7 +15,7 @@ import functools
 import re
 from collections.abc import Iterator
 
-from linter.memory.architecture import Architecture
+from linter.memory.architecture import STATE, Architecture
 
 _PREFIX = "model."
 
@@ -29,7 +29,9 @@ def matrix_modules(arch: Architecture) -> Iterator[tuple[str, int]]:
     first_moe = arch.dense_layers
     for index in range(arch.num_hidden_layers):
         layer = f"model.layers.{index}"
-        if arch.is_mla:
+        if arch.layer_types[index] == STATE and arch.state_mixer is not None:
+            yield f"{layer}.mixer", arch.state_mixer.matrix_parameters
+        elif arch.is_mla:
             yield f"{layer}.self_attn", arch.attention_matrix_parameters
         else:
             yield f"{layer}.self_attn.q_proj", h * arch.q_dim

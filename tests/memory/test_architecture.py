@@ -96,8 +96,8 @@ def test_explicit_head_dim_is_honoured() -> None:
 
 
 def test_unsupported_model_type_raises() -> None:
-    with pytest.raises(ArchitectureError, match="mamba"):
-        architecture_from_hf_config({"model_type": "mamba", "hidden_size": 768})
+    with pytest.raises(ArchitectureError, match="mamba2"):
+        architecture_from_hf_config({"model_type": "mamba2", "hidden_size": 768})
 
 
 def test_missing_key_raises_value_error() -> None:
