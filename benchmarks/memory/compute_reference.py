@@ -43,7 +43,7 @@ CATALOGUE = ROOT / "linter" / "catalog" / "data" / "models.yaml"
 OUTPUT = ROOT / "tests" / "memory" / "data" / "reference.json"
 DECODER_LAYER = re.compile(r"\.(layers|h)\.\d+\.")
 #: Vision-language model types: built with their vision tower, KV read from the text config.
-VISION_LANGUAGE = ("qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe")
+VISION_LANGUAGE = ("llama4", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe")
 
 
 def _is_router(name: str) -> bool:
@@ -66,7 +66,8 @@ def _kv_bytes(config: Any) -> tuple[int, int]:
     types = types or ["full_attention"] * layers
     if config.model_type == "mistral" and config.sliding_window is not None:
         types = ["sliding_attention"] * layers
-    attention = [t for t in types if t in ("full_attention", "sliding_attention", "attention")]
+    kv_kinds = ("full_attention", "sliding_attention", "chunked_attention", "attention")
+    attention = [t for t in types if t in kv_kinds]
     full = sum(1 for t in attention if t in ("full_attention", "attention"))
     return len(attention) * per_layer, full * per_layer
 
@@ -83,6 +84,8 @@ def reference(entry: dict[str, Any]) -> dict[str, Any]:
     matrix = router = 0
     for name, p in model.named_parameters():
         if not DECODER_LAYER.search(name) or p.ndim < 2 or name.endswith("bias"):
+            continue
+        if "vision" in name or ".visual." in name:  # a vision tower's own layers
             continue
         if name.endswith(("conv1d.weight", "A_log", "shared_expert_gate.weight")):
             continue  # state-space kernels and the shared expert's 1 x h gate stay 16-bit

@@ -26,6 +26,8 @@ FULL = "full"
 SLIDING = "sliding"
 #: A layer whose mixer keeps a recurrent state instead of a KV cache (Mamba, gated delta net).
 STATE = "state"
+#: Chunked local attention (Llama 4): a token attends within its attention_chunk_size chunk.
+CHUNKED = "chunked"
 
 SUPPORTED_MODEL_TYPES = (
     "deepseek_v3",
@@ -38,6 +40,7 @@ SUPPORTED_MODEL_TYPES = (
     "gpt_oss",
     "jamba",
     "llama",
+    "llama4_text",
     "mamba",
     "mistral",
     "mixtral",
@@ -51,8 +54,6 @@ SUPPORTED_MODEL_TYPES = (
 
 #: Model types gpulint recognises but does not size yet, and why (refused, never guessed).
 NOT_SIZED = {
-    "llama4": "Llama 4 interleaves chunked-attention layers that vLLM's hybrid KV allocator pages "
-    "separately; that accounting is not modelled",
     "mamba2": "Mamba-2 keeps a recurrent state per sequence instead of a KV cache; not modelled",
     "nemotron_h": "Nemotron-H mixes Mamba-2 and attention layers; not modelled",
     "falcon_h1": "Falcon-H1 mixes Mamba-2 and attention layers; not modelled",
@@ -98,6 +99,7 @@ class Architecture:
     qk_rope_head_dim: int = 0
     v_head_dim: int = 0
     sliding_window: int | None = None
+    attention_chunk_size: int | None = None
     layer_types: tuple[str, ...] = ()
     checkpoint_bytes: int | None = None
     checkpoint_dtype: str | None = None
@@ -142,6 +144,10 @@ class Architecture:
     @property
     def sliding_attention_layers(self) -> int:
         return sum(1 for t in self.layer_types if t == SLIDING)
+
+    @property
+    def chunked_attention_layers(self) -> int:
+        return sum(1 for t in self.layer_types if t == CHUNKED)
 
     @property
     def state_layers(self) -> int:
@@ -261,13 +267,21 @@ def _layer_types(config: Mapping[str, Any], model_type: str, layers: int) -> tup
     window = config.get("sliding_window")
     declared = config.get("layer_types")
     if declared:
-        kinds = {"full_attention": FULL, "sliding_attention": SLIDING, "linear_attention": STATE}
+        kinds = {
+            "full_attention": FULL,
+            "sliding_attention": SLIDING,
+            "linear_attention": STATE,
+            "chunked_attention": CHUNKED,
+        }
         unknown = sorted({t for t in declared if t not in kinds})
         if unknown or len(declared) != layers:
             raise ArchitectureError(f"unsupported layer_types {unknown or declared!r}")
         return tuple(kinds[t] for t in declared)
     if model_type == "mamba":
         return (STATE,) * layers
+    if model_type == "llama4_text" and config.get("attention_chunk_size"):
+        interval = _int(config, "no_rope_layer_interval", 4)
+        return tuple(FULL if (i + 1) % interval == 0 else CHUNKED for i in range(layers))
     if model_type == "jamba":
         period, offset = _int(config, "attn_layer_period", 8), _int(config, "attn_layer_offset", 4)
         return tuple(FULL if i % period == offset else STATE for i in range(layers))
@@ -372,6 +386,23 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
             experts_per_token=_int(config, "num_experts_per_tok", 2),
             moe_layers=layers,
         )
+    elif model_type == "llama4_text":
+        step = _int(config, "interleave_moe_layer_step", 1)
+        declared_moe = config.get("moe_layers")
+        moe = (
+            len(declared_moe)
+            if isinstance(declared_moe, list)
+            else len(range(step - 1, layers, step))
+        )
+        expert_i = _int(config, "intermediate_size")
+        fields.update(
+            num_experts=_int(config, "num_local_experts"),
+            moe_intermediate_size=expert_i,
+            shared_expert_intermediate_size=expert_i,
+            experts_per_token=_int(config, "num_experts_per_tok", 1),
+            moe_layers=moe,
+        )
+        intermediate = _int(config, "intermediate_size_mlp")
     elif model_type == "mamba":
         d_inner = _int(config, "intermediate_size", _int(config, "expand", 2) * hidden)
         mixer = mamba_mixer(
@@ -474,6 +505,7 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
     if model_type == "mistral" and "sliding_window" not in config:
         window = 4096  # transformers' MistralConfig default
     types = _layer_types({**config, "sliding_window": window}, model_type, layers)
+    chunk = config.get("attention_chunk_size") if CHUNKED in types else None
     max_pos = config.get("max_position_embeddings")
     return Architecture(
         model_type=model_type,
@@ -489,6 +521,7 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
         ),
         max_position_embeddings=max_pos if isinstance(max_pos, int) else None,
         sliding_window=window if SLIDING in types else None,
+        attention_chunk_size=chunk if isinstance(chunk, int) and chunk > 0 else None,
         layer_types=types,
         checkpoint_bytes=config.get("checkpoint_bytes"),
         checkpoint_dtype=config.get("checkpoint_dtype"),

@@ -134,7 +134,7 @@ def startup(
     fits = max_tokens_within(arch, available, element_bytes, tp, limit=max(limit, max_model_len))
     if available <= 0:
         tokens, concurrency = 0, 0.0
-    elif arch.sliding_attention_layers or arch.state_layers:
+    elif arch.sliding_attention_layers or arch.chunked_attention_layers or arch.state_layers:
         # Hybrid allocator: the logged size is concurrency x max_model_len, not raw capacity.
         concurrency = available / needed if needed else 0.0
         tokens = int(concurrency * max_model_len)

@@ -5,11 +5,13 @@ Sources (memory.md §1.2, §1.3): vLLM ``AttentionSpec.page_size_bytes = block_s
 parallel degree exceeds them (per rank: ``max(1, n_kv // tp)``); ``MLAAttentionSpec`` caches one
 latent of ``kv_lora_rank + qk_rope_head_dim`` per token and layer, replicated on every TP rank;
 ``SlidingWindowSpec.max_admission_blocks_per_request = cdiv(min(W - 1 + max_in_flight_tokens,
-max_model_len), block) + 1``; ``CacheConfig.DEFAULT_BLOCK_SIZE = 16``. Hybrid models
-(attention plus state-space layers) get one page per state layer and sequence; vLLM raises the
-attention block size until an attention page is at least a state page and pads the state page
-to the same size (``HybridAttentionMambaModelConfig.verify_and_update_config``: "Setting
-attention block size to N tokens to ensure that attention page size is >= mamba page size").
+max_model_len), block) + 1``; ``ChunkedLocalAttentionSpec`` (Llama 4) ``cdiv(min(chunk +
+max_num_batched_tokens, max_model_len), block)``; ``CacheConfig.DEFAULT_BLOCK_SIZE = 16``.
+Hybrid models (attention plus state-space layers) get one page per state layer and sequence;
+vLLM raises the attention block size until an attention page is at least a state page and pads
+the state page to the same size (``HybridAttentionMambaModelConfig.verify_and_update_config``:
+"Setting attention block size to N tokens to ensure that attention page size is >= mamba page
+size").
 """
 
 from __future__ import annotations
@@ -98,6 +100,10 @@ def sequence_kv_bytes(
         kept = min(window - 1 + in_flight_tokens, tokens)
         sliding_tokens = (_cdiv(kept, block_size) + 1) * block_size
         total += arch.sliding_attention_layers * sliding_tokens
+    if arch.chunked_attention_layers:
+        chunk = arch.attention_chunk_size or tokens
+        chunk_tokens = _cdiv(min(chunk + in_flight_tokens, tokens), block_size) * block_size
+        total += arch.chunked_attention_layers * chunk_tokens
     page = max(state, block_size * per_layer) if arch.attention_layers else state
     return total * per_layer + arch.state_layers * page
 

@@ -4,7 +4,9 @@ vLLM measures when it profiles the encoder on the largest image.
 Counts reproduce transformers' modules (checked on the meta device in
 tests/memory/data/reference.json): Qwen2.5-VL (RMSNorm blocks, gated MLP with biases, a
 2x2-patch merger) and Qwen3-VL (LayerNorm blocks, plain MLP, learned position embeddings and
-"deepstack" mergers feeding intermediate layers into the language model). vLLM profiles the
+"deepstack" mergers feeding intermediate layers into the language model), and Llama 4 (a ViT
+over 14-pixel patches, a pixel-shuffle adapter and a projector into the language model). vLLM
+profiles the
 encoder with one item of the maximum feature size (its log: "Encoder cache will be initialized
 with a budget of 16384 tokens, and profiled with 1 image items of the maximum feature size");
 the peak is one vision block's live tensors over every patch of that image plus the merged
@@ -19,6 +21,7 @@ from typing import Any
 
 #: Language-model type of each vision-language model type (transformers' text_config types).
 TEXT_TYPES = {
+    "llama4": "llama4_text",
     "qwen2_5_vl": "qwen2",
     "qwen3_vl": "qwen3",
     "qwen3_vl_moe": "qwen3_moe",
@@ -85,11 +88,34 @@ def _qwen3(config: Mapping[str, Any], out: int) -> VisionTower:
     return VisionTower(params, h, i, False, merge * merge, out)
 
 
+def _llama4(config: Mapping[str, Any], text_hidden: int) -> VisionTower:
+    h, i = _int(config, "hidden_size"), _int(config, "intermediate_size")
+    layers, patch = _int(config, "num_hidden_layers"), _int(config, "patch_size", 14)
+    image, channels = _int(config, "image_size", 448), _int(config, "num_channels", 3)
+    adapter_in, adapter_out = (
+        _int(config, "projector_input_dim", 4096),
+        _int(config, "projector_output_dim", 4096),
+    )
+    output = _int(config, "vision_output_dim", 7680)
+    ratio = config.get("pixel_shuffle_ratio", 0.5)
+    if not isinstance(ratio, (int, float)) or not 0 < ratio <= 1:
+        raise VisionError(f"vision_config 'pixel_shuffle_ratio' must be in (0, 1], got {ratio!r}")
+    positions = (image // patch) ** 2 + 1
+    embed = h + positions * h + h * channels * patch * patch + 2 * (2 * h)
+    layer = 4 * (h * h + h) + (h * i + i) + (i * h + h) + 2 * (2 * h)
+    adapter = i * adapter_in + adapter_out * adapter_out
+    projector = output * text_hidden
+    params = embed + layers * layer + adapter + projector
+    return VisionTower(params, h, i, False, round(1 / (ratio * ratio)), text_hidden)
+
+
 def vision_tower(model_type: str, config: Mapping[str, Any], text_hidden: int) -> VisionTower:
     """The vision tower of a ``model_type`` config (its ``vision_config``)."""
     vision = config.get("vision_config")
     if not isinstance(vision, Mapping):
         raise VisionError(f"{model_type} config has no vision_config")
+    if model_type == "llama4":
+        return _llama4(vision, text_hidden)
     out = _int(vision, "out_hidden_size", text_hidden)
     if model_type == "qwen2_5_vl":
         return _qwen2_5(vision, out)

@@ -321,3 +321,18 @@ def test_mamba_state_does_not_grow_with_context() -> None:
     assert est.precision == "bf16"  # vLLM's --dtype auto serves float32 checkpoints in 16-bit
     assert est.starts is True
     assert est.max_concurrency == round(est.kv_pool_bytes / per_sequence, 2)
+
+
+def test_chunked_attention_holds_one_chunk() -> None:
+    """Llama 4 Scout: 36 chunked-attention layers keep at most one 8,192-token chunk (plus the
+    tokens of one scheduler step); only the 12 full layers grow with the context."""
+    from linter.memory.kv_cache import sequence_kv_bytes
+
+    scout = arch("meta-llama/Llama-4-Scout-17B-16E-Instruct")
+    per_layer = 2 * 8 * 128 * 2
+    assert (scout.full_attention_layers, scout.chunked_attention_layers) == (12, 36)
+    assert sequence_kv_bytes(scout, 1_000_000, 2) == (12 * 1_000_000 + 36 * 8192) * per_layer
+    assert sequence_kv_bytes(scout, 4096, 2) == 48 * 4096 * per_layer
+    assert sequence_kv_bytes(scout, 100_000, 2, in_flight_tokens=2048) == (
+        12 * 100_000 + 36 * (8192 + 2048)
+    ) * per_layer
