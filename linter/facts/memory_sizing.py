@@ -170,7 +170,7 @@ def _gpu_assumption(where: Placement) -> list[str]:
         return []
     return [
         f"{where.gpu.name}, the smallest catalogued GPU with at least {where.memory_gib:g} GB "
-        "(accelerator.memoryGiB)"
+        "(accelerator.memoryGib)"
     ]
 
 

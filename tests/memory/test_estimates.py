@@ -333,6 +333,7 @@ def test_chunked_attention_holds_one_chunk() -> None:
     assert (scout.full_attention_layers, scout.chunked_attention_layers) == (12, 36)
     assert sequence_kv_bytes(scout, 1_000_000, 2) == (12 * 1_000_000 + 36 * 8192) * per_layer
     assert sequence_kv_bytes(scout, 4096, 2) == 48 * 4096 * per_layer
-    assert sequence_kv_bytes(scout, 100_000, 2, in_flight_tokens=2048) == (
-        12 * 100_000 + 36 * (8192 + 2048)
-    ) * per_layer
+    assert (
+        sequence_kv_bytes(scout, 100_000, 2, in_flight_tokens=2048)
+        == (12 * 100_000 + 36 * (8192 + 2048)) * per_layer
+    )
