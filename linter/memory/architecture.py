@@ -54,6 +54,9 @@ SUPPORTED_MODEL_TYPES = (
 
 #: Model types gpulint recognises but does not size yet, and why (refused, never guessed).
 NOT_SIZED = {
+    "mllama": "Llama 3.2 Vision adds cross-attention layers over the image tokens, whose "
+    "per-request cache vLLM sizes with the encoder-decoder cache, and a two-stage vision tower; "
+    "not modelled",
     "mamba2": "Mamba-2 keeps a recurrent state per sequence instead of a KV cache; not modelled",
     "nemotron_h": "Nemotron-H mixes Mamba-2 and attention layers; not modelled",
     "falcon_h1": "Falcon-H1 mixes Mamba-2 and attention layers; not modelled",
@@ -311,6 +314,8 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
     except QuantizationError as err:
         raise ArchitectureError(str(err)) from None
     outer_type = str(config.get("model_type", "")).lower()
+    if outer_type in NOT_SIZED:
+        raise ArchitectureError(f"model_type {outer_type!r} is not sized: {NOT_SIZED[outer_type]}")
     tower = None
     text = config.get("text_config")
     if outer_type in TEXT_TYPES:
@@ -324,6 +329,11 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
         except VisionError as err:
             raise ArchitectureError(str(err)) from None
         config = {**inner, "model_type": TEXT_TYPES[outer_type], "tie_word_embeddings": tie}
+    elif isinstance(config.get("vision_config"), Mapping):
+        raise ArchitectureError(
+            f"model_type {outer_type!r} is not sized: its vision tower is not modelled (the "
+            "weights and profiling peak of Qwen2.5-VL, Qwen3-VL, Gemma 3 and Llama 4 towers are)"
+        )
     elif isinstance(text, Mapping):
         config = {**text, "model_type": text.get("model_type", f"{config.get('model_type')}_text")}
     model_type = str(config.get("model_type", "")).lower()

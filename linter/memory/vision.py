@@ -4,7 +4,8 @@ vLLM measures when it profiles the encoder on the largest image.
 Counts reproduce transformers' modules (checked on the meta device in
 tests/memory/data/reference.json): Qwen2.5-VL (RMSNorm blocks, gated MLP with biases, a
 2x2-patch merger) and Qwen3-VL (LayerNorm blocks, plain MLP, learned position embeddings and
-"deepstack" mergers feeding intermediate layers into the language model), and Llama 4 (a ViT
+"deepstack" mergers feeding intermediate layers into the language model), Gemma 3 (a SigLIP
+encoder pooled to a fixed 256 tokens per image), and Llama 4 (a ViT
 over 14-pixel patches, a pixel-shuffle adapter and a projector into the language model). vLLM
 profiles the
 encoder with one item of the maximum feature size (its log: "Encoder cache will be initialized
@@ -21,6 +22,7 @@ from typing import Any
 
 #: Language-model type of each vision-language model type (transformers' text_config types).
 TEXT_TYPES = {
+    "gemma3": "gemma3_text",
     "llama4": "llama4_text",
     "qwen2_5_vl": "qwen2",
     "qwen3_vl": "qwen3",
@@ -40,9 +42,14 @@ class VisionTower:
     gated_mlp: bool
     merge_factor: int  # patches per language-model token (spatial_merge_size squared)
     out_hidden_size: int
+    #: Language-model tokens of every image when the tower emits a fixed number (Gemma 3: 256);
+    #: None when it grows with the image (then the engine's largest profiled image is used).
+    image_tokens: int | None = None
 
     def profile_peak_bytes(self, image_tokens: int, element_bytes: int = 2) -> int:
-        """Activation peak of encoding one image of ``image_tokens`` language-model tokens."""
+        """Activation peak of encoding one image of ``image_tokens`` language-model tokens (or
+        of the tower's fixed count)."""
+        image_tokens = self.image_tokens or image_tokens
         patches = image_tokens * self.merge_factor
         h, i = self.hidden_size, self.intermediate_size
         mlp = h + (3 if self.gated_mlp else 2) * i
@@ -109,6 +116,21 @@ def _llama4(config: Mapping[str, Any], text_hidden: int) -> VisionTower:
     return VisionTower(params, h, i, False, round(1 / (ratio * ratio)), text_hidden)
 
 
+def _siglip(config: Mapping[str, Any], text_hidden: int, image_tokens: int) -> VisionTower:
+    """Gemma 3's SigLIP encoder and its projector (a soft-embedding RMS norm and one matrix)."""
+    h, i = _int(config, "hidden_size"), _int(config, "intermediate_size")
+    layers, patch = _int(config, "num_hidden_layers"), _int(config, "patch_size", 14)
+    image, channels = _int(config, "image_size", 896), _int(config, "num_channels", 3)
+    patches = (image // patch) ** 2
+    embed = h * channels * patch * patch + h + patches * h
+    mlp = (h * i + i) + (i * h + h)
+    layer = 4 * (h * h + h) + 2 * (2 * h) + mlp
+    head = h + (3 * h * h + 3 * h) + (h * h + h) + 2 * h + mlp
+    params = embed + layers * layer + 2 * h + (head if config.get("vision_use_head") else 0)
+    params += h * text_hidden + h
+    return VisionTower(params, h, i, False, patches // image_tokens, text_hidden, image_tokens)
+
+
 def vision_tower(model_type: str, config: Mapping[str, Any], text_hidden: int) -> VisionTower:
     """The vision tower of a ``model_type`` config (its ``vision_config``)."""
     vision = config.get("vision_config")
@@ -116,6 +138,8 @@ def vision_tower(model_type: str, config: Mapping[str, Any], text_hidden: int) -
         raise VisionError(f"{model_type} config has no vision_config")
     if model_type == "llama4":
         return _llama4(vision, text_hidden)
+    if model_type == "gemma3":
+        return _siglip(vision, text_hidden, _int(config, "mm_tokens_per_image", 256))
     out = _int(vision, "out_hidden_size", text_hidden)
     if model_type == "qwen2_5_vl":
         return _qwen2_5(vision, out)
