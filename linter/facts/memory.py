@@ -18,18 +18,12 @@ from pydantic import ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from linter.facts.base import Fact, listing, percent
-from linter.facts.memory_sizing import (
-    CONFIG_MAX_BYTES,
-    ModelSource,
-    Sizing,
-    Status,
-    size,
-)
+from linter.facts.memory_sizing import ModelSource, Sizing, Status, size
 from linter.facts.placement import Placement
 from linter.facts.subject import Subject
 from linter.formats.fields import FIELDS
 
-__all__ = ["CONFIG_MAX_BYTES", "InferenceMemory", "MemoryFact", "compute", "size"]
+__all__ = ["InferenceMemory", "MemoryFact", "compute"]
 
 GIB = 1024**3
 SMALLER_GPU_HEADROOM = 0.10
