@@ -29,14 +29,20 @@ REPO = HERE.parent
 
 
 def _once(command: list[str], env: dict[str, str] | None) -> tuple[float, float]:
-    proc = subprocess.run(["/usr/bin/time", "-f", "%e %M", *command], capture_output=True,
-                          text=True, env=env, check=False)
+    proc = subprocess.run(
+        ["/usr/bin/time", "-f", "%e %M", *command],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
     wall, rss = proc.stderr.strip().splitlines()[-1].split()[-2:]
     return float(wall), int(rss) / 1024
 
 
-def measure_together(commands: dict[str, tuple[list[str], dict[str, str] | None]],
-                     repeats: int) -> dict[str, dict[str, float]]:
+def measure_together(
+    commands: dict[str, tuple[list[str], dict[str, str] | None]], repeats: int
+) -> dict[str, dict[str, float]]:
     """Run every command once per round, ``repeats`` rounds, so that machine noise hits all
     tools alike; median wall time (s), fastest run, and peak RSS (MiB) per command."""
     samples: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
@@ -44,8 +50,11 @@ def measure_together(commands: dict[str, tuple[list[str], dict[str, str] | None]
         for name, (command, env) in commands.items():
             samples[name].append(_once(command, env))
     return {
-        name: {"median_s": statistics.median(t for t, _ in runs), "min_s": min(t for t, _ in runs),
-               "peak_mib": max(m for _, m in runs)}
+        name: {
+            "median_s": statistics.median(t for t, _ in runs),
+            "min_s": min(t for t, _ in runs),
+            "peak_mib": max(m for _, m in runs),
+        }
         for name, runs in samples.items()
     }
 
@@ -113,8 +122,19 @@ def main() -> int:
             commands["check_jsonschema"] = ([args.cjs, "--schemafile", schema, *files], None)
         if args.checkov and count <= args.checkov_max:
             k8s = generate(args.work, count, kubernetes=True)
-            commands["checkov"] = ([args.checkov, "-d", str(k8s), "--framework", "kubernetes",
-                                    "--quiet", "--compact", "--skip-download"], None)
+            commands["checkov"] = (
+                [
+                    args.checkov,
+                    "-d",
+                    str(k8s),
+                    "--framework",
+                    "kubernetes",
+                    "--quiet",
+                    "--compact",
+                    "--skip-download",
+                ],
+                None,
+            )
         row: dict[str, object] = {"count": count, **measure_together(commands, args.repeats)}
         runs.append(row)
         print(json.dumps(row), flush=True)

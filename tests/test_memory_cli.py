@@ -240,3 +240,15 @@ def test_bad_flags_are_one_line_errors(args: tuple[str, ...], message: str) -> N
     assert result.code == 2
     assert result.err.startswith(message)
     assert len(result.err.splitlines()) == 1
+
+
+def test_readme_memory_example_is_real_output() -> None:
+    """README's "The memory calculator" shows what the current code prints."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The memory calculator", 1)[1].split("## The manifest", 1)[0]
+    block = section.split("```text\n", 1)[1].split("```", 1)[0]
+    command, shown = block.split("\n", 1)
+    assert command.startswith("$ gpulint memory ")
+    result = run_cli(*command.removeprefix("$ gpulint ").split())
+    assert result.code == 0, result.err
+    assert result.out == shown

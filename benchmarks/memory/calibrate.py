@@ -36,8 +36,10 @@ def evaluate(case: dict[str, Any]) -> Comparison:
         raise LookupError(f"{case['id']}: model or GPU not in the catalogue")
     settings = Settings(
         tensor_parallel=case["tensor_parallel"],
+        expert_parallel=case.get("expert_parallel", 1),
         gpu_memory_utilization=case["gpu_memory_utilization"],
         engine_version=case["engine_version"],
+        engine=case.get("engine"),
         max_model_len=case["max_model_len"],
         max_num_seqs=case["max_num_seqs"],
         max_num_batched_tokens=case["max_num_batched_tokens"],

@@ -5,8 +5,9 @@ allocated; this is what ``accelerate estimate-memory`` does) from the catalogue'
 writes, per model:
 
 - ``parameters``: sum of ``numel`` over ``model.parameters()`` (tied weights counted once);
-- ``decoder_matrix_parameters``: numel of >=2-D parameters inside the decoder layers, routers and
-  (3-D expert) biases excluded (what weight-only quantisation formats quantise);
+- ``decoder_matrix_parameters``: numel of >=2-D parameters inside the decoder layers, routers,
+  (3-D expert) biases and state-space conv kernels and decays excluded (what weight-only
+  quantisation formats quantise);
 - ``router_parameters``: numel of MoE router weights;
 - ``kv_bytes_per_token_bf16``: ``2 * n_kv * head_dim * 2`` summed over attention layers (MLA: the
   ``kv_lora_rank + qk_rope_head_dim`` latent), read from the transformers config object, so
@@ -35,12 +36,14 @@ from typing import Any
 import torch
 import transformers
 from ruamel.yaml import YAML
-from transformers import AutoConfig, AutoModelForCausalLM
+from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForImageTextToText
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = ROOT / "linter" / "catalog" / "data" / "models.yaml"
 OUTPUT = ROOT / "tests" / "memory" / "data" / "reference.json"
 DECODER_LAYER = re.compile(r"\.(layers|h)\.\d+\.")
+#: Vision-language model types: built with their vision tower, KV read from the text config.
+VISION_LANGUAGE = ("gemma3", "llama4", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe")
 
 
 def _is_router(name: str) -> bool:
@@ -49,6 +52,8 @@ def _is_router(name: str) -> bool:
 
 def _kv_bytes(config: Any) -> tuple[int, int]:
     layers = config.num_hidden_layers
+    if config.model_type == "mamba":  # a recurrent state, no KV cache
+        return 0, 0
     if getattr(config, "kv_lora_rank", None):
         per_layer = (config.kv_lora_rank + config.qk_rope_head_dim) * 2
         return layers * per_layer, layers * per_layer
@@ -57,28 +62,38 @@ def _kv_bytes(config: Any) -> tuple[int, int]:
     if config.model_type == "falcon":
         kv_heads = 1 if config.multi_query else config.num_attention_heads
     per_layer = 2 * kv_heads * head_dim * 2
-    types = getattr(config, "layer_types", None) or ["full_attention"] * layers
+    types = getattr(config, "layer_types", None) or getattr(config, "layers_block_type", None)
+    types = types or ["full_attention"] * layers
     if config.model_type == "mistral" and config.sliding_window is not None:
         types = ["sliding_attention"] * layers
-    full = sum(1 for t in types if t == "full_attention")
-    return layers * per_layer, full * per_layer
+    kv_kinds = ("full_attention", "sliding_attention", "chunked_attention", "attention")
+    attention = [t for t in types if t in kv_kinds]
+    full = sum(1 for t in attention if t in ("full_attention", "attention"))
+    return len(attention) * per_layer, full * per_layer
 
 
 def reference(entry: dict[str, Any]) -> dict[str, Any]:
     fields = {k: v for k, v in entry["config"].items() if k != "model_type"}
     config = AutoConfig.for_model(entry["config"]["model_type"], **fields)
+    builder = AutoModelForCausalLM
+    if entry["config"]["model_type"] in VISION_LANGUAGE:
+        builder = AutoModelForImageTextToText
     with torch.device("meta"):
-        model = AutoModelForCausalLM.from_config(config)
+        model = builder.from_config(config)
     params = sum(p.numel() for p in model.parameters())
     matrix = router = 0
     for name, p in model.named_parameters():
         if not DECODER_LAYER.search(name) or p.ndim < 2 or name.endswith("bias"):
             continue
+        if "vision" in name or ".visual." in name:  # a vision tower's own layers
+            continue
+        if name.endswith(("conv1d.weight", "A_log", "shared_expert_gate.weight")):
+            continue  # state-space kernels and the shared expert's 1 x h gate stay 16-bit
         if _is_router(name):
             router += p.numel()
         else:
             matrix += p.numel()
-    kv_all, kv_full = _kv_bytes(config)
+    kv_all, kv_full = _kv_bytes(getattr(config, "text_config", None) or config)
     return {
         "parameters": params,
         "decoder_matrix_parameters": matrix,

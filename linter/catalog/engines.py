@@ -49,6 +49,9 @@ class Overheads(Record):
     non_torch_gib: float = Field(ge=0)
     non_torch_tensor_parallel_gib: float = Field(ge=0)
     cuda_graph_gib: float = Field(ge=0)
+    vision_profile_image_tokens: int = Field(
+        ge=1, description="Language-model tokens of the largest image the encoder is profiled on."
+    )
     source: str = Field(min_length=1)
 
 

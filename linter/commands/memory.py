@@ -59,7 +59,23 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--tensor-parallel", type=int, help="GPUs one replica spans (default: --count)"
     )
     serving.add_argument(
+        "--pipeline-parallel", type=int, default=1, help="pipeline stages of one replica"
+    )
+    serving.add_argument(
+        "--expert-parallel",
+        type=int,
+        default=1,
+        metavar="N",
+        help="GPUs the routed experts are sharded over (vLLM --enable-expert-parallel)",
+    )
+    serving.add_argument(
         "--gpu-memory-utilization", type=float, help="default: the engine version's default"
+    )
+    serving.add_argument(
+        "--kv-cache-memory-bytes",
+        type=int,
+        metavar="N",
+        help="KV-cache size per GPU instead of one from the utilisation (vLLM flag)",
     )
     serving.add_argument("--max-num-seqs", type=int, metavar="N", help="vLLM --max-num-seqs")
     serving.add_argument(

@@ -40,7 +40,7 @@ def _architecture(args: argparse.Namespace) -> Any:
     )
 
     if args.model_config:
-        from linter.facts.memory import CONFIG_MAX_BYTES
+        from linter.facts.memory_sizing import CONFIG_MAX_BYTES
         from linter.load import Refusal, read_bounded
 
         content = read_bounded(Path(args.model_config), CONFIG_MAX_BYTES)
@@ -133,6 +133,9 @@ def from_flags(args: argparse.Namespace) -> dict[str, Any]:
                 enforce_eager=args.enforce_eager,
                 engine_version=args.engine_version,
                 calibration=_calibration(args),
+                pipeline_parallel=args.pipeline_parallel,
+                expert_parallel=args.expert_parallel,
+                kv_cache_memory_bytes=args.kv_cache_memory_bytes,
             )
     except (ValueError, OverflowError) as err:
         raise UsageError(str(err)) from None
@@ -228,7 +231,7 @@ def render_replay(comparison: Any, label: str, source: str) -> str:
 def from_manifests(paths: list[str]) -> list[dict[str, Any]]:
     """Size every workload in the manifests (the same estimate rules use)."""
     from linter.discover import discover
-    from linter.facts.memory import size
+    from linter.facts.memory_sizing import size
     from linter.runner import collect
 
     out: list[dict[str, Any]] = []

@@ -1,30 +1,31 @@
-"""The ``memory`` fact: does the model fit the declared GPUs, with the numbers.
+"""The ``memory`` fact: would the engine start on the declared GPUs, and how much it holds.
 
-Architecture comes from ``model.config`` (a Hugging Face config.json next to the manifest), the
-model catalogue, or ``model.parameters`` alone (then the KV cache is unknown, never guessed).
-Serving is sized the way vLLM budgets memory; fine-tuning and training by their training state.
-Every default the estimate had to assume is listed in ``assumed`` so messages can say so.
+Sized by :mod:`linter.facts.memory_sizing` with vLLM's start-up accounting: weights, the
+activation peak of the profiling forward and runtime overhead come out of
+``gpuMemoryUtilization`` of each GPU; the rest is the KV pool, which must hold one
+``maxContextTokens`` sequence or vLLM refuses to start. More concurrent sequences queue, so
+``maxBatchSize`` (``--max-num-seqs``) beyond what the pool holds at full context is a warning
+only when it was declared. Display text (the context and whether it was defaulted, what was
+assumed, the options that would fit) is part of the fact, so messages only read values.
 """
 
 from __future__ import annotations
 
-import json
 import math
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
+from pydantic.alias_generators import to_camel
 
 from linter.facts.base import Fact, listing, percent
-from linter.facts.placement import Placement, resolve_placement
+from linter.facts.memory_sizing import ModelSource, Sizing, Status, size
+from linter.facts.placement import Placement
 from linter.facts.subject import Subject
-from linter.formats.manifest import Manifest
-from linter.model import Workload
+from linter.formats.fields import FIELDS
+
+__all__ = ["InferenceMemory", "MemoryFact", "compute"]
 
 GIB = 1024**3
-DEFAULT_TRAINING_SEQUENCE = 2048
-CONFIG_MAX_BYTES = 1024 * 1024
 SMALLER_GPU_HEADROOM = 0.10
 # Weight precisions worth suggesting below each declared one, largest first.
 LOWER_PRECISIONS = {
@@ -32,69 +33,110 @@ LOWER_PRECISIONS = {
     "bf16": ("fp8", "int4"),
     "fp16": ("fp8", "int4"),
     "fp8": ("int4",),
+    "fp8-block": ("int4",),
     "int8": ("int4",),
 }
-#: What a serving estimate says about the engine's start, by whether it starts.
-START_TEXT = {
-    True: "vLLM starts but queues requests beyond that",
-    False: "vLLM will refuse to start: not even one full-length sequence fits",
+#: What the engine does, by its start-up verdict (None: not known without an architecture).
+START_TEXT: dict[str | None, str] = {
+    None: "vLLM starts",
+    "weights": "vLLM will not start: the weights, activations and runtime leave no room for "
+    "the KV cache",
+    "context": "vLLM will refuse to start: the KV cache cannot hold one full-length sequence",
 }
-ModelSource = Literal["config", "catalogue", "parameters"]
-Status = Literal[
-    "checked",
-    "not-applicable",
-    "no-accelerator",
-    "unknown-gpu",
-    "no-model",
-    "unknown-model",
-    "not-estimable",
-]
+RefusalCause = Literal["weights", "context"]
 
 
-class Suggestions(Fact):
+def _alias(name: str) -> str:
+    """camelCase with the unit spelled as messages write it: ``weights_gib`` -> ``weightsGiB``."""
+    return to_camel(name).replace("Gib", "GiB")
+
+
+class MemoryRecord(Fact):
+    """A part of the memory fact (keys such as ``requiredGiB``)."""
+
+    model_config = ConfigDict(alias_generator=_alias)
+
+
+class Suggestions(MemoryRecord):
     """What would hold the weights."""
 
     gpus_needed: int | None = Field(description="GPUs (tensor parallel) that hold the weights.")
     larger_gpu: str | None = Field(description="Smallest catalogued GPU that holds them.")
     lower_precision: str | None = Field(description="Highest lower precision that fits.")
-    lower_precision_weights_gib: float | None = Field(alias="lowerPrecisionWeightsGiB")
+    lower_precision_weights_gib: float | None
     text: str = Field(description="The options, as a message ends with them.")
 
 
-class InferenceMemory(Fact):
-    weights_gib: float | None = Field(alias="weightsGiB", description="Weights per GPU.")
-    kv_cache_gib: float | None = Field(
-        alias="kvCacheGiB", description="KV cache per GPU at batch x context."
+class InferenceMemory(MemoryRecord):
+    """Serving memory per GPU, as vLLM accounts it at start-up."""
+
+    engine: str = Field(description="The engine whose accounting was applied (vllm).")
+    engine_version: str = Field(description="The release whose accounting was applied.")
+    accounting: str = Field(description="The accounting used, in words.")
+    tensor_parallel: int = Field(description="GPUs one pipeline stage is sharded over.")
+    pipeline_parallel: int = Field(description="Pipeline stages of one replica.")
+    weights_gib: float | None = Field(description="Weights per GPU.")
+    activation_gib: float | None = Field(description="Activation peak of the profiling run.")
+    overhead_gib: float = Field(description="Non-torch memory and CUDA graphs per GPU.")
+    kv_pool_gib: float | None = Field(
+        description="What is left for the KV cache per GPU (vLLM's 'Available KV cache memory')."
     )
-    weights_fit: bool = Field(description="Weights and runtime overhead fit the usable memory.")
+    sequence_kv_gib: float | None = Field(description="KV cache of one full-length sequence.")
+    kv_cache_gib: float | None = Field(description="KV cache per GPU at batch x context.")
+    weights_fit: bool = Field(
+        description="Weights, activations and runtime leave room for a KV cache."
+    )
     kv_known: bool = Field(description="The architecture is known, so the KV cache is sized.")
-    batch: int = Field(description="Concurrent sequences sized (serving.maxBatchSize).")
-    context: int = Field(description="Tokens per sequence sized (serving.maxContextTokens).")
-    gpu_memory_utilization: float
+    batch: int = Field(description="Concurrent sequences sized (maxBatchSize, else 1).")
+    batch_declared: bool = Field(
+        description="maxBatchSize (--max-num-seqs) was declared; the engine's default is not."
+    )
+    max_num_seqs: int = Field(description="--max-num-seqs in effect (declared or the default).")
+    context: int = Field(description="Tokens per sequence sized (maxContextTokens).")
+    context_defaulted: bool = Field(
+        description="maxContextTokens is unset: the model's maximum context is sized."
+    )
+    context_text: str = Field(description="The context in words, saying when it was defaulted.")
+    gpu_memory_utilization: float = Field(description="Share of each GPU the engine may use.")
+    utilization_text: str = Field(
+        description="gpuMemoryUtilization in the file's words, saying when it is the default."
+    )
+    kv_cache_tokens: int | None = Field(description="vLLM's 'GPU KV cache size: N tokens'.")
+    max_concurrency: float | None = Field(
+        description="vLLM's 'Maximum concurrency for <context> tokens per request'."
+    )
+    starts: bool | None = Field(description="vLLM would start; None when it cannot be told.")
+    start_text: str = Field(description="What the engine does, in words.")
+    refusal: str | None = Field(description="The error vLLM would print instead of starting.")
+    refusal_cause: RefusalCause | None = Field(
+        description="weights: no KV room at all; context: one full-length sequence does not fit."
+    )
+    max_startable_model_len: int | None = Field(
+        description="Largest max_model_len that starts (what --max-model-len auto chooses)."
+    )
+    fits_one_full_sequence: bool | None = Field(description="One max-length sequence fits.")
+    batch_fits: bool | None = Field(description="maxBatchSize sequences fit at full context.")
     max_batch_at_context: int | None = Field(description="Most sequences at this context.")
     max_context_at_batch: int | None = Field(description="Longest context at this batch.")
-    fits_one_full_sequence: bool | None = Field(description="One max-length sequence fits.")
-    starts: bool = Field(description="The engine would start (weights and one sequence fit).")
-    start_text: str = Field(description="What the engine does, in words.")
     model_max_context: int | None = Field(description="The model's max_position_embeddings.")
     context_exceeds_model_max: bool
     suggestions: Suggestions | None = Field(description="Set when the weights do not fit.")
 
 
-class TrainingMemory(Fact):
+class TrainingMemory(MemoryRecord):
     method: str = Field(description="full, lora or qlora.")
     micro_batch: int
     sequence_length: int
     sharding: str
     world_size: int = Field(description="GPUs the job is sharded over.")
-    full_gib: float | None = Field(alias="fullGiB", description="Per GPU for full fine-tuning.")
-    lora_gib: float | None = Field(alias="loraGiB")
-    qlora_gib: float | None = Field(alias="qloraGiB")
+    full_gib: float | None = Field(description="Per GPU for full fine-tuning.")
+    lora_gib: float | None
+    qlora_gib: float | None
     peft_halves_memory: bool = Field(description="LoRA needs at most half of full fine-tuning.")
     advice_text: str = Field(description="What would make it fit, as a message ends with it.")
 
 
-class MemoryFact(Fact):
+class MemoryFact(MemoryRecord):
     status: Status = Field(description="checked, or why memory was not sized.")
     reason: str | None = Field(description="Why not, when status is not checked.")
     mode: Literal["inference", "training"] | None
@@ -106,14 +148,16 @@ class MemoryFact(Fact):
     precision: str | None
     gpu: str | None
     gpus: int | None = Field(description="GPUs of one replica (TP x PP, or training world size).")
-    required_gib: float | None = Field(alias="requiredGiB", description="Needed per GPU.")
-    available_gib: float | None = Field(
-        alias="availableGiB", description="Usable per GPU (x gpuMemoryUtilization)."
-    )
-    total_gib: float | None = Field(alias="totalGiB", description="Memory of one GPU.")
+    required_gib: float | None = Field(description="Needed per GPU.")
+    available_gib: float | None = Field(description="Usable per GPU (x gpuMemoryUtilization).")
+    total_gib: float | None = Field(description="Memory of one GPU.")
     fits: bool | None
     used_percent: float | None = Field(description="Required as a percentage of the GPU.")
-    headroom_percent: float | None = Field(description="Usable memory left, in percent.")
+    headroom_percent: float | None = Field(
+        description="Memory left, in percent: serving with a known KV cache, of the KV pool once "
+        "the sized batch is held at full context (what an estimate error would eat first: vLLM "
+        "allocates the pool up front, so nothing grows later); otherwise of the usable memory."
+    )
     smaller_gpu: str | None = Field(description="A smaller catalogued GPU that holds it.")
     inference: InferenceMemory | None
     training: TrainingMemory | None
@@ -154,176 +198,6 @@ def billions(parameters: float) -> str:
     return f"{parameters / 1e9:.1f}B"
 
 
-def repository_root(start: Path) -> Path:
-    """The git work tree holding ``start``, else ``start`` itself: config paths may not leave it."""
-    for directory in (start, *start.parents):
-        if (directory / ".git").exists():
-            return directory
-    return start
-
-
-def load_hf_config(manifest: Manifest, relative: str) -> tuple[dict[str, Any] | None, str | None]:
-    """Read ``model.config``; refuse paths outside the repository (a manifest must not make the
-    linter read arbitrary files) and anything that is not a small JSON object."""
-    base = manifest.fs_path.resolve().parent
-    target = (base / relative).resolve()
-    root = repository_root(base)
-    if not target.is_relative_to(root):
-        return None, f"model.config {relative!r} points outside the repository ({root}); not read"
-    try:
-        if target.stat().st_size > CONFIG_MAX_BYTES:
-            return (
-                None,
-                f"model.config {relative!r} is larger than {CONFIG_MAX_BYTES} bytes; not read",
-            )
-        data = json.loads(target.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as err:
-        return None, f"model.config {relative!r} cannot be read as JSON: {err}"
-    if not isinstance(data, dict):
-        return None, f"model.config {relative!r} is not a JSON object"
-    return data, None
-
-
-def _architecture(
-    manifest: Manifest, workload: Workload
-) -> tuple[Any, ModelSource | None, str | None]:
-    """(architecture or None, where it came from, why it could not be resolved)."""
-    from linter.memory import (
-        ArchitectureError,
-        architecture_from_catalogue,
-        architecture_from_hf_config,
-    )
-
-    model = workload.spec.model
-    if model.config:
-        config, problem = load_hf_config(manifest, model.config)
-        if config is None:
-            return None, None, problem
-        try:
-            return architecture_from_hf_config(config), "config", None
-        except ArchitectureError as err:
-            return None, None, f"model.config {model.config!r}: {err}"
-    if model.id:
-        arch = architecture_from_catalogue(model.id)
-        if arch is not None:
-            return arch, "catalogue", None
-    if model.parameters is not None:
-        return None, "parameters", None
-    return (
-        None,
-        None,
-        f"model {model.id!r} is not in gpulint's catalogue and has no model.config or "
-        "model.parameters",
-    )
-
-
-@dataclass(frozen=True)
-class Sizing:
-    """The memory estimate of one workload, or why there is none (``status`` other than checked)."""
-
-    status: Status
-    reason: str | None = None
-    estimate: Any = None  # InferenceEstimate or TrainingEstimate
-    arch: Any = None
-    assumed: tuple[str, ...] = ()
-    source: ModelSource | None = None
-    where: Placement | None = None
-    mode: Literal["inference", "training"] | None = None
-
-
-def size(manifest: Manifest) -> Sizing:
-    """Size a workload's memory from its manifest; never raises for bad input."""
-    workload = manifest.model
-    assert isinstance(workload, Workload)
-    spec = workload.spec
-    if spec.profile == "dev":
-        return Sizing("not-applicable", "dev workloads are not sized")
-    where = resolve_placement(workload)
-    if not where.gpus_per_node:
-        return Sizing("no-accelerator", "no accelerator or GPU instance type declared")
-    if where.gpu is None:
-        return Sizing("unknown-gpu", where.unknown)
-    model = spec.model
-    if not (model.id or model.config or model.parameters is not None):
-        return Sizing(
-            "no-model", "the workload names no model (model.id, model.config or model.parameters)"
-        )
-    arch, source, problem = _architecture(manifest, workload)
-    if problem is not None:
-        return Sizing("unknown-model", problem)
-    try:
-        sizer = _inference if spec.profile == "inference" else _training
-        estimate, assumed = sizer(workload, where, arch)
-    except (ValueError, OverflowError) as err:
-        return Sizing("not-estimable", str(err))
-    mode: Literal["inference", "training"] = (
-        "inference" if spec.profile == "inference" else "training"
-    )
-    return Sizing("checked", None, estimate, arch, tuple(assumed), source, where, mode)
-
-
-def _inference(workload: Workload, where: Placement, arch: Any) -> tuple[Any, list[str]]:
-    from linter.memory import estimate_inference
-
-    spec = workload.spec
-    assumed = []
-    gpus = spec.serving.tensor_parallel or int(where.gpus_per_node or 1) * spec.resources.nodes
-    batch = spec.serving.max_batch_size
-    if batch is None:
-        batch = 1
-        assumed.append("batch 1 (serving.maxBatchSize unset)")
-    context = spec.serving.max_context_tokens
-    if context is None:
-        context = (arch.max_position_embeddings if arch else None) or 4096
-        assumed.append(f"context {context} tokens (serving.maxContextTokens unset)")
-    assert where.gpu is not None
-    estimate = estimate_inference(
-        arch,
-        parameters=spec.model.parameters,
-        precision=spec.model.precision,
-        kv_precision=spec.serving.kv_cache_precision,
-        batch=batch,
-        context=context,
-        gpu=where.gpu,
-        gpus=gpus,
-        gpu_memory_utilization=spec.serving.gpu_memory_utilization,
-    )
-    return estimate, assumed
-
-
-def _training(workload: Workload, where: Placement, arch: Any) -> tuple[Any, list[str]]:
-    from linter.memory import estimate_training
-
-    tuning = workload.spec.fine_tuning
-    assumed = []
-    method = tuning.method
-    if method is None:
-        method = "full"
-        assumed.append("full training (fineTuning.method unset)")
-    sequence = tuning.sequence_length
-    if sequence is None:
-        sequence = DEFAULT_TRAINING_SEQUENCE
-        assumed.append(f"sequence length {sequence} (fineTuning.sequenceLength unset)")
-    per_node = int(where.gpus_per_node or 1)
-    assert where.gpu is not None
-    estimate = estimate_training(
-        arch,
-        parameters=workload.spec.model.parameters,
-        precision=workload.spec.model.precision or "bf16",
-        method=method,
-        optimizer=(tuning.optimizer or "adamw").replace("-", "_"),
-        micro_batch=tuning.micro_batch_size or 1,
-        sequence_length=sequence,
-        gradient_checkpointing=bool(tuning.gradient_checkpointing),
-        sharding=tuning.sharding or "none",
-        world_size=per_node * workload.spec.resources.nodes,
-        gpu=where.gpu,
-        gpus_per_node=per_node,
-        lora_rank=tuning.lora_rank or 16,
-    )
-    return estimate, assumed
-
-
 def compute(subject: Subject) -> MemoryFact:
     sizing = size(subject.manifest)
     if sizing.status != "checked":
@@ -345,43 +219,86 @@ def compute(subject: Subject) -> MemoryFact:
         parameters_text=billions(estimate.parameters),
         precision=estimate.precision,
         gpu=where.gpu.name,
-        gpus=estimate.gpus if inference else estimate.world_size,
+        gpus=estimate.gpus * estimate.pipeline_parallel if inference else estimate.world_size,
         required_gib=_gib(estimate.required_bytes),
         available_gib=_gib(estimate.available_bytes),
         total_gib=_gib(where.gpu.memory_bytes),
         fits=estimate.fits,
         used_percent=percent(estimate.required_bytes / where.gpu.memory_bytes),
-        headroom_percent=percent(estimate.headroom_fraction),
+        headroom_percent=percent(_headroom(estimate, inference)),
         smaller_gpu=_smaller_gpu(estimate.required_bytes, where),
-        inference=_inference_fact(estimate, where, sizing.arch, subject) if inference else None,
+        inference=_inference_fact(sizing, subject) if inference else None,
         training=None if inference else _training_fact(estimate, subject),
     )
 
 
-def _inference_fact(
-    estimate: Any, where: Placement, arch: Any, subject: Subject
-) -> InferenceMemory:
-    weights_fit = (
-        estimate.weights_bytes_per_gpu + estimate.overhead_bytes <= estimate.available_bytes
-    )
-    starts = weights_fit and estimate.fits_one_full_sequence is not False
-    suggestions = None if weights_fit else _suggestions(estimate, where, arch, subject.workload)
+def _headroom(estimate: Any, inference: bool) -> float:
+    pool = estimate.kv_pool_bytes if inference else None
+    if pool is None or estimate.kv_cache_bytes_per_gpu is None:
+        return float(estimate.headroom_fraction)
+    if pool <= 0:
+        return -1.0
+    return float((pool - estimate.kv_cache_bytes_per_gpu) / pool)
+
+
+def _context_text(sizing: Sizing, subject: Subject) -> str:
+    context = sizing.estimate.context
+    if not sizing.context_defaulted:
+        return f"{context} tokens"
+    name = subject.manifest.provenance.name(FIELDS["maxContextTokens"].path)
+    return f"{context} tokens (the model's maximum context, as {name} is unset)"
+
+
+def _utilization_text(estimate: Any, subject: Subject) -> str:
+    name = subject.manifest.provenance.name(FIELDS["gpuMemoryUtilization"].path)
+    value = estimate.gpu_memory_utilization
+    if subject.workload.spec.serving.gpu_memory_utilization is not None:
+        return f"{name} {value}"
+    return f"{name} {value} (vLLM {estimate.engine_version}'s default, as it is unset)"
+
+
+def _inference_fact(sizing: Sizing, subject: Subject) -> InferenceMemory:
+    estimate = sizing.estimate
+    cause = estimate.refusal_cause
+    batch_fits = None
+    if estimate.max_batch_at_context is not None:
+        batch_fits = estimate.batch <= estimate.max_batch_at_context
     return InferenceMemory(
+        engine=(subject.workload.spec.serving.engine or "vllm").lower(),
+        engine_version=estimate.engine_version,
+        accounting=estimate.accounting,
+        tensor_parallel=estimate.gpus,
+        pipeline_parallel=estimate.pipeline_parallel,
         weights_gib=_gib(estimate.weights_bytes_per_gpu),
+        activation_gib=_gib(estimate.activation_bytes),
+        overhead_gib=round(estimate.overhead_bytes / GIB, 2),
+        kv_pool_gib=_gib(estimate.kv_pool_bytes),
+        sequence_kv_gib=_gib(estimate.sequence_kv_bytes),
         kv_cache_gib=_gib(estimate.kv_cache_bytes_per_gpu),
-        weights_fit=weights_fit,
+        weights_fit=cause != "weights",
         kv_known=estimate.kv_known,
         batch=estimate.batch,
+        batch_declared=sizing.batch_declared,
+        max_num_seqs=estimate.max_num_seqs,
         context=estimate.context,
+        context_defaulted=sizing.context_defaulted,
+        context_text=_context_text(sizing, subject),
         gpu_memory_utilization=estimate.gpu_memory_utilization,
+        utilization_text=_utilization_text(estimate, subject),
+        kv_cache_tokens=estimate.kv_cache_tokens,
+        max_concurrency=estimate.max_concurrency,
+        starts=estimate.starts,
+        start_text=START_TEXT[cause],
+        refusal=estimate.refusal,
+        refusal_cause=cause,
+        max_startable_model_len=estimate.max_startable_model_len,
+        fits_one_full_sequence=estimate.fits_one_full_sequence,
+        batch_fits=batch_fits,
         max_batch_at_context=estimate.max_batch_at_context,
         max_context_at_batch=estimate.max_context_at_batch,
-        fits_one_full_sequence=estimate.fits_one_full_sequence,
-        starts=starts,
-        start_text=START_TEXT[starts],
         model_max_context=estimate.model_max_context,
         context_exceeds_model_max=estimate.context_exceeds_model_max,
-        suggestions=suggestions,
+        suggestions=_suggestions(sizing) if cause == "weights" else None,
     )
 
 
@@ -425,33 +342,34 @@ def _smaller_gpu(required: int, where: Placement) -> str | None:
     return candidate.name
 
 
-def _suggestions(estimate: Any, where: Placement, arch: Any, workload: Workload) -> Suggestions:
-    """What would hold the weights: more GPUs, a lower precision, a larger GPU."""
-    from linter.memory import estimate_inference, smallest_fitting_gpu
+def _starts_with(sizing: Sizing, **changes: Any) -> Any:
+    """The estimate with the workload's settings but ``changes``, when vLLM would start."""
+    from linter.memory import estimate_inference
 
-    per_gpu_room = estimate.available_bytes - estimate.overhead_bytes
-    gpus_needed = math.ceil(estimate.weights_bytes / per_gpu_room) if per_gpu_room > 0 else None
+    trial = estimate_inference(sizing.arch, **{**sizing.settings, **changes})
+    return trial if trial.refusal_cause != "weights" else None
+
+
+def _suggestions(sizing: Sizing) -> Suggestions:
+    """What would leave room for a KV cache: more GPUs, a lower precision, a larger GPU."""
+    from linter.memory import smallest_fitting_gpu
+
+    estimate = sizing.estimate
+    room = estimate.available_bytes - estimate.overhead_bytes - (estimate.activation_bytes or 0)
+    stages = estimate.pipeline_parallel
+    gpus_needed = math.ceil(estimate.weights_bytes / room) if room > 0 else None
     lower, lower_gib = None, None
-    assert where.gpu is not None
     for precision in LOWER_PRECISIONS.get(estimate.precision, ()):
-        trial = estimate_inference(
-            arch,
-            parameters=workload.spec.model.parameters,
-            precision=precision,
-            kv_precision=workload.spec.serving.kv_cache_precision,
-            batch=estimate.batch,
-            context=estimate.context,
-            gpu=where.gpu,
-            gpus=estimate.gpus,
-            gpu_memory_utilization=estimate.gpu_memory_utilization,
-        )
-        if trial.weights_bytes_per_gpu + trial.overhead_bytes <= trial.available_bytes:
+        trial = _starts_with(sizing, precision=precision)
+        if trial is not None:
             lower, lower_gib = precision, _gib(trial.weights_bytes_per_gpu)
             break
     larger = smallest_fitting_gpu(
-        estimate.weights_bytes_per_gpu + estimate.overhead_bytes, SMALLER_GPU_HEADROOM
+        estimate.weights_bytes_per_gpu + estimate.overhead_bytes + (estimate.activation_bytes or 0),
+        SMALLER_GPU_HEADROOM,
     )
-    options = [f"use {gpus_needed or 'more'} GPUs (tensor parallel)"]
+    parallel = "tensor parallel" if stages == 1 else "tensor x pipeline parallel"
+    options = [f"use {gpus_needed or 'more'} GPUs ({parallel})"]
     if larger is not None:
         options.append(f"a larger GPU ({larger.name})")
     if lower is not None:

@@ -22,6 +22,9 @@ class Placement:
     replicas: int
     nodes: int
     unknown: str | None  # what could not be resolved, for the message
+    #: memoryGiB the GPU was chosen by when the accelerator names no type (``gpu`` is then the
+    #: catalogued GPU with the least memory of at least that much); None when named.
+    memory_gib: float | None = None
 
     @property
     def gpu_name(self) -> str | None:
@@ -43,8 +46,11 @@ class Placement:
 
 
 def resolve_placement(workload: Workload) -> Placement:
-    """Resolve instance type and accelerator; an explicit accelerator wins over the instance's."""
+    """Resolve instance type and accelerator; an explicit accelerator wins over the instance's.
+    An accelerator known only by its memory is sized on the smallest catalogued GPU that has
+    it, so whatever the launcher picks holds at least as much."""
     from linter.memory import resolve_gpu, resolve_instance
+    from linter.memory.gpus import gpu_with_memory
 
     resources = workload.spec.resources
     gpu, gpus_per_node, instance, unknown = None, None, None, None
@@ -56,13 +62,25 @@ def resolve_placement(workload: Workload) -> Placement:
             gpus_per_node = instance.gpu_count
             gpu = instance.gpu if instance.gpu_count else None
     accelerator = resources.accelerator
+    memory_gib = None
     if accelerator is not None:
         gpus_per_node = accelerator.count
         if accelerator.type is not None:
             gpu = resolve_gpu(accelerator.type)
             if gpu is None:
                 unknown = unknown or f"accelerator type {accelerator.type!r}"
+        elif accelerator.memory_gib is not None:
+            memory_gib = accelerator.memory_gib
+            gpu = gpu_with_memory(memory_gib)
+            if gpu is None:
+                unknown = unknown or f"no catalogued GPU has {memory_gib:g} GB"
     replicas = workload.spec.serving.replicas if workload.spec.profile == "inference" else None
     return Placement(
-        gpu, gpus_per_node, instance, 1 if replicas is None else replicas, resources.nodes, unknown
+        gpu,
+        gpus_per_node,
+        instance,
+        1 if replicas is None else replicas,
+        resources.nodes,
+        unknown,
+        memory_gib,
     )

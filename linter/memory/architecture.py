@@ -14,10 +14,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from linter.catalog.models import find_model
-from linter.memory.quantization import QuantizationError, checkpoint_precision
+from linter.memory.quantization import (
+    QuantizationError,
+    checkpoint_precision,
+    unquantised_modules,
+)
+from linter.memory.state_space import StateMixer, gated_delta_mixer, mamba_mixer
+from linter.memory.vision import TEXT_TYPES, VisionError, VisionTower, vision_tower
 
 FULL = "full"
 SLIDING = "sliding"
+#: A layer whose mixer keeps a recurrent state instead of a KV cache (Mamba, gated delta net).
+STATE = "state"
+#: Chunked local attention (Llama 4): a token attends within its attention_chunk_size chunk.
+CHUNKED = "chunked"
 
 SUPPORTED_MODEL_TYPES = (
     "deepseek_v3",
@@ -26,26 +36,27 @@ SUPPORTED_MODEL_TYPES = (
     "gemma2",
     "gemma3",
     "gemma3_text",
+    "glm4_moe",
     "gpt_oss",
+    "jamba",
     "llama",
+    "llama4_text",
+    "mamba",
     "mistral",
     "mixtral",
     "phi3",
     "qwen2",
     "qwen3",
     "qwen3_moe",
+    "qwen3_next",
 )
 
 
 #: Model types gpulint recognises but does not size yet, and why (refused, never guessed).
 NOT_SIZED = {
-    "llama4": "Llama 4 interleaves chunked-attention layers that vLLM's hybrid KV allocator pages "
-    "separately; that accounting is not modelled",
-    "qwen3_next": "Qwen3-Next mixes gated-delta-net state layers with attention; vLLM sizes their "
-    "recurrent state per sequence, which is not modelled",
-    "jamba": "Jamba mixes Mamba state-space layers with attention; the Mamba state accounting is "
+    "mllama": "Llama 3.2 Vision adds cross-attention layers over the image tokens, whose "
+    "per-request cache vLLM sizes with the encoder-decoder cache, and a two-stage vision tower; "
     "not modelled",
-    "mamba": "Mamba keeps a recurrent state per sequence instead of a KV cache; not modelled",
     "mamba2": "Mamba-2 keeps a recurrent state per sequence instead of a KV cache; not modelled",
     "nemotron_h": "Nemotron-H mixes Mamba-2 and attention layers; not modelled",
     "falcon_h1": "Falcon-H1 mixes Mamba-2 and attention layers; not modelled",
@@ -91,12 +102,23 @@ class Architecture:
     qk_rope_head_dim: int = 0
     v_head_dim: int = 0
     sliding_window: int | None = None
+    attention_chunk_size: int | None = None
     layer_types: tuple[str, ...] = ()
     checkpoint_bytes: int | None = None
     checkpoint_dtype: str | None = None
     #: Precision the published weights are stored in (quantization_config, torch_dtype or the
     #: catalogue); None when the config does not say.
     checkpoint_precision: str | None = None
+    #: Modules the quantised checkpoint stores unquantised (its quantization_config).
+    unquantised_modules: tuple[str, ...] = ()
+    #: The vision tower of a vision-language model (16-bit, never quantised by vLLM).
+    vision: VisionTower | None = None
+    #: The mixer of the STATE layers of a hybrid or state-space model.
+    state_mixer: StateMixer | None = None
+    #: Attention that gates its output with a second query-sized projection (Qwen3-Next).
+    attention_output_gate: bool = False
+    #: A sigmoid gate (one h-vector) on the shared expert of every MoE layer (Qwen2-MoE family).
+    shared_expert_gate: bool = False
 
     @property
     def is_mla(self) -> bool:
@@ -124,7 +146,25 @@ class Architecture:
 
     @property
     def sliding_attention_layers(self) -> int:
-        return self.num_hidden_layers - self.full_attention_layers
+        return sum(1 for t in self.layer_types if t == SLIDING)
+
+    @property
+    def chunked_attention_layers(self) -> int:
+        return sum(1 for t in self.layer_types if t == CHUNKED)
+
+    @property
+    def state_layers(self) -> int:
+        return sum(1 for t in self.layer_types if t == STATE)
+
+    @property
+    def attention_layers(self) -> int:
+        """Layers that keep a KV cache (full or sliding-window attention)."""
+        return self.num_hidden_layers - self.state_layers
+
+    @property
+    def attention_matrix_parameters(self) -> int:
+        """Weight matrices of one attention block."""
+        return self._attention_matrices()
 
     def _attention_matrices(self) -> int:
         h, heads = self.hidden_size, self.num_attention_heads
@@ -139,7 +179,8 @@ class Architecture:
                 self.qk_nope_head_dim + self.v_head_dim
             )
             return q + kv + heads * self.v_head_dim * h
-        return h * (self.q_dim + 2 * self.kv_dim) + self.q_dim * h
+        gate = 2 if self.attention_output_gate else 1
+        return h * (gate * self.q_dim + 2 * self.kv_dim) + self.q_dim * h
 
     def _attention_vectors(self) -> int:
         n = (self.q_dim + 2 * self.kv_dim) * self.qkv_bias + self.hidden_size * self.o_bias
@@ -156,7 +197,9 @@ class Architecture:
 
     def _moe_vectors(self) -> int:
         e, h, i = self.num_experts, self.hidden_size, self.moe_intermediate_size
-        return e * (2 * i + h) * self.expert_bias + e * self.router_bias
+        return (
+            e * (2 * i + h) * self.expert_bias + e * self.router_bias + h * self.shared_expert_gate
+        )
 
     @property
     def router_parameters(self) -> int:
@@ -176,7 +219,9 @@ class Architecture:
         """
         dense = self.dense_layers * self._mlp_matrices(self.intermediate_size)
         shared = self.moe_layers * self._mlp_matrices(self.shared_expert_intermediate_size)
-        attention = self.num_hidden_layers * self._attention_matrices()
+        attention = self.attention_layers * self._attention_matrices()
+        if self.state_mixer is not None:
+            attention += self.state_layers * self.state_mixer.matrix_parameters
         return attention + dense + self.expert_parameters + shared
 
     @property
@@ -188,13 +233,16 @@ class Architecture:
     def parameters(self) -> int:
         """Exact parameter count, every MoE expert included (all are resident in memory)."""
         norm = self.hidden_size * (2 if self.norm_bias else 1)
-        per_layer_vectors = self._attention_vectors() + self.norms_per_layer * norm
+        mixer_vectors = self.state_mixer.vector_parameters if self.state_mixer else 0
         mlp_bias = (2 * self.intermediate_size + self.hidden_size) if self.mlp_bias else 0
         return (
-            self.embedding_parameters
+            (self.vision.parameters if self.vision else 0)
+            + self.embedding_parameters
             + self.decoder_matrix_parameters
             + self.router_parameters
-            + self.num_hidden_layers * per_layer_vectors
+            + self.attention_layers * self._attention_vectors()
+            + self.state_layers * mixer_vectors
+            + self.num_hidden_layers * self.norms_per_layer * norm
             + self.dense_layers * mlp_bias
             + self.moe_layers * self._moe_vectors()
             + norm
@@ -210,16 +258,36 @@ def _int(config: Mapping[str, Any], key: str, default: int | None = None) -> int
     return value
 
 
+def _dt_rank(config: Mapping[str, Any], key: str, hidden: int) -> int:
+    """A Mamba time-step rank; ``auto`` is ``ceil(hidden / 16)`` as in transformers."""
+    if config.get(key, "auto") == "auto":
+        return -(-hidden // 16)
+    return _int(config, key)
+
+
 def _layer_types(config: Mapping[str, Any], model_type: str, layers: int) -> tuple[str, ...]:
     """Per-layer attention kind, following each transformers config class's defaults."""
     window = config.get("sliding_window")
     declared = config.get("layer_types")
     if declared:
-        kinds = {"full_attention": FULL, "sliding_attention": SLIDING}
+        kinds = {
+            "full_attention": FULL,
+            "sliding_attention": SLIDING,
+            "linear_attention": STATE,
+            "chunked_attention": CHUNKED,
+        }
         unknown = sorted({t for t in declared if t not in kinds})
         if unknown or len(declared) != layers:
             raise ArchitectureError(f"unsupported layer_types {unknown or declared!r}")
         return tuple(kinds[t] for t in declared)
+    if model_type == "mamba":
+        return (STATE,) * layers
+    if model_type == "llama4_text" and config.get("attention_chunk_size"):
+        interval = _int(config, "no_rope_layer_interval", 4)
+        return tuple(FULL if (i + 1) % interval == 0 else CHUNKED for i in range(layers))
+    if model_type == "jamba":
+        period, offset = _int(config, "attn_layer_period", 8), _int(config, "attn_layer_offset", 4)
+        return tuple(FULL if i % period == offset else STATE for i in range(layers))
     if model_type in ("gemma2", "gpt_oss"):
         return tuple(SLIDING if (i + 1) % 2 else FULL for i in range(layers))
     if model_type == "gemma3_text":
@@ -236,16 +304,37 @@ def _layer_types(config: Mapping[str, Any], model_type: str, layers: int) -> tup
 def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
     """Build an Architecture from a parsed Hugging Face ``config.json``.
 
-    Multimodal configs contribute their ``text_config`` only (vision towers are not counted).
-    Raises ArchitectureError (a ValueError) for model types whose layout is not modelled
-    exactly, rather than guessing.
+    Vision-language models of :data:`linter.memory.vision.TEXT_TYPES` add their vision tower;
+    other multimodal configs contribute their ``text_config`` only. Raises ArchitectureError
+    (a ValueError) for model types whose layout is not modelled exactly, rather than guessing.
     """
     try:
         stored_as = checkpoint_precision(config)
+        kept = unquantised_modules(config)
     except QuantizationError as err:
         raise ArchitectureError(str(err)) from None
+    outer_type = str(config.get("model_type", "")).lower()
+    if outer_type in NOT_SIZED:
+        raise ArchitectureError(f"model_type {outer_type!r} is not sized: {NOT_SIZED[outer_type]}")
+    tower = None
     text = config.get("text_config")
-    if isinstance(text, Mapping):
+    if outer_type in TEXT_TYPES:
+        inner = text if isinstance(text, Mapping) else config
+        tie = inner.get("tie_word_embeddings", config.get("tie_word_embeddings", False))
+        hidden_size = inner.get("hidden_size")
+        try:
+            tower = vision_tower(
+                outer_type, config, hidden_size if isinstance(hidden_size, int) else 0
+            )
+        except VisionError as err:
+            raise ArchitectureError(str(err)) from None
+        config = {**inner, "model_type": TEXT_TYPES[outer_type], "tie_word_embeddings": tie}
+    elif isinstance(config.get("vision_config"), Mapping):
+        raise ArchitectureError(
+            f"model_type {outer_type!r} is not sized: its vision tower is not modelled (the "
+            "weights and profiling peak of Qwen2.5-VL, Qwen3-VL, Gemma 3 and Llama 4 towers are)"
+        )
+    elif isinstance(text, Mapping):
         config = {**text, "model_type": text.get("model_type", f"{config.get('model_type')}_text")}
     model_type = str(config.get("model_type", "")).lower()
     if model_type in NOT_SIZED:
@@ -259,7 +348,7 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
         model_type = "gemma3_text"
     hidden = _int(config, "hidden_size")
     layers = _int(config, "num_hidden_layers")
-    heads = _int(config, "num_attention_heads")
+    heads = _int(config, "num_attention_heads", 1 if model_type == "mamba" else None)
     if heads == 0 or layers == 0:
         raise ArchitectureError("config declares zero layers or attention heads")
     kv_heads = _int(config, "num_key_value_heads", heads)
@@ -291,7 +380,7 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
             raise ArchitectureError("falcon with bias=true is not modelled exactly")
     elif model_type == "qwen2":
         fields.update(qkv_bias=True, o_bias=False)
-    elif model_type in ("qwen3", "qwen3_moe"):
+    elif model_type in ("qwen3", "qwen3_moe", "qwen3_next"):
         fields.update(qk_norm=True)
     elif model_type == "gemma2":
         fields.update(norms_per_layer=4)
@@ -307,10 +396,65 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
             experts_per_token=_int(config, "num_experts_per_tok", 2),
             moe_layers=layers,
         )
-    elif model_type == "qwen3_moe":
+    elif model_type == "llama4_text":
+        step = _int(config, "interleave_moe_layer_step", 1)
+        declared_moe = config.get("moe_layers")
+        moe = (
+            len(declared_moe)
+            if isinstance(declared_moe, list)
+            else len(range(step - 1, layers, step))
+        )
+        expert_i = _int(config, "intermediate_size")
+        fields.update(
+            num_experts=_int(config, "num_local_experts"),
+            moe_intermediate_size=expert_i,
+            shared_expert_intermediate_size=expert_i,
+            experts_per_token=_int(config, "num_experts_per_tok", 1),
+            moe_layers=moe,
+        )
+        intermediate = _int(config, "intermediate_size_mlp")
+    elif model_type == "mamba":
+        d_inner = _int(config, "intermediate_size", _int(config, "expand", 2) * hidden)
+        mixer = mamba_mixer(
+            hidden,
+            d_inner,
+            _int(config, "state_size", 16),
+            _int(config, "conv_kernel", 4),
+            _dt_rank(config, "time_step_rank", hidden),
+            conv_bias=bool(config.get("use_conv_bias", True)),
+            proj_bias=bool(config.get("use_bias", False)),
+            inner_norms=False,
+        )
+        fields.update(state_mixer=mixer, norms_per_layer=1)
+        intermediate = 0
+    elif model_type == "jamba":
+        mixer = mamba_mixer(
+            hidden,
+            _int(config, "mamba_expand", 2) * hidden,
+            _int(config, "mamba_d_state", 16),
+            _int(config, "mamba_d_conv", 4),
+            _dt_rank(config, "mamba_dt_rank", hidden),
+            conv_bias=bool(config.get("mamba_conv_bias", True)),
+            proj_bias=bool(config.get("mamba_proj_bias", False)),
+            inner_norms=True,
+        )
+        experts = _int(config, "num_experts", 16)
+        period, offset = (
+            _int(config, "expert_layer_period", 2),
+            _int(config, "expert_layer_offset", 1),
+        )
+        moe = sum(1 for i in range(layers) if experts > 1 and i % period == offset)
+        fields.update(
+            state_mixer=mixer,
+            num_experts=experts if moe else 0,
+            moe_intermediate_size=_int(config, "intermediate_size"),
+            experts_per_token=_int(config, "num_experts_per_tok", 2),
+            moe_layers=moe,
+        )
+    elif model_type in ("qwen3_moe", "qwen3_next"):
         step = _int(config, "decoder_sparse_step", 1)
         dense_only = set(config.get("mlp_only_layers") or [])
-        experts = _int(config, "num_experts")
+        experts = _int(config, "num_experts", config.get("num_local_experts"))
         sparse = sum(
             1 for i in range(layers) if i not in dense_only and experts > 0 and (i + 1) % step == 0
         )
@@ -319,6 +463,34 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
             moe_intermediate_size=_int(config, "moe_intermediate_size"),
             experts_per_token=_int(config, "num_experts_per_tok", 8),
             moe_layers=sparse,
+        )
+        if model_type == "qwen3_next":
+            mixer = gated_delta_mixer(
+                hidden,
+                _int(config, "linear_num_key_heads"),
+                _int(config, "linear_num_value_heads"),
+                _int(config, "linear_key_head_dim"),
+                _int(config, "linear_value_head_dim"),
+                _int(config, "linear_conv_kernel_dim", 4),
+            )
+            fields.update(
+                state_mixer=mixer,
+                attention_output_gate=True,
+                shared_expert_intermediate_size=_int(config, "shared_expert_intermediate_size", 0),
+                shared_expert_gate=_int(config, "shared_expert_intermediate_size", 0) > 0,
+            )
+    elif model_type == "glm4_moe":
+        moe_i = _int(config, "moe_intermediate_size")
+        first_dense = _int(config, "first_k_dense_replace", 1)
+        fields.update(
+            qkv_bias=bias,
+            o_bias=False,
+            qk_norm=bool(config.get("use_qk_norm", False)),
+            num_experts=_int(config, "n_routed_experts"),
+            moe_intermediate_size=moe_i,
+            experts_per_token=_int(config, "num_experts_per_tok"),
+            shared_expert_intermediate_size=moe_i * _int(config, "n_shared_experts", 1),
+            moe_layers=max(0, layers - first_dense),
         )
     elif model_type == "deepseek_v3":
         moe_i = _int(config, "moe_intermediate_size")
@@ -343,6 +515,7 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
     if model_type == "mistral" and "sliding_window" not in config:
         window = 4096  # transformers' MistralConfig default
     types = _layer_types({**config, "sliding_window": window}, model_type, layers)
+    chunk = config.get("attention_chunk_size") if CHUNKED in types else None
     max_pos = config.get("max_position_embeddings")
     return Architecture(
         model_type=model_type,
@@ -353,13 +526,18 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
         num_key_value_heads=kv_heads,
         head_dim=_int(config, "head_dim", hidden // heads) or hidden // heads,
         intermediate_size=_int({"intermediate_size": intermediate}, "intermediate_size"),
-        tie_word_embeddings=bool(config.get("tie_word_embeddings", model_type == "falcon")),
+        tie_word_embeddings=bool(
+            config.get("tie_word_embeddings", model_type in ("falcon", "mamba"))
+        ),
         max_position_embeddings=max_pos if isinstance(max_pos, int) else None,
         sliding_window=window if SLIDING in types else None,
+        attention_chunk_size=chunk if isinstance(chunk, int) and chunk > 0 else None,
         layer_types=types,
         checkpoint_bytes=config.get("checkpoint_bytes"),
         checkpoint_dtype=config.get("checkpoint_dtype"),
         checkpoint_precision=stored_as,
+        unquantised_modules=kept,
+        vision=tower,
         **fields,
     )
 

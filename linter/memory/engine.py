@@ -52,14 +52,20 @@ class Accounting:
         )
 
 
-def accounting_for(version: str | None) -> Accounting:
-    """The accounting of vLLM ``version`` (default: the catalogue's current release)."""
+def accounting_for(version: str | None, engine: str | None = None) -> Accounting:
+    """The accounting of vLLM ``version`` (default: the catalogue's current release). ``engine``
+    (``v0`` or ``v1``) picks the engine where a release shipped both (0.8-0.10 ran V0 when
+    ``VLLM_USE_V1=0`` or for models V1 did not support yet)."""
     data = catalogue()
     chosen = version or data.default_version
     wanted = parse_version(chosen)
-    applicable = [r for r in data.releases if parse_version(r.since) <= wanted]
+    if engine is not None and engine not in ("v0", "v1"):
+        raise ValueError(f"engine {engine!r} is not v0 or v1")
+    applicable = [
+        r for r in data.releases if parse_version(r.since) <= wanted and engine in (None, r.engine)
+    ]
     if not applicable:
-        raise ValueError(f"no accounting catalogued for vLLM {chosen}")
+        raise ValueError(f"no accounting catalogued for vLLM {chosen} {engine or ''}".rstrip())
     release = max(applicable, key=lambda r: parse_version(r.since))
     return Accounting(chosen.removeprefix("v"), release, version is None)
 

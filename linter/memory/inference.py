@@ -13,9 +13,10 @@ start. vllm/v1/core/kv_cache_utils.py reports ``GPU KV cache size`` as whole blo
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, Literal
 
+from linter.catalog.engines import catalogue
 from linter.catalog.gpus import GpuSpec
 from linter.memory.architecture import Architecture
 from linter.memory.calibration import Calibration
@@ -31,12 +32,17 @@ from linter.memory.kv_cache import (
     BLOCK_SIZE,
     kv_bytes_per_token,
     max_tokens_within,
+    pipeline_stage,
     sequence_kv_bytes,
 )
 from linter.memory.units import GIB, check_precision, kv_element_bytes
 from linter.memory.weights import weight_bytes
+from linter.memory.weights import weights_per_gpu as weights_share
 
 DEFAULT_PRECISION = "bf16"
+#: Why vLLM would not start: no KV room is left after the weights, activations and overhead
+#: ("weights"), or the KV pool cannot hold one ``max_model_len`` sequence ("context").
+RefusalCause = Literal["weights", "context"]
 #: Upper bound of the "largest max_model_len that starts" search when the model has no limit.
 SEARCH_LIMIT = 1 << 24
 
@@ -51,7 +57,8 @@ def activation_peak_bytes(
     issue #10517 (Llama-3.1-8B, V0 profile of max_model_len tokens): peak torch grows 0.92 GiB
     from 20,000 to 29,000 tokens = 110,000 B/token; this formula gives 110,592. The sampler adds
     ``bytes_per_logit`` for each of ``num_seqs`` sequences over the full vocabulary (fp32 logits
-    in V0; V1's sampler warm-up keeps several copies, engines.yaml).
+    in V0; V1's sampler warm-up keeps several copies, engines.yaml). A vision tower's peak over
+    the largest image (:mod:`linter.memory.vision`) replaces the decoder's when larger.
     """
     h = arch.hidden_size
     per_token = 0
@@ -60,7 +67,11 @@ def activation_peak_bytes(
     if arch.moe_layers:
         moe = 2 * (arch.experts_per_token * (3 * arch.moe_intermediate_size // tp + h) + 3 * h)
         per_token = max(per_token, moe)
-    return tokens * per_token + num_seqs * arch.vocab_size * bytes_per_logit
+    forward = tokens * per_token
+    if arch.vision is not None:  # the encoder is profiled on its own, before the decoder
+        image_tokens = catalogue().overheads.vision_profile_image_tokens
+        forward = max(forward, arch.vision.profile_peak_bytes(image_tokens))
+    return forward + num_seqs * arch.vocab_size * bytes_per_logit
 
 
 @dataclass(frozen=True)
@@ -68,10 +79,12 @@ class Startup:
     """What vLLM would log at start-up for one replica (per GPU figures)."""
 
     available_kv_bytes: int
+    sequence_kv_bytes: int  # the KV one max_model_len request needs, as vLLM checks it
     kv_cache_tokens: int  # "GPU KV cache size: N tokens"
     max_concurrency: float  # "Maximum concurrency for M tokens per request: X"
     starts: bool
     refusal: str | None  # the ValueError vLLM would raise
+    refusal_cause: RefusalCause | None
     max_startable_model_len: int  # what --max-model-len auto would choose (0: none)
 
 
@@ -85,10 +98,7 @@ def refusal_message(
     """vLLM's start-up error for this outcome, spelled as the release prints it; None when it
     starts (vllm/v1/core/kv_cache_utils.py ``check_enough_kv_cache_memory``; V0 worker.py)."""
     if available <= 0:
-        return (
-            "No available memory for the cache blocks. Try increasing `gpu_memory_utilization` "
-            "when initializing the engine."
-        )
+        return NO_CACHE_MEMORY
     if accounting.engine == "v0":
         if tokens >= max_model_len:
             return None
@@ -124,7 +134,7 @@ def startup(
     fits = max_tokens_within(arch, available, element_bytes, tp, limit=max(limit, max_model_len))
     if available <= 0:
         tokens, concurrency = 0, 0.0
-    elif arch.sliding_attention_layers:
+    elif arch.sliding_attention_layers or arch.chunked_attention_layers or arch.state_layers:
         # Hybrid allocator: the logged size is concurrency x max_model_len, not raw capacity.
         concurrency = available / needed if needed else 0.0
         tokens = int(concurrency * max_model_len)
@@ -132,12 +142,17 @@ def startup(
         tokens = available // (per_token * BLOCK_SIZE) * BLOCK_SIZE
         concurrency = tokens / max_model_len
     refusal = refusal_message(accounting, max_model_len, needed, available, tokens, fits)
+    cause: RefusalCause | None = None
+    if refusal is not None:
+        cause = "weights" if available <= 0 else "context"
     return Startup(
         available_kv_bytes=available,
+        sequence_kv_bytes=needed,
         kv_cache_tokens=tokens,
         max_concurrency=round(concurrency, 2),
         starts=refusal is None,
         refusal=refusal,
+        refusal_cause=cause,
         max_startable_model_len=min(fits, limit),
     )
 
@@ -179,10 +194,14 @@ class InferenceEstimate:
     non_torch_bytes: int = 0
     cuda_graph_bytes: int = 0
     kv_cache_tokens: int | None = None  # vLLM's "GPU KV cache size"
+    sequence_kv_bytes: int | None = None  # per GPU: one max_model_len request, as vLLM checks
     max_concurrency: float | None = None  # vLLM's "Maximum concurrency" at ``context``
     starts: bool | None = None  # None when the architecture (KV) is unknown
     refusal: str | None = None  # the error vLLM would print instead of starting
+    refusal_cause: RefusalCause | None = None  # "weights" or "context" when it refuses
     max_startable_model_len: int | None = None  # --max-model-len auto
+    pipeline_parallel: int = 1
+    kv_cache_memory_bytes: int | None = None  # --kv-cache-memory-bytes, when given
     assumed: tuple[str, ...] = field(default_factory=tuple)
 
     @property
@@ -208,9 +227,52 @@ def resolve_precision(arch: Architecture | None, precision: str | None) -> tuple
     """The weight precision to size: the one asked for, else the checkpoint's own."""
     if precision is not None:
         return check_precision(precision), []
+    if arch is not None and arch.checkpoint_precision == "fp32":
+        served = f"weights {DEFAULT_PRECISION} (vLLM's --dtype auto serves float32 in 16-bit)"
+        return DEFAULT_PRECISION, [served]
     if arch is not None and arch.checkpoint_precision is not None:
         return arch.checkpoint_precision, []
     return DEFAULT_PRECISION, [f"weights {DEFAULT_PRECISION} (the checkpoint's precision unknown)"]
+
+
+NO_CACHE_MEMORY = (
+    "No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "
+    "initializing the engine."
+)
+
+
+def _out_of_memory(what: str, needed: int, usable: int) -> str:
+    """The failure when memory runs out before the KV check: loading weights larger than the
+    GPU, or allocating an explicit ``--kv-cache-memory-bytes`` pool beside everything else."""
+    return (
+        f"torch.OutOfMemoryError: CUDA out of memory ({what} need {_gib(needed)} GiB of the "
+        f"GPU's {_gib(usable)} GiB)"
+    )
+
+
+def _weights_verdict(
+    launch: Startup | None, needed: int, usable: int, loaded: int, available: int
+) -> Startup | None:
+    """The start-up verdict once the weights are considered: weights and runtime that do not
+    load (``loaded`` > ``usable``), or that leave no KV room when the architecture (and so the
+    KV check) is unknown. ``needed`` is everything but the KV pool."""
+    refusal = None
+    if loaded > usable:
+        refusal = _out_of_memory("the weights and runtime", loaded, usable)
+    elif launch is None and needed > available:
+        refusal = NO_CACHE_MEMORY
+    if refusal is None:
+        return launch
+    return Startup(
+        available_kv_bytes=available - needed,
+        sequence_kv_bytes=launch.sequence_kv_bytes if launch else 0,
+        kv_cache_tokens=0,
+        max_concurrency=0.0,
+        starts=False,
+        refusal=refusal,
+        refusal_cause="weights",
+        max_startable_model_len=0,
+    )
 
 
 def estimate_inference(
@@ -229,14 +291,22 @@ def estimate_inference(
     enforce_eager: bool = False,
     engine_version: str | None = None,
     calibration: Calibration | None = None,
+    pipeline_parallel: int = 1,
+    kv_cache_memory_bytes: int | None = None,
+    engine: str | None = None,
+    expert_parallel: int = 1,
 ) -> InferenceEstimate:
     """Does serving ``batch`` sequences of ``context`` tokens (``--max-model-len``) fit one
-    tensor-parallel replica of ``gpus`` GPUs, and would vLLM start? Without an architecture, KV,
-    activations and the start-up verdict are unknown (None)."""
+    replica of ``gpus`` tensor-parallel GPUs x ``pipeline_parallel`` stages, and would vLLM
+    start? Figures are for one GPU of the first stage (it holds the most layers). With
+    ``kv_cache_memory_bytes`` the KV pool is that size and ``gpu_memory_utilization`` is not
+    used (vLLM ``--kv-cache-memory-bytes``). ``engine`` (``v0``/``v1``) says which engine a
+    release that shipped both ran. Without an architecture, KV, activations and the
+    start-up verdict are unknown (None)."""
     weight_precision, assumed = resolve_precision(arch, precision)
-    if batch < 1 or context < 1 or gpus < 1:
-        raise ValueError("batch, context and gpus must be >= 1")
-    accounting = accounting_for(engine_version)
+    if batch < 1 or context < 1 or gpus < 1 or pipeline_parallel < 1 or expert_parallel < 1:
+        raise ValueError("batch, context, gpus, pipeline stages and expert ranks must be >= 1")
+    accounting = accounting_for(engine_version, engine)
     if engine_version is None:
         assumed.append(f"vLLM {accounting.version} (serving.engineVersion unset)")
     utilization = gpu_memory_utilization or accounting.release.default_gpu_memory_utilization
@@ -247,8 +317,10 @@ def estimate_inference(
     seqs = max_num_seqs or default_seqs
     element = kv_element_bytes(kv_precision, weight_precision)
     weights = weight_bytes(arch, parameters, weight_precision, gpus)
-    weights_per_gpu = -(-weights // gpus)
-    non_torch = non_torch_bytes(gpus)
+    weights_per_gpu = weights_share(
+        arch, weights, weight_precision, gpus, pipeline_parallel, expert_parallel
+    )
+    non_torch = non_torch_bytes(gpus * pipeline_parallel)
     graphs = cuda_graph_bytes(accounting, enforce_eager)
     if calibration is not None:
         non_torch += calibration.non_kv_delta_bytes(gpu.name, accounting.version)
@@ -256,28 +328,45 @@ def estimate_inference(
     usable = gpu.usable_bytes
     if calibration is not None:
         usable = calibration.usable_bytes(gpu.name, accounting.version) or usable
-    available = math.ceil(usable * utilization)
+    available = usable if kv_cache_memory_bytes else math.ceil(usable * utilization)
     kv_total = kv_gpu = per_token = per_token_window = activation = pool = None
     max_batch = max_context = None
     one_sequence = None
     launch: Startup | None = None
     if arch is not None:
+        stage = pipeline_stage(arch, pipeline_parallel)
         profile = profiled_tokens(accounting, context, tokens)
         logit = accounting.release.sampler_bytes_per_logit
-        activation = activation_peak_bytes(arch, profile, seqs, gpus, logit)
-        pool = available - weights_per_gpu - activation - overhead
-        seq = sequence_kv_bytes(arch, context, element, gpus, in_flight_tokens=tokens)
+        activation = activation_peak_bytes(stage, profile, seqs, gpus, logit)
+        pool = kv_cache_memory_bytes or available - weights_per_gpu - activation - overhead
+        seq = sequence_kv_bytes(stage, context, element, gpus, in_flight_tokens=tokens)
         kv_gpu = batch * seq
-        kv_total = kv_gpu * gpus
+        kv_total = kv_gpu * gpus * pipeline_parallel
         per_token = kv_bytes_per_token(arch, element, gpus) * gpus
         per_token_window = kv_bytes_per_token(arch, element, gpus, full_layers_only=True) * gpus
         one_sequence = seq <= pool
         max_batch = max(0, pool // seq) if seq else 0
         limit = arch.max_position_embeddings or SEARCH_LIMIT
         max_context = max_tokens_within(
-            arch, pool, element, gpus, batch=batch, in_flight_tokens=tokens, limit=limit
+            stage, pool, element, gpus, batch=batch, in_flight_tokens=tokens, limit=limit
         )
-        launch = startup(arch, accounting, pool, context, element, gpus, tokens)
+        launch = startup(stage, accounting, pool, context, element, gpus, tokens)
+        rest = weights_per_gpu + activation + overhead
+        if kv_cache_memory_bytes and rest + pool > usable:
+            what = "--kv-cache-memory-bytes, weights, activations and runtime"
+            launch = replace(
+                launch,
+                starts=False,
+                refusal=_out_of_memory(what, rest + pool, usable),
+                refusal_cause="weights",
+            )
+    launch = _weights_verdict(
+        launch,
+        weights_per_gpu + overhead + (activation or 0),
+        usable,
+        weights_per_gpu + non_torch,
+        available,
+    )
     required = weights_per_gpu + overhead + (activation or 0) + (kv_gpu or 0)
     model_max = arch.max_position_embeddings if arch else None
     return InferenceEstimate(
@@ -314,9 +403,13 @@ def estimate_inference(
         non_torch_bytes=non_torch,
         cuda_graph_bytes=graphs,
         kv_cache_tokens=launch.kv_cache_tokens if launch else None,
+        sequence_kv_bytes=launch.sequence_kv_bytes if launch and arch else None,
         max_concurrency=launch.max_concurrency if launch else None,
         starts=launch.starts if launch else None,
         refusal=launch.refusal if launch else None,
+        refusal_cause=launch.refusal_cause if launch else None,
         max_startable_model_len=launch.max_startable_model_len if launch else None,
+        pipeline_parallel=pipeline_parallel,
+        kv_cache_memory_bytes=kv_cache_memory_bytes,
         assumed=tuple(assumed),
     )

@@ -5,7 +5,9 @@ A Hugging Face ``config.json`` of a quantised checkpoint carries ``quantization_
 fields select the storage format: ``bits`` (AWQ, GPTQ), ``weight_block_size`` (block FP8),
 ``load_in_8bit`` (bitsandbytes), ``config_groups`` (compressed-tensors W8A8 / W4A16 / FP8) and
 ``quant_algo`` (ModelOpt NVFP4). An unquantised config says ``torch_dtype`` (``dtype`` in
-transformers 5).
+transformers 5). Layers a checkpoint keeps unquantised are listed under the method's own key
+(:data:`EXCLUSION_KEYS`): Meta's Llama-3.1-405B FP8 keeps every attention projection and the
+first and last MLP in bf16.
 """
 
 from __future__ import annotations
@@ -16,6 +18,10 @@ from typing import Any
 from linter.catalog.precisions import find_precision, find_quantization_method, precision_names
 
 _TORCH_DTYPES = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}
+#: quantization_config keys listing modules stored unquantised: transformers' own and fbgemm
+#: (modules_to_not_convert), compressed-tensors (ignore), ModelOpt (exclude_modules), and
+#: block FP8 (ignored_layers).
+EXCLUSION_KEYS = ("modules_to_not_convert", "ignore", "exclude_modules", "ignored_layers")
 
 
 class QuantizationError(ValueError):
@@ -83,3 +89,20 @@ def checkpoint_precision(config: Mapping[str, Any]) -> str | None:
         return spec.name
     dtype = config.get("torch_dtype") or config.get("dtype")
     return _TORCH_DTYPES.get(dtype) if isinstance(dtype, str) else None
+
+
+def unquantised_modules(config: Mapping[str, Any]) -> tuple[str, ...]:
+    """Module names (or ``re:`` patterns) a quantised checkpoint stores unquantised; empty for
+    an unquantised config."""
+    quantization = config.get("quantization_config")
+    if not isinstance(quantization, Mapping):
+        return ()
+    names: list[str] = []
+    for key in EXCLUSION_KEYS:
+        listed = quantization.get(key)
+        if listed is None:
+            continue
+        if not isinstance(listed, list) or not all(isinstance(n, str) for n in listed):
+            raise QuantizationError(f"quantization_config {key!r} must be a list of module names")
+        names.extend(listed)
+    return tuple(names)

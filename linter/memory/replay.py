@@ -20,8 +20,10 @@ class Settings:
     """What a start-up ran: the flags that change the memory budget."""
 
     tensor_parallel: int = 1
+    expert_parallel: int = 1  # GPUs the routed experts are sharded over (--enable-expert-parallel)
     gpu_memory_utilization: float | None = None
     engine_version: str | None = None
+    engine: str | None = None  # v0 or v1, where the release shipped both
     max_model_len: int | None = None
     max_num_seqs: int | None = None
     max_num_batched_tokens: int | None = None
@@ -118,6 +120,8 @@ def replay(
         max_num_seqs=settings.max_num_seqs,
         enforce_eager=settings.enforce_eager,
         engine_version=settings.engine_version,
+        engine=settings.engine,
+        expert_parallel=settings.expert_parallel,
         calibration=calibration,
     )
     return Comparison(estimate, logged)

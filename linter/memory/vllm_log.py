@@ -66,6 +66,7 @@ def parse_log(text: str) -> StartupLog:
     utilization = _setting("gpu_memory_utilization", text) or _find(
         r"gpu_memory_utilization \((\d?\.\d+)\)", text
     )
+    engine = _find(r"Initializing an? (V[01]) LLM engine", text)
     tp = _setting("tensor_parallel_size", text)
     model = _setting("model", text)
     max_len = _setting("max_model_len", text) or _setting("max_seq_len", text)
@@ -93,6 +94,7 @@ def parse_log(text: str) -> StartupLog:
         tensor_parallel=int(tp) if tp and tp.isdigit() else 1,
         gpu_memory_utilization=float(utilization) if utilization else None,
         engine_version=version,
+        engine=engine.lower() if engine else None,
         max_model_len=int(max_len) if max_len and max_len.isdigit() else None,
         max_num_seqs=int(seqs) if seqs and seqs.isdigit() else None,
         max_num_batched_tokens=int(batched) if batched and batched.isdigit() else None,

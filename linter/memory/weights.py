@@ -4,13 +4,15 @@ memory.md §0 rule 1: prefer the checkpoint's published size (safetensors ``tota
 requested precision is the checkpoint's own; otherwise a format stores the tensors in its scope
 (precisions.yaml) at its bits per value, group scales and zero points included, and keeps the
 rest 16-bit: embeddings, lm_head, norms, biases, routers and vision towers (so ``params x bits``
-under-estimates: Llama-3.1-70B W8A8 logs 67.72 GiB vs 67.67 computed this way, memory.md §4 #3).
+under-estimates: Llama-3.1-70B W8A8 logs 67.72 GiB vs 67.67 computed this way, memory.md §4 #3),
+and so are the layers a checkpoint lists as unquantised (:mod:`linter.memory.modules`).
 """
 
 from __future__ import annotations
 
 from linter.catalog.precisions import PrecisionSpec
 from linter.memory.architecture import Architecture
+from linter.memory.modules import unquantised_matrix_parameters
 from linter.memory.units import matrix_bits, precision_spec
 
 _SAME_SIZE = {"bf16": "16bit", "fp16": "16bit"}
@@ -36,7 +38,10 @@ def _quantised(arch: Architecture, spec: PrecisionSpec, tp: int) -> tuple[int, i
         hidden = _round_up(arch.hidden_size, spec.pad_hidden_to)
         stored = arch.expert_parameters * padded * hidden // (intermediate * arch.hidden_size)
         return arch.expert_parameters, stored
-    return arch.decoder_matrix_parameters, arch.decoder_matrix_parameters
+    quantised = arch.decoder_matrix_parameters
+    if spec.name == arch.checkpoint_precision:  # the checkpoint's own format keeps its exclusions
+        quantised -= unquantised_matrix_parameters(arch)
+    return quantised, quantised
 
 
 def weight_bytes(
@@ -58,3 +63,29 @@ def weight_bytes(
     quantised, stored = _quantised(arch, spec, tp)
     rest_bytes = 4 if spec.name == "fp32" else 2
     return _ceil_bits(stored, spec.name) + rest_bytes * (arch.parameters - quantised)
+
+
+def expert_weight_bytes(arch: Architecture, precision: str, tp: int = 1) -> int:
+    """Bytes of the routed experts alone (what expert parallelism shards), in ``precision``."""
+    if not arch.is_moe:
+        return 0
+    spec = precision_spec(precision)
+    stored = _quantised(arch, spec, tp)[1] if spec.scope == "experts" else arch.expert_parameters
+    return _ceil_bits(stored, spec.name)
+
+
+def weights_per_gpu(
+    arch: Architecture | None,
+    total: int,
+    precision: str,
+    tp: int,
+    pp: int = 1,
+    ep: int = 1,
+) -> int:
+    """One GPU's share of ``total`` weight bytes: tensor x pipeline parallel split everything;
+    expert parallelism (vLLM ``--enable-expert-parallel``, over ``ep`` GPUs) shards the routed
+    experts instead, and the rest is split by tensor parallelism only."""
+    if ep <= 1 or arch is None or not arch.is_moe:
+        return -(-total // (tp * pp))
+    experts = expert_weight_bytes(arch, precision, tp)
+    return -(-(total - experts) // (tp * pp)) + -(-experts // (ep * pp))

@@ -84,7 +84,14 @@ class Serving(Strict):
     )
     enforce_eager: bool | None = Field(None, description="No CUDA graphs (vLLM --enforce-eager).")
     kv_cache_precision: Precision | None = None
-    gpu_memory_utilization: float = Field(0.9, gt=0, le=1)
+    gpu_memory_utilization: float | None = Field(
+        None,
+        gt=0,
+        le=1,
+        description="Share of each GPU's memory the engine may use (vLLM "
+        "--gpu-memory-utilization); unset: the engine release's default (0.9, 0.92 since vLLM "
+        "0.33).",
+    )
     tensor_parallel: int | None = Field(
         None,
         ge=1,

@@ -96,8 +96,8 @@ def test_explicit_head_dim_is_honoured() -> None:
 
 
 def test_unsupported_model_type_raises() -> None:
-    with pytest.raises(ArchitectureError, match="mamba"):
-        architecture_from_hf_config({"model_type": "mamba", "hidden_size": 768})
+    with pytest.raises(ArchitectureError, match="mamba2"):
+        architecture_from_hf_config({"model_type": "mamba2", "hidden_size": 768})
 
 
 def test_missing_key_raises_value_error() -> None:
@@ -122,3 +122,28 @@ def test_mistral_without_sliding_key_uses_transformers_default() -> None:
         "intermediate_size": 14336,
     }
     assert architecture_from_hf_config(config).sliding_window == 4096
+
+
+def test_llama_3_2_vision_is_refused_with_the_reason() -> None:
+    with pytest.raises(ArchitectureError, match="cross-attention layers over the image tokens"):
+        architecture_from_hf_config({"model_type": "mllama", "text_config": {}})
+
+
+def test_an_unmodelled_vision_tower_is_refused_not_dropped() -> None:
+    text: dict[str, Any] = dict(catalog.load("models")["models"][0]["config"])
+    config = {"model_type": "llava", "text_config": text, "vision_config": {"hidden_size": 1024}}
+    with pytest.raises(ArchitectureError, match="its vision tower is not modelled"):
+        architecture_from_hf_config(config)
+
+
+def test_vision_tower_profile_peak() -> None:
+    """Qwen2.5-VL encodes the largest image (16,384 tokens = 65,536 patches); a gated MLP block
+    holds 1,280 + 3 x 3,420 values per patch. Gemma 3 always encodes 4,096 patches into 256."""
+    qwen = architecture_from_catalogue("Qwen/Qwen2.5-VL-7B-Instruct")
+    gemma = architecture_from_catalogue("google/gemma-3-27b-it")
+    assert qwen is not None and qwen.vision is not None
+    assert gemma is not None and gemma.vision is not None
+    assert qwen.vision.profile_peak_bytes(16_384) == 2 * (65_536 * 11_540 + 16_384 * 3_584)
+    assert gemma.vision.profile_peak_bytes(16_384) == 2 * (
+        4_096 * (1_152 + 2 * 4_304) + 256 * 5_376
+    )

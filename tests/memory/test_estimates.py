@@ -283,3 +283,57 @@ def test_training_bad_options() -> None:
         train(arch("meta-llama/Llama-3.2-1B"), optimizer="lion")
     with pytest.raises(ValueError, match="full training"):
         train(arch("meta-llama/Llama-3.2-1B"), precision="int4")
+
+
+def test_hybrid_state_pages_set_the_block_size() -> None:
+    """Qwen3-Next: 36 gated-delta layers keep (8,192 x 3 conv + 32 x 128 x 128) bf16 values per
+    sequence; vLLM raises the attention block to 544 tokens so a page of 2,048-byte tokens holds
+    one state, and pads the state to that page."""
+    from linter.memory.kv_cache import block_tokens, sequence_kv_bytes, state_page_bytes
+
+    nxt = arch("Qwen/Qwen3-Next-80B-A3B-Instruct")
+    assert (nxt.attention_layers, nxt.state_layers) == (12, 36)
+    assert state_page_bytes(nxt, 2) == (8192 * 3 + 32 * 128 * 128) * 2 == 1_097_728
+    assert block_tokens(nxt, 2) == 544
+    assert sequence_kv_bytes(nxt, 262_144, 2) == 12 * 262_208 * 2048 + 36 * 544 * 2048
+    # TP4: 2 KV heads replicate to 1 per rank (1,024 B/token); the state splits 4 ways
+    assert block_tokens(nxt, 2, tp=4) == 16 * -(-274_432 // (16 * 1024)) == 272
+
+
+def test_mamba_state_does_not_grow_with_context() -> None:
+    from linter.memory.kv_cache import sequence_kv_bytes
+
+    mamba = arch("state-spaces/mamba-2.8b-hf")
+    assert kv_bytes_per_token(mamba, 2) == 0
+    per_sequence = 64 * (5120 * 3 + 5120 * 16) * 2
+    assert sequence_kv_bytes(mamba, 4096, 2) == sequence_kv_bytes(mamba, 1_000_000, 2)
+    assert sequence_kv_bytes(mamba, 4096, 2) == per_sequence
+    est = estimate_inference(
+        mamba,
+        parameters=None,
+        precision=None,
+        kv_precision=None,
+        batch=1,
+        context=1_000_000,
+        gpu=gpu("L4"),
+        gpus=1,
+    )
+    assert est.precision == "bf16"  # vLLM's --dtype auto serves float32 checkpoints in 16-bit
+    assert est.starts is True
+    assert est.max_concurrency == round(est.kv_pool_bytes / per_sequence, 2)
+
+
+def test_chunked_attention_holds_one_chunk() -> None:
+    """Llama 4 Scout: 36 chunked-attention layers keep at most one 8,192-token chunk (plus the
+    tokens of one scheduler step); only the 12 full layers grow with the context."""
+    from linter.memory.kv_cache import sequence_kv_bytes
+
+    scout = arch("meta-llama/Llama-4-Scout-17B-16E-Instruct")
+    per_layer = 2 * 8 * 128 * 2
+    assert (scout.full_attention_layers, scout.chunked_attention_layers) == (12, 36)
+    assert sequence_kv_bytes(scout, 1_000_000, 2) == (12 * 1_000_000 + 36 * 8192) * per_layer
+    assert sequence_kv_bytes(scout, 4096, 2) == 48 * 4096 * per_layer
+    assert (
+        sequence_kv_bytes(scout, 100_000, 2, in_flight_tokens=2048)
+        == (12 * 100_000 + 36 * (8192 + 2048)) * per_layer
+    )

@@ -32,7 +32,7 @@ BANDS: dict[str, tuple[tuple[float, float] | None, tuple[float, float] | None]] 
     "vllm-10517-20k": ((-0.01, 0.01), (0.0, 0.03)),
     "vllm-10517-29k": ((-0.01, 0.01), (0.0, 0.03)),
     "vllm-pr-12569": ((-0.01, 0.01), (0.30, 0.40)),  # GPU not named: sized on an H100
-    "vllm-6746": ((-0.18, -0.16), None),  # Meta's FP8 keeps attention bf16: not modelled
+    "vllm-6746": ((-0.02, -0.01), None),  # attention and first/last MLP kept bf16
     "vllm-23278": ((-0.01, 0.01), None),
     "vllm-33155": ((0.0, 0.03), None),
     "vllm-27508": (None, (-0.05, 0.0)),
@@ -40,6 +40,18 @@ BANDS: dict[str, tuple[tuple[float, float] | None, tuple[float, float] | None]] 
     "vllm-21348": (None, (0.15, 0.20)),
     "vllm-13882": ((-0.01, 0.01), None),
     "myoceane-gpt-oss-20b-a100": ((-0.01, 0.01), (-0.05, -0.03)),
+    "vllm-pr-10511-llama3-8b-h100": ((-0.01, 0.01), (0.02, 0.05)),
+    "vllm-pr-2031-llama2-7b-a100": (None, (-0.01, 0.01)),
+    # v0.2.5's profiler took 13 GiB more per GPU under TP4 than the same PR's TP1 case: unexplained
+    "vllm-pr-2031-llama2-70b-a100-tp4": (None, (0.45, 0.50)),
+    "qwen-16-qwen15-7b-gptq-3090": (None, (0.05, 0.08)),
+    # the moe_wna16 Marlin kernel's activation peak is below the fused-MoE one modelled
+    "vllm-14447-deepseek-v3-awq-tp16": ((-0.04, -0.03), (-0.25, -0.21)),
+    "vllm-1267-llongorca-7b-16k-rtx6000ada": (None, (0.17, 0.21)),
+    "vllm-16570-qwen25-vl-72b-tp4": ((-0.01, 0.0), None),
+    "vllm-26612-qwen3-vl-30b-a3b-a800": (None, (-0.60, -0.56)),  # utilisation not stated
+    "recipes-12-qwen3-coder-480b-h20-0.90": (None, (0.03, 0.05)),
+    "recipes-12-qwen3-coder-480b-h20-0.95": (None, (0.02, 0.05)),
 }
 
 
@@ -80,8 +92,8 @@ def test_summary_over_stated_cases() -> None:
         for case in CASES.values()
         if (error := CALIBRATE.evaluate(case).weights_error()) is not None
     ]
-    assert len(kv) == 6 and statistics.median(kv) < 0.05 and max(kv) < 0.19
-    assert len(weights) == 9 and statistics.median(weights) < 0.01
+    assert len(kv) == 14 and statistics.median(kv) < 0.05 and max(kv) < 0.50
+    assert len(weights) == 12 and statistics.median(weights) < 0.01
 
 
 def test_v1_refusal_message_is_vllms() -> None:
