@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from linter.facts import cost, memory, names, pool, quota, residency, resources
+from linter.facts import capacity, cost, memory, names, pool, quota, residency, resources
 from linter.facts.base import Fact
 from linter.facts.run import RunIndex
 from linter.facts.subject import Subject
@@ -27,6 +27,8 @@ class Provider:
     #: Normalised workload paths (prefixes) the provider reads: a message relying on a fact
     #: built from an assumed value names the assumption.
     reads: tuple[str, ...]
+    #: The manifest kinds it computes a fact for.
+    kinds: tuple[str, ...] = ("Workload",)
 
 
 PROVIDERS: dict[str, Provider] = {
@@ -55,6 +57,12 @@ PROVIDERS: dict[str, Provider] = {
         ("spec.resources", "spec.endpoints", "spec.data"),
     ),
     "names": Provider(names.NamesFact, names.compute, ()),
+    "capacity": Provider(
+        capacity.CapacityFact,
+        capacity.compute,
+        ("metadata", "spec.resources", "spec.serving.replicas"),
+        kinds=("Workload", "CapacityLimit"),
+    ),
 }
 
 
@@ -63,36 +71,35 @@ def prepare(run: RunIndex) -> None:
     worker processes inherit them instead of each building its own."""
     pool.prepare(run)
     quota.prepare(run)
+    capacity.prepare(run)
 
 
 class Facts(Mapping[str, Any]):
-    """The facts of one workload, as rules read them: each provider runs on first access and its
-    result is kept as plain data. Other kinds (QuotaLedger) have no facts."""
+    """The facts of one manifest, as rules read them: each provider registered for its kind runs
+    on first access and its result is kept as plain data (a QuotaLedger has none; a
+    CapacityLimit has ``capacity``)."""
 
     def __init__(self, manifest: Manifest, run: RunIndex) -> None:
-        self._subject = Subject(manifest, run) if manifest.kind == "Workload" else None
+        self._subject = Subject(manifest, run)
+        self._providers = {n: p for n, p in PROVIDERS.items() if manifest.kind in p.kinds}
         self._models: dict[str, Fact] = {}
         self._data: dict[str, Any] = {}
 
     def model(self, name: str) -> Fact:
-        if self._subject is None:
-            raise KeyError(name)
         if name not in self._models:
-            self._models[name] = PROVIDERS[name].compute(self._subject)
+            self._models[name] = self._providers[name].compute(self._subject)
         return self._models[name]
 
     def __getitem__(self, name: str) -> Any:
         if name not in self._data:
-            if name not in PROVIDERS:
-                raise KeyError(name)
             self._data[name] = self.model(name).as_data()
         return self._data[name]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(PROVIDERS if self._subject is not None else ())
+        return iter(self._providers)
 
     def __len__(self) -> int:
-        return len(PROVIDERS) if self._subject is not None else 0
+        return len(self._providers)
 
 
 def compute_facts(manifest: Manifest, run: RunIndex) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from linter.formats.manifest import Manifest
-from linter.model import QuotaLedger, Workload
+from linter.model import CapacityLimit, QuotaLedger, Workload
 
 T = TypeVar("T")
 
@@ -30,6 +30,10 @@ class RunIndex:
     @functools.cached_property
     def ledgers(self) -> tuple[Manifest, ...]:
         return tuple(m for m in self.manifests if isinstance(m.model, QuotaLedger))
+
+    @functools.cached_property
+    def capacity_limits(self) -> tuple[Manifest, ...]:
+        return tuple(m for m in self.manifests if isinstance(m.model, CapacityLimit))
 
     def shared(self, name: str, build: Callable[[RunIndex], T]) -> T:
         if name not in self._shared:
