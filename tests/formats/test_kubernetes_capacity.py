@@ -218,3 +218,20 @@ def test_a_native_capacity_limit_is_linted_like_the_object_it_came_from(
         (f.rule_id, f.level, f.location.document) for f in expected
     ]
     assert converted[0].message.startswith("queue team-a allows 8 nvidia GPUs at once (spec.")
+
+
+def test_a_finding_on_an_object_is_suppressed_on_its_own_line(
+    tmp_path: Path, rulebook: Rulebook
+) -> None:
+    original = REPO / "tests" / "rules" / "GL307" / "bad" / "queue-two-jobs.yaml"
+    text = original.read_text().replace(
+        "nominalQuota: 8  # expect: GL307",
+        "nominalQuota: 8  # gpulint: ignore[GL307] jobs of this queue are meant to run in turn",
+    )
+    (tmp_path / "queue.yaml").write_text(text)
+    result = lint([tmp_path / "queue.yaml"], rulebook, SELECT)
+    assert [(f.rule_id, f.location.span.line, f.suppressed_reason) for f in result.findings] == [
+        ("GL307", 18, "jobs of this queue are meant to run in turn"),
+        ("GL307", 34, None),
+        ("GL307", 47, None),
+    ]
