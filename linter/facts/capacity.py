@@ -33,7 +33,7 @@ from typing import Literal
 from pydantic import Field
 
 from linter.facts.base import MAX_LISTED, Fact, Tally, listing, plural
-from linter.facts.placement import resolve_placement
+from linter.facts.placement import Placement, resolve_placement
 from linter.facts.pool import Reference
 from linter.facts.run import RunIndex
 from linter.facts.subject import Subject
@@ -152,7 +152,7 @@ class _Index:
     namespaces: dict[str, list[Manifest]] = field(default_factory=dict)
     pools: dict[str, list[Manifest]] = field(default_factory=dict)
     declared: dict[_Identity, int] = field(default_factory=dict)
-    #: (cohort, flavor, vendor) -> what the cohort's queues lend together.
+    #: (cohort, flavor, vendor) -> what the cohort's queues lend together ("": no cohort).
     lendable: dict[tuple[str, str | None, str], float] = field(default_factory=dict)
     #: limit -> vendor -> what the run's workloads draw from it.
     demand: dict[_Position, dict[str, _Demand]] = field(default_factory=dict)
@@ -182,9 +182,8 @@ def _build(run: RunIndex) -> _Index:
         if spec.scope == "queue":
             index.queues.setdefault(model.metadata.name, []).append(manifest)
             for entry in spec.limits:
-                if spec.cohort:
-                    key = (spec.cohort, entry.flavor, entry.vendor)
-                    index.lendable[key] = index.lendable.get(key, 0.0) + _lends(entry)
+                key = (spec.cohort or "", entry.flavor, entry.vendor)
+                index.lendable[key] = index.lendable.get(key, 0.0) + _lends(entry)
         elif spec.scope == "localQueue" and namespace:
             for label in spec.match_labels.items():
                 index.local_queues.setdefault((namespace, *label), []).append(manifest)
@@ -194,7 +193,8 @@ def _build(run: RunIndex) -> _Index:
             for pool in {model.metadata.name, *spec.match_pools}:
                 index.pools.setdefault(pool, []).append(manifest)
     for workload in run.workloads:
-        need = _need(workload)
+        assert isinstance(workload.model, Workload)
+        need = _need(resolve_placement(workload.model))
         if need is None:
             continue
         vendor, gpus, single = need
@@ -208,10 +208,8 @@ def _position(manifest: Manifest) -> _Position:
     return manifest.file, manifest.index, manifest.part
 
 
-def _need(manifest: Manifest) -> tuple[str, float, float] | None:
-    """The workload's GPU vendor, GPUs across replicas and GPUs of one replica, when known."""
-    assert isinstance(manifest.model, Workload)
-    where = resolve_placement(manifest.model)
+def _need(where: Placement) -> tuple[str, float, float] | None:
+    """A workload's GPU vendor, GPUs across replicas and GPUs of one replica, when known."""
     if where.gpu is None or not where.total_gpus or where.gpus_per_replica is None:
         return None
     return where.gpu.vendor, where.total_gpus, where.gpus_per_replica
@@ -299,7 +297,7 @@ def compute(subject: Subject) -> CapacityFact:
     index = subject.run.shared("capacity.index", _build)
     if isinstance(subject.manifest.model, CapacityLimit):
         return CapacityFact(draws=_limit_draws(subject.manifest, index), ambiguous=[])
-    need = _need(subject.manifest)
+    need = _need(subject.placement)
     ambiguous: list[str] = []
     draws = []
     if need is not None:

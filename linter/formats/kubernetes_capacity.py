@@ -76,7 +76,9 @@ def tables() -> CapacityTables:
     )
 
 
+@functools.cache
 def _vendors() -> dict[str, Vendor]:
+    """GPU resource name (``nvidia.com/gpu``) -> its vendor."""
     return {resource.name: resource.vendor for resource in tables().gpu_resources}
 
 
@@ -188,7 +190,10 @@ class _Reader:
 
 
 def _metadata(reader: _Reader) -> None:
-    reader.mapping(("metadata",))
+    found = reader.value(("metadata",))
+    if found is not None and not isinstance(found, Mapping):
+        reader.fail(("metadata",), "metadata must be a mapping")
+        return
     written = reader.string(("metadata", "name"), required=True)
     if written is not None:
         reader.set("metadata.name", written, ("metadata", "name"))
