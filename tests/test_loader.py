@@ -210,3 +210,11 @@ def test_keys_with_dots_are_quoted_in_paths() -> None:
     for bad in ("", "a.", ".a", "a[0]x", "a[x]", "a['x]"):
         with pytest.raises(ValueError):
             parse_path(bad)
+
+
+@pytest.mark.parametrize("escape", ["\\UFFFFFFFF", "\\U00110000"])
+def test_an_escape_beyond_unicode_is_a_syntax_error(escape: str) -> None:
+    loaded = load_text(f'a: "{escape}"\n')
+    assert loaded.documents == []
+    [problem] = loaded.problems
+    assert problem.message.startswith("YAML syntax error")
