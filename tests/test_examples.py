@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import REPO, run_cli
@@ -32,6 +33,11 @@ def test_examples_show_their_findings() -> None:
         ("GL209", "examples/capacity/small-model-on-gpu.yaml", 10),
         ("GL210", "examples/capacity/small-model-on-gpu.yaml", 20),
         ("GL202", "examples/finetune-spot.yaml", 27),
+        ("GL307", "examples/kueue-team-queue/jobs.yaml", 10),
+        ("GL203", "examples/kueue-team-queue/jobs.yaml", 21),
+        ("GL307", "examples/kueue-team-queue/jobs.yaml", 34),
+        ("GL203", "examples/kueue-team-queue/jobs.yaml", 44),
+        ("GL307", "examples/kueue-team-queue/queue.yaml", 29),
         ("GL101", "examples/memory/70b-on-one-gpu.yaml", 18),
         ("GL206", "examples/memory/batch-16-long-context.yaml", 14),
         ("GL102", "examples/memory/batch-16-long-context.yaml", 34),
@@ -80,3 +86,29 @@ def test_cross_file_pool_sharing_points_at_both(tmp_path: Path) -> None:
         assert (finding["ruleId"], finding["line"], finding["column"]) == ("GL205", 7, 5)
         (related,) = finding["related"]
         assert (Path(related["file"]).name, related["line"], related["column"]) == (other, 7, 5)
+
+
+def test_a_queue_and_the_jobs_that_exceed_it_point_at_each_other() -> None:
+    result = run_cli(
+        "check",
+        "--select",
+        "GL307",
+        "--format",
+        "sarif",
+        str(REPO / "examples" / "kueue-team-queue"),
+    )
+    results = json.loads(result.out)["runs"][0]["results"]
+
+    def place(location: dict[str, Any]) -> tuple[str, int]:
+        physical = location["physicalLocation"]
+        uri = physical["artifactLocation"]["uri"].rpartition("/")[2]
+        return uri, physical["region"]["startLine"]
+
+    assert [
+        (place(r["locations"][0]), r["level"], [place(x) for x in r["relatedLocations"]])
+        for r in results
+    ] == [
+        (("jobs.yaml", 10), "warning", [("queue.yaml", 29), ("queue.yaml", 37)]),
+        (("jobs.yaml", 34), "warning", [("queue.yaml", 29), ("queue.yaml", 37)]),
+        (("queue.yaml", 29), "warning", [("jobs.yaml", 10), ("jobs.yaml", 34)]),
+    ]

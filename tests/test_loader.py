@@ -200,3 +200,21 @@ def test_json_surrogate_pair_escapes_are_read() -> None:
     loaded = load_text(text, json=True)
     assert loaded.problems == []
     assert loaded.documents[0].data == {"a": "x\U0001f600y", "b": "\\ud83d", "c": 1}
+
+
+def test_keys_with_dots_are_quoted_in_paths() -> None:
+    path = ("metadata", "labels", "kueue.x-k8s.io/queue-name")
+    assert format_path(path) == "metadata.labels['kueue.x-k8s.io/queue-name']"
+    assert parse_path(format_path(path)) == path
+    assert parse_path("x['a\\'b'][0]") == ("x", "a'b", 0)
+    for bad in ("", "a.", ".a", "a[0]x", "a[x]", "a['x]"):
+        with pytest.raises(ValueError):
+            parse_path(bad)
+
+
+@pytest.mark.parametrize("escape", ["\\UFFFFFFFF", "\\U00110000"])
+def test_an_escape_beyond_unicode_is_a_syntax_error(escape: str) -> None:
+    loaded = load_text(f'a: "{escape}"\n')
+    assert loaded.documents == []
+    [problem] = loaded.problems
+    assert problem.message.startswith("YAML syntax error")

@@ -11,6 +11,7 @@ SCHEMA_FILES = {
     "all": "gpulint.schema.json",
     "workload": "workload.schema.json",
     "quotaledger": "quotaledger.schema.json",
+    "capacitylimit": "capacitylimit.schema.json",
     "config": "config.schema.json",
     "rule": "rule.schema.json",
     "facts": "facts.schema.json",
@@ -22,7 +23,8 @@ def register(parser: argparse.ArgumentParser) -> None:
         "kind",
         nargs="?",
         default="all",
-        help="Workload, QuotaLedger, config, rule or facts (default: all manifest kinds)",
+        help="Workload, QuotaLedger, CapacityLimit, config, rule or facts "
+        "(default: all manifest kinds)",
     )
 
 
@@ -33,7 +35,8 @@ def run(args: argparse.Namespace) -> int:
     name = SCHEMA_FILES.get(args.kind.lower())
     if name is None:
         raise UsageError(
-            f"unknown schema {args.kind!r}; choose from Workload, QuotaLedger, config, rule, facts"
+            f"unknown schema {args.kind!r}; choose from Workload, QuotaLedger, CapacityLimit, "
+            "config, rule, facts"
         )
     sys.stdout.write((bundled("schemas") / name).read_text(encoding="utf-8"))
     return 0

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from linter.facts import cost, memory, names, pool, quota, residency, resources
+from linter.facts import capacity, cost, memory, names, pool, quota, residency, resources
 from linter.facts.base import Fact
 from linter.facts.run import RunIndex, RunSide, Target
 from linter.facts.subject import Subject
@@ -30,6 +30,8 @@ class Provider:
     reads: tuple[str, ...]
     compute: Callable[[Subject], Fact] | None = None  # a local provider
     run: RunSide | None = None  # a run-wide provider
+    #: The manifest kinds it gives a fact for.
+    kinds: tuple[str, ...] = ("Workload",)
 
 
 PROVIDERS: dict[str, Provider] = {
@@ -58,6 +60,12 @@ PROVIDERS: dict[str, Provider] = {
         residency.compute,
     ),
     "names": Provider(names.NamesFact, (), names.compute),
+    "capacity": Provider(
+        capacity.CapacityFact,
+        ("metadata", "spec.resources", "spec.serving.replicas"),
+        run=capacity.RUN,
+        kinds=("Workload", "CapacityLimit"),
+    ),
 }
 
 RUN_WIDE = frozenset(name for name, provider in PROVIDERS.items() if provider.run is not None)
@@ -86,10 +94,10 @@ def run_index(manifests: Sequence[Manifest]) -> RunIndex:
 
 
 class Facts(Mapping[str, Any]):
-    """The facts of one workload, as rules read them: each provider runs on first access and its
-    result is kept as plain data. Run-wide facts need the run's index (``run``); without one
-    (while files are still being read) reading them is an error. Other kinds (QuotaLedger) have
-    no facts."""
+    """The facts of one manifest, as rules read them: each provider registered for its kind runs
+    on first access and its result is kept as plain data (a QuotaLedger has none; a
+    CapacityLimit has ``capacity``). Run-wide facts need the run's index (``run``); without one
+    (while files are still being read) reading them is an error."""
 
     def __init__(
         self,
@@ -98,18 +106,15 @@ class Facts(Mapping[str, Any]):
         default_residency: Sequence[str] = (),
     ) -> None:
         self._manifest = manifest
-        self._subject = (
-            Subject(manifest, default_residency) if manifest.kind == "Workload" else None
-        )
+        self._subject = Subject(manifest, default_residency)
+        self._providers = {n: p for n, p in PROVIDERS.items() if manifest.kind in p.kinds}
         self._run = run
         self._models: dict[str, Fact] = {}
         self._data: dict[str, Any] = {}
 
     def model(self, name: str) -> Fact:
-        if self._subject is None:
-            raise KeyError(name)
         if name not in self._models:
-            provider = PROVIDERS[name]
+            provider = self._providers[name]
             if provider.compute is not None:
                 self._models[name] = provider.compute(self._subject)
             elif self._run is not None:
@@ -120,16 +125,14 @@ class Facts(Mapping[str, Any]):
 
     def __getitem__(self, name: str) -> Any:
         if name not in self._data:
-            if name not in PROVIDERS:
-                raise KeyError(name)
             self._data[name] = self.model(name).as_data()
         return self._data[name]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(PROVIDERS if self._subject is not None else ())
+        return iter(self._providers)
 
     def __len__(self) -> int:
-        return len(PROVIDERS) if self._subject is not None else 0
+        return len(self._providers)
 
 
 def compute_facts(

@@ -14,7 +14,11 @@ FactsModel = create_model(  # one field per registered provider
     "Facts",
     __base__=Fact,
     __doc__="Every fact of one workload, as rules read them under `facts`.",
-    **{name: (provider.model, ...) for name, provider in PROVIDERS.items()},  # type: ignore[call-overload]
+    **{  # type: ignore[call-overload]
+        name: (provider.model, ...)
+        for name, provider in PROVIDERS.items()
+        if "Workload" in provider.kinds
+    },
 )
 
 

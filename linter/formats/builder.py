@@ -1,11 +1,12 @@
-"""Building a normalised Workload from a document of another format, with provenance.
+"""Building a normalised document from a document of another format, with provenance.
 
-An adapter reads its document and calls :meth:`WorkloadBuilder.set` for every normalised field
+An adapter reads its document and calls :meth:`ManifestBuilder.set` for every normalised field
 it finds, with the :class:`Origin` of the value (a key, a list item, one argument inside a command
-string), and :meth:`default` for what the engine or launcher decides when the file is silent.
-:meth:`build` applies the object's ``gpulint.dev/`` annotations and the configuration's
-assumptions to what is still unset, validates the result against the Workload model, and turns
-any error into a finding at the original place, in the file's own words.
+string), and :meth:`~ManifestBuilder.default` for what the engine or launcher decides when the
+file is silent. :meth:`WorkloadBuilder.build` applies the object's ``gpulint.dev/`` annotations
+and the configuration's assumptions to what is still unset, validates the result against the
+Workload model, and turns any error into a finding at the original place, in the file's own
+words; :meth:`~ManifestBuilder.build_kind` does the same for the other kinds (``CapacityLimit``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from linter.findings import Finding, Location
 from linter.formats.assume import ANNOTATION_PREFIX, annotations_of, read_annotation
@@ -35,8 +36,8 @@ def field(path: str | Path) -> Path:
     return parse_path(path) if isinstance(path, str) else path
 
 
-class WorkloadBuilder:
-    """Collects one normalised workload of a document: values, origins and vocabulary."""
+class ManifestBuilder:
+    """Collects one normalised document of a document: values, origins and vocabulary."""
 
     def __init__(
         self,
@@ -54,7 +55,7 @@ class WorkloadBuilder:
         self.format = format
         self.source_kind = source_kind
         self.name = name
-        self.object_path = object_path  # the object the workload is (defaults point there)
+        self.object_path = object_path  # the object it is read from (defaults point there)
         self.part = part
         self._values: dict[Path, Any] = {}
         self._origins: dict[Path, Origin] = {(): Origin(object_path)}
@@ -109,6 +110,49 @@ class WorkloadBuilder:
 
     # -- building ----------------------------------------------------------------------------
 
+    def build_kind(self, kind: str, model_type: type[BaseModel]) -> Adapted:
+        """Validate the collected values as a document of ``kind`` named ``name`` (beside the
+        metadata the adapter set: namespace, labels); an invalid one yields only findings, at
+        the original places."""
+        data = _nest(self._values)
+        metadata = {"name": self.name, **data.pop("metadata", {})}
+        document = {"apiVersion": API_VERSION, "kind": kind, "metadata": metadata, **data}
+        provenance = Provenance(dict(self._origins), dict(self._names))
+        try:
+            model = model_type.model_validate(document)
+        except ValidationError as err:
+            for error in err.errors():
+                self._report(error, document, provenance)
+            return Adapted(findings=self.findings)
+        manifest = Manifest(
+            self.file.display,
+            self.file.fs_path,
+            self.document.index,
+            kind,
+            document,
+            model,
+            self.document.source_map,
+            format=self.format,
+            source_kind=self.source_kind,
+            part=self.part,
+            provenance=provenance,
+        )
+        return Adapted([manifest], self.findings)
+
+    def _report(self, error: Any, document: Any, provenance: Provenance) -> None:
+        where = error_path(error, document)
+        value = error.get("input")
+        shown = "" if isinstance(value, (dict, list)) else f" (got {value!r})"
+        message = f"{provenance.name(where)}: {error.get('msg', 'invalid value')}{shown}"
+        span, original = provenance.locate(where, self.document.source_map)
+        location = Location(self.file.display, span, self.document.index, where, None, original)
+        self.findings.append(Finding(SCHEMA_RULE, None, message, location))
+
+
+class WorkloadBuilder(ManifestBuilder):
+    """Collects one normalised workload of a document; what it does not say comes from the
+    object's ``gpulint.dev/`` annotations and the configuration's assumptions."""
+
     def _annotate(self, data: Mapping[str, Any]) -> None:
         """``gpulint.dev/<field>`` annotations on the object set fields the format has no place
         for; the format's own fields win."""
@@ -135,43 +179,7 @@ class WorkloadBuilder:
         ``gpulint.dev/`` annotations (the document itself by default)."""
         self._annotate(self.document.data if annotated is None else annotated)
         self._assume()
-        data = _nest(self._values)
-        document = {
-            "apiVersion": API_VERSION,
-            "kind": "Workload",
-            "metadata": {"name": self.name},
-            **data,
-        }
-        provenance = Provenance(dict(self._origins), dict(self._names))
-        try:
-            model = Workload.model_validate(document)
-        except ValidationError as err:
-            for error in err.errors():
-                self._report(error, document, provenance)
-            return Adapted(findings=self.findings)
-        manifest = Manifest(
-            self.file.display,
-            self.file.fs_path,
-            self.document.index,
-            "Workload",
-            document,
-            model,
-            self.document.source_map,
-            format=self.format,
-            source_kind=self.source_kind,
-            part=self.part,
-            provenance=provenance,
-        )
-        return Adapted([manifest], self.findings)
-
-    def _report(self, error: Any, document: Any, provenance: Provenance) -> None:
-        where = error_path(error, document)
-        value = error.get("input")
-        shown = "" if isinstance(value, (dict, list)) else f" (got {value!r})"
-        message = f"{provenance.name(where)}: {error.get('msg', 'invalid value')}{shown}"
-        span, original = provenance.locate(where, self.document.source_map)
-        location = Location(self.file.display, span, self.document.index, where, None, original)
-        self.findings.append(Finding(SCHEMA_RULE, None, message, location))
+        return self.build_kind("Workload", Workload)
 
 
 def _nest(values: Mapping[Path, Any]) -> dict[str, Any]:

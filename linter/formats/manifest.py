@@ -1,5 +1,6 @@
 """The normalised unit everything after the adapters works on: one validated document of a
-gpulint kind (``Workload``, ``QuotaLedger``), whichever format it was read from."""
+gpulint kind (``Workload``, ``QuotaLedger``, ``CapacityLimit``), whichever format it was read
+from."""
 
 from __future__ import annotations
 

@@ -142,6 +142,12 @@ def _compose(text: str, limits: Limits | None, pure: bool) -> tuple[Composer, Ex
         composer.feed(YAML(typ="safe", pure=pure).parse(text))
     except YAMLError as err:
         return composer, err
+    except (ValueError, OverflowError) as err:
+        if not pure:
+            raise
+        # ruamel's pure scanner calls chr() on a "\UXXXXXXXX" escape beyond U+10FFFF; the C
+        # parser's error about the same text is the one reported
+        return composer, err
     return composer, None
 
 

@@ -7,6 +7,8 @@ and asks the source map where that path is.
 
 from __future__ import annotations
 
+import ast
+import re
 from dataclasses import dataclass
 from typing import Literal, Union
 
@@ -50,32 +52,53 @@ class ScalarSpan:
 
 
 def format_path(path: Path) -> str:
-    """Render a manifest path the way users write it: ``spec.endpoints[0].region``."""
+    """Render a manifest path the way users write it: ``spec.endpoints[0].region``; a key that
+    holds a dot or a bracket is quoted: ``metadata.labels['kueue.x-k8s.io/queue-name']``."""
     out = ""
     for part in path:
         if isinstance(part, int):
             out += f"[{part}]"
+        elif not _plain(part):
+            out += f"[{part!r}]"
         else:
             out += f".{part}" if out else str(part)
     return out or "<document>"
 
 
+def _plain(key: str) -> bool:
+    return bool(key) and not any(mark in key for mark in ".[]")
+
+
+_INDEX = re.compile(r"\[([0-9]+)\]")
+_QUOTED_KEY = re.compile(r"""\[('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\]""")
+
+
 def parse_path(text: str) -> Path:
-    """Inverse of :func:`format_path` for dotted paths with ``[N]`` indices."""
+    """Inverse of :func:`format_path`: dotted names, ``[N]`` indices and quoted ``['a.b']`` keys;
+    raises ValueError for anything else."""
     parts: list[PathPart] = []
-    for chunk in text.split("."):
-        if not chunk:
+    position = 0
+    while True:
+        end = position
+        while end < len(text) and text[end] not in ".[":
+            end += 1
+        if end > position:
+            parts.append(text[position:end])
+        elif end == len(text) or text[end] != "[":
             raise ValueError(f"empty segment in path {text!r}")
-        name, _, rest = chunk.partition("[")
-        if name:
-            parts.append(name)
-        while rest:
-            index, _, rest = rest.partition("]")
-            if not index.isdigit():
+        position = end
+        while position < len(text) and text[position] == "[":
+            match = _INDEX.match(text, position) or _QUOTED_KEY.match(text, position)
+            if match is None:
                 raise ValueError(f"bad index in path {text!r}")
-            parts.append(int(index))
-            rest = rest.removeprefix("[")
-    return tuple(parts)
+            key = match.group(1)
+            parts.append(int(key) if match.re is _INDEX else str(ast.literal_eval(key)))
+            position = match.end()
+        if position == len(text):
+            return tuple(parts)
+        if text[position] != ".":
+            raise ValueError(f"bad index in path {text!r}")
+        position += 1
 
 
 class SourceMap:

@@ -5,9 +5,14 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from linter.model.base import API_GROUP, API_VERSION
+from linter.model.capacity_limit import CapacityLimit
 from linter.model.quota_ledger import QuotaLedger
 from linter.model.workload import Workload
 
-KINDS: dict[str, type[BaseModel]] = {"Workload": Workload, "QuotaLedger": QuotaLedger}
+KINDS: dict[str, type[BaseModel]] = {
+    "Workload": Workload,
+    "QuotaLedger": QuotaLedger,
+    "CapacityLimit": CapacityLimit,
+}
 
-__all__ = ["API_GROUP", "API_VERSION", "KINDS", "QuotaLedger", "Workload"]
+__all__ = ["API_GROUP", "API_VERSION", "KINDS", "CapacityLimit", "QuotaLedger", "Workload"]
