@@ -13,7 +13,17 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from linter.facts import cost, memory, names, pool, quota, residency, resources
+from linter.facts import (
+    candidates,
+    cost,
+    memory,
+    names,
+    pool,
+    quota,
+    recovery,
+    residency,
+    resources,
+)
 from linter.facts.base import Fact
 from linter.facts.run import RunIndex
 from linter.facts.subject import Subject
@@ -37,6 +47,14 @@ PROVIDERS: dict[str, Provider] = {
         memory.MemoryFact,
         memory.compute,
         ("spec.model", "spec.serving", "spec.fineTuning", "spec.resources"),
+    ),
+    "candidates": Provider(
+        candidates.CandidatesFact,
+        candidates.compute,
+        ("spec.model", "spec.serving", "spec.fineTuning", "spec.resources"),
+    ),
+    "recovery": Provider(
+        recovery.RecoveryFact, recovery.compute, ("spec.checkpointing", "spec.lifecycle")
     ),
     "quota": Provider(
         quota.QuotaFact,
