@@ -105,6 +105,18 @@ def test_gpu_specs_dstack_refuses(tmp_path: Path, gpu: str, message: str) -> Non
     assert [m for _, m in problems(adapt(tmp_path, text, NAME))] == [message]
 
 
+def test_templated_values_are_reported_and_the_rest_is_read(tmp_path: Path) -> None:
+    text = "type: task\nbackends: [aws]\nregions: ['{{ region }}']\ncommands: [x]\n"
+    text += "resources:\n  gpu: ${GPU_SPEC}\n"
+    adapted = adapt(tmp_path, text, NAME)
+    assert [line for line, _ in problems(adapted)] == [3, 6]
+    assert problems(adapted)[1][1].startswith(
+        "gpu is the template placeholder '${GPU_SPEC}': gpulint reads the rendered file"
+    )
+    (manifest,) = adapted.manifests
+    assert manifest.data["spec"]["resources"]["provider"] == "aws"
+
+
 def test_env_as_list_and_mapping(tmp_path: Path) -> None:
     listed = (
         "type: task\n"
@@ -264,3 +276,16 @@ def test_an_instance_volume_does_not_keep_checkpoints(tmp_path: Path) -> None:
 )
 def test_recognition(tmp_path: Path, text: str, file_name: str, expected: str | None) -> None:
     assert recognised_as(tmp_path, text, file_name) == expected
+
+
+def test_a_broken_file_is_reported_when_its_text_says_dstack(
+    tmp_path: Path, rulebook: Rulebook
+) -> None:
+    from conftest import lint
+
+    (tmp_path / "train.dstack.yml").write_text("type: task\ncommands: [python train.py\n")
+    (tmp_path / "other.yaml").write_text("type: object\nproperties: [1\n")
+    result = lint([tmp_path], rulebook)
+    assert [(Path(f.location.file).name, f.rule_id) for f in result.findings] == [
+        ("train.dstack.yml", "GL002")
+    ]

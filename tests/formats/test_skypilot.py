@@ -415,3 +415,34 @@ def test_quota_and_cost_know_the_cloud_region_and_capacity(
     assert [(f.rule_id, f.location.span.line) for f in result.findings] == [("GL301", 8)]
     assert "aws quota L-7212CCBC" in result.findings[0].message
     assert "in us-east-1 for spot capacity" in result.findings[0].message
+
+
+def test_a_server_started_with_sky_launch_is_told_to_use_skyserve(
+    tmp_path: Path, rulebook: Rulebook
+) -> None:
+    path = tmp_path / "serve.yaml"
+    path.write_text(
+        "resources:\n  accelerators: L4:1\n  autostop: 10m\n"
+        "run: vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 8192\n",
+        encoding="utf-8",
+    )
+    (finding,) = lint([path], rulebook, select=("GL201",)).findings
+    assert finding.location.span.line == 1
+    assert finding.fix == (
+        "scale to zero (`min_replicas: 0` under service.replica_policy, served with `sky serve "
+        "up`), set an idle shutdown (`autostop` never fires while the server runs), or say why "
+        "it must stay up in `alwaysOn` in an `assume:` block of .gpulint.yaml"
+    )
+
+
+def test_a_broken_file_is_reported_when_its_text_says_skypilot(
+    tmp_path: Path, rulebook: Rulebook
+) -> None:
+    (tmp_path / "broken.yaml").write_text(
+        "resources:\n  accelerators: A100:8\n  use_spot: [true\nrun: python train.py\n"
+    )
+    (tmp_path / "other.yaml").write_text("resources:\n  limits: [1\nsteps: x\n")
+    result = lint([tmp_path], rulebook)
+    assert [(Path(f.location.file).name, f.rule_id) for f in result.findings] == [
+        ("broken.yaml", "GL002")
+    ]

@@ -31,7 +31,13 @@ from linter.formats.dstack.profile import (
     spot_policy,
 )
 from linter.formats.instance_choice import cheapest_instance
-from linter.formats.launched import Choice, assume_names, set_choices, workload_name
+from linter.formats.launched import (
+    Choice,
+    assume_names,
+    set_choices,
+    template_problem,
+    workload_name,
+)
 from linter.formats.platforms import DstackVocabulary, merged, platform_env, platforms
 from linter.formats.provenance import Origin
 from linter.formats.scripts import (
@@ -144,6 +150,8 @@ def _choices(
     if "gpu" not in resources:
         return [common]
     path: Path = ("resources", "gpu")
+    if template_problem(builder, path, "gpu", resources["gpu"]):
+        return [common]
     try:
         wanted = read_gpu(resources["gpu"], path, frozenset(vocab.gpu_vendors))
     except GpuProblem as err:

@@ -20,6 +20,7 @@ from typing import Any
 
 from linter.formats.builder import WorkloadBuilder
 from linter.formats.durations import DurationProblem, seconds
+from linter.formats.launched import template_problem
 from linter.formats.platforms import DstackVocabulary
 from linter.formats.provenance import Origin
 from linter.load.positions import Path
@@ -128,6 +129,8 @@ def listed(builder: WorkloadBuilder, data: Mapping[str, Any], key: str) -> list[
     for index, item in enumerate(value):
         if isinstance(item, Mapping):
             item = item.get("name")
+        if template_problem(builder, (key, index), key, item):
+            continue
         if isinstance(item, str) and item.strip():
             out.append((item.strip(), (key, index)))
         else:

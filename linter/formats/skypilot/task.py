@@ -75,6 +75,16 @@ NAMES = {
     ),
 }
 
+#: A server started with `sky launch` never goes idle: what releases its GPUs is SkyServe.
+SERVER_NAMES = {
+    "spec.lifecycle.idleShutdownMinutes": (
+        "an idle shutdown (`autostop` never fires while the server runs)"
+    ),
+    "spec.lifecycle.scaleToZero": (
+        "`min_replicas: 0` under service.replica_policy, served with `sky serve up`"
+    ),
+}
+
 
 def adapt(document: Document, source: InputFile) -> Adapted:
     data: Mapping[str, Any] = document.data
@@ -103,6 +113,9 @@ def adapt(document: Document, source: InputFile) -> Adapted:
     if profile is None:
         profile = "training" if "run" in data else "dev"
     builder.set("spec.profile", profile, builder.at(("service",) if service else ()))
+    if profile == "inference" and service is None:
+        for path, written in SERVER_NAMES.items():
+            builder.call(path, written)
     _placement(builder, choices, resources)
     if isinstance(service, Mapping):
         read_service(builder, service, vocab)
