@@ -5,8 +5,8 @@ accelerators ("Target: minimizing cost" in SkyPilot's optimizer output; dstack l
 price). gpulint's price catalogue is SkyPilot's own instance catalogue (``linter/catalog/data/
 prices.yaml`` names it), so the same choice is the cheapest on-demand row for that provider, GPU
 and count: in the region when the catalogue prices it there, else in any region. Quota (vCPUs of
-the instance family) and cost need the instance; a launcher that picks another one is still
-within the same family in practice, and the finding says the instance was chosen this way.
+the instance family) and cost need the instance; its origin is a default whose note says it was
+chosen this way.
 """
 
 from __future__ import annotations

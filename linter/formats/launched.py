@@ -20,8 +20,6 @@ _NAME = re.compile(NAME_PATTERN)
 _NOT_NAME = re.compile(r"[^a-z0-9._-]+")
 #: ``{{ .Values.gpu }}``, ``{{HF_TOKEN}}``, ``${GPU_TYPE}``: a value some other tool fills in.
 _TEMPLATE = re.compile(r"\{\{.*?\}\}|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*")
-#: The fields of a placement, in the order messages list them.
-PLACEMENT_FIELDS = ("provider", "region", "instanceType", "accelerator", "capacity")
 
 
 def workload_name(written: object, fs_path: FsPath, fallback: str) -> str:
@@ -90,6 +88,8 @@ def set_choices(
     """The first choice is the workload's placement (``spec.resources``); every other one that
     differs goes to ``spec.resources.alternatives`` in order. ``names`` are the file's words for
     the placement's fields."""
+    for key, name in names.items():
+        builder.call(("spec", "resources", key), name)
     if not choices:
         return
     main, others = choices[0], list[Choice]()
@@ -97,7 +97,7 @@ def set_choices(
         if not choice.same_as(main) and not any(choice.same_as(o) for o in others):
             others.append(choice)
     for key, (value, origin) in main.values.items():
-        builder.set(("spec", "resources", key), value, origin, name=names.get(key))
+        builder.set(("spec", "resources", key), value, origin)
     for index, choice in enumerate(others):
         base: Path = ("spec", "resources", "alternatives", index)
         for key, (value, origin) in choice.values.items():

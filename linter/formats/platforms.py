@@ -43,6 +43,7 @@ class DstackVocabulary(Record):
     file_suffix: str
     run_keys: list[str] = Field(min_length=1)
     fleet_keys: list[str] = Field(min_length=1)
+    spot_policies: list[str] = Field(min_length=1)
     spot_policy_default: str
     idle_duration_default: IdleDefaults
     retry_events: list[str] = Field(min_length=1)

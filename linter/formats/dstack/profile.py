@@ -27,7 +27,6 @@ from linter.load.positions import Path
 
 _OFF = "off"
 _UNITS = "smhdw"
-SPOT_POLICIES = ("spot", "on-demand", "auto")
 
 
 @dataclass(frozen=True)
@@ -46,10 +45,10 @@ def spot_policy(
     if "spot_policy" not in data:
         return Written(vocab.spot_policy_default, builder.at(()), default=True)
     value = data["spot_policy"]
-    if value not in SPOT_POLICIES:
+    if value not in vocab.spot_policies:
         builder.problem(
             builder.at(("spot_policy",)),
-            f"spot_policy is one of {', '.join(SPOT_POLICIES)}, got {value!r}",
+            f"spot_policy is one of {', '.join(vocab.spot_policies)}, got {value!r}",
         )
         return Written(vocab.spot_policy_default, builder.at(()), default=True)
     return Written(value, builder.at(("spot_policy",)))
