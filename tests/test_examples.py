@@ -32,6 +32,9 @@ def test_examples_show_their_findings() -> None:
         ("GL205", "examples/capacity/shared-gpu-pool.yaml", 44),
         ("GL209", "examples/capacity/small-model-on-gpu.yaml", 10),
         ("GL210", "examples/capacity/small-model-on-gpu.yaml", 20),
+        ("GL406", "examples/dstack/chat-service.dstack.yml", 11),
+        ("GL202", "examples/dstack/train-spot.dstack.yml", 3),
+        ("GL406", "examples/dstack/train-spot.dstack.yml", 19),
         ("GL202", "examples/finetune-spot.yaml", 27),
         ("GL307", "examples/kueue-team-queue/jobs.yaml", 10),
         ("GL203", "examples/kueue-team-queue/jobs.yaml", 21),
@@ -46,6 +49,11 @@ def test_examples_show_their_findings() -> None:
         ("GL302", "examples/quota-repo/train-b.yaml", 19),
         ("GL203", "examples/quota-repo/train-b.yaml", 20),
         ("GL401", "examples/residency/eu-assistant-global-profile.yaml", 24),
+        ("GL209", "examples/skypilot/chat-service.yaml", 18),
+        ("GL406", "examples/skypilot/chat-service.yaml", 18),
+        ("GL202", "examples/skypilot/finetune-spot.yaml", 7),
+        ("GL202", "examples/skypilot/finetune-spot.yaml", 19),
+        ("GL406", "examples/skypilot/finetune-spot.yaml", 20),
         ("GL201", "examples/training-no-idle-shutdown.yaml", 22),
     ]
 

@@ -15,7 +15,18 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from linter.facts import capacity, cost, memory, names, pool, quota, residency, resources
+from linter.facts import (
+    candidates,
+    capacity,
+    cost,
+    memory,
+    names,
+    pool,
+    quota,
+    recovery,
+    residency,
+    resources,
+)
 from linter.facts.base import Fact
 from linter.facts.run import RunIndex, RunSide, Target
 from linter.facts.subject import Subject
@@ -42,6 +53,14 @@ PROVIDERS: dict[str, Provider] = {
         memory.MemoryFact,
         ("spec.model", "spec.serving", "spec.fineTuning", "spec.resources"),
         memory.compute,
+    ),
+    "candidates": Provider(
+        candidates.CandidatesFact,
+        ("spec.model", "spec.serving", "spec.fineTuning", "spec.resources"),
+        candidates.compute,
+    ),
+    "recovery": Provider(
+        recovery.RecoveryFact, ("spec.checkpointing", "spec.lifecycle"), recovery.compute
     ),
     "quota": Provider(
         quota.QuotaFact,

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from linter.formats import kubernetes_capacity, native
+from linter.formats import dstack, kubernetes_capacity, native, skypilot
 from linter.formats.base import Adapted, Format, InputFile
 
-FORMATS: tuple[Format, ...] = (native, kubernetes_capacity)
+FORMATS: tuple[Format, ...] = (native, kubernetes_capacity, dstack, skypilot)
 
 
 MARKERS: tuple[bytes, ...] = tuple(marker for f in FORMATS for marker in f.markers)

@@ -99,6 +99,11 @@ class ManifestBuilder:
         """What the file calls a field it does not set (for messages and fixes)."""
         self._names[field(path)] = name
 
+    def place(self, path: str | Path, origin: Origin) -> None:
+        """Where a normalised object is written when it is not one value (``spec.checkpointing``
+        from a ``--output_dir`` argument): findings on it, and on its unset fields, point there."""
+        self._origins[field(path)] = origin
+
     def has(self, path: str | Path) -> bool:
         return field(path) in self._values
 

@@ -59,6 +59,7 @@ FIELDS: dict[str, Field] = {
     "maxRuntimeHours": _field("spec.lifecycle.maxRuntimeHours", "max-runtime-hours"),
     "scaleToZero": _field("spec.lifecycle.scaleToZero"),
     "alwaysOn": _field("spec.lifecycle.alwaysOn", "always-on"),
+    "restartOnPreemption": _field("spec.lifecycle.restartOnPreemption", "restart-on-preemption"),
     "hoursPerMonth": _field("spec.lifecycle.hoursPerMonth", "hours-per-month"),
     "checkpointing": _field("spec.checkpointing"),
     "checkpointUri": _field("spec.checkpointing.uri", "checkpoint-uri"),

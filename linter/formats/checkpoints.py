@@ -1,0 +1,247 @@
+"""Resumable checkpoints from what a launcher file says: the storage it mounts on the node and
+the training command's flags.
+
+A checkpoint outlives a preempted node only when it is written under a mount whose storage
+outlives the node (a bucket mounted read-write, a network volume); a directory on the node's own
+disk, or under a bucket that is only copied to the node, is lost with it. The training command
+says where it writes (its trainer's checkpoint flag: ``--output_dir``, ``--ckpt_path``,
+``output_dir=``; or, for a script gpulint does not know, a flag whose name says so, such as
+``--save-dir /ckpt``), whether saving is on (``--save_steps -1`` turns it off; a trainer's own
+default where it has one, such as OpenRLHF's ``--save_steps -1``), and whether it resumes
+(``--resume_from_checkpoint``); without a resume flag it starts from step zero.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from linter.formats.arguments import parse_value
+from linter.formats.builder import WorkloadBuilder
+from linter.formats.launchers import LaunchCommand, trainer_table
+from linter.formats.provenance import Origin
+from linter.formats.scripts import Located, Reading, setting_name, setting_origin
+from linter.formats.shell import Word
+
+_URI = "checkpointing.uri"
+_ENABLED = "checkpointing.enabled"
+_RESUME = "checkpointing.resumeFromLatest"
+
+
+@dataclass(frozen=True)
+class Mount:
+    """Storage mounted on the node. ``storage`` is what outlives the node (``s3://bucket/run``,
+    ``network volume ckpt``), None when nothing does (a bucket copied to the node, an instance
+    volume); ``written`` is how the file names the mount (``file_mounts /ckpt``)."""
+
+    path: str
+    storage: str | None
+    origin: Origin
+    written: str
+
+
+@dataclass(frozen=True)
+class Where:
+    """How the file names the places checkpoints involve."""
+
+    script: str  # the scripts' key: run, commands
+    storage: str  # durable storage the format offers: "a bucket in `file_mounts` (mode: MOUNT)"
+
+
+def under(path: str, mounts: Sequence[Mount]) -> tuple[Mount, str] | None:
+    """The mount holding ``path`` (the deepest one) and the rest of the path below it."""
+    if not path.startswith("/"):
+        return None
+    normal = posixpath.normpath(path)
+    best: tuple[Mount, str] | None = None
+    for mount in mounts:
+        root = posixpath.normpath(mount.path)
+        inside = normal == root or normal.startswith(root.rstrip("/") + "/")
+        if inside and (best is None or len(root) > len(posixpath.normpath(best[0].path))):
+            best = (mount, normal[len(root) :].lstrip("/"))
+    return best
+
+
+def _joined(storage: str, rest: str) -> str:
+    return f"{storage.rstrip('/')}/{rest}" if rest else storage
+
+
+def apply_checkpoints(
+    builder: WorkloadBuilder,
+    reading: Reading,
+    mounts: Sequence[Mount],
+    where: Where,
+    hints: Sequence[str],
+) -> None:
+    """Set ``spec.checkpointing`` from the training command and the mounts, and name its fields
+    in the file's words for the fields that stay unset."""
+    launch = reading.launch
+    evidence = _from_flags(builder, launch, mounts, where)
+    if evidence is None:
+        evidence = _from_paths(builder, reading, mounts, where, hints)
+    if evidence is not None:
+        builder.place("spec.checkpointing", evidence)
+    _enabled(builder, launch, evidence, where)
+    _resume(builder, launch, where)
+    if evidence is None:
+        flag = _flag_of(launch, _URI) or "--output_dir"
+        builder.call(
+            "spec.checkpointing.uri",
+            f"a checkpoint directory ({flag} in `{where.script}`) on {where.storage}",
+        )
+    builder.call("spec.checkpointing", f"checkpoints written by the command in `{where.script}`")
+
+
+def _from_flags(
+    builder: WorkloadBuilder,
+    launch: tuple[LaunchCommand, Located] | None,
+    mounts: Sequence[Mount],
+    where: Where,
+) -> Origin | None:
+    """The trainer's own checkpoint flag: its storage when a durable mount holds it."""
+    setting = launch[0].settings.get(_URI) if launch is not None else None
+    if launch is None or setting is None or not isinstance(setting.value, str):
+        return None
+    located = launch[1]
+    path = setting.value
+    origin = setting_origin(builder, located, setting)
+    written = f"{setting.flag} {path} in `{where.script}`"
+    found = under(path, mounts)
+    if found is not None and found[0].storage is not None:
+        mount, rest = found
+        uri = _joined(found[0].storage, rest)
+        builder.set("spec.checkpointing.uri", uri, origin, name=f"{written}, on {mount.written}")
+    elif found is not None:
+        builder.call(
+            "spec.checkpointing.uri",
+            f"{written}, on {found[0].written}, which does not outlive the node: "
+            f"use {where.storage}",
+        )
+    else:
+        builder.call(
+            "spec.checkpointing.uri",
+            f"{written}, on the node's own disk: use {where.storage}",
+        )
+    return origin
+
+
+def _from_paths(
+    builder: WorkloadBuilder,
+    reading: Reading,
+    mounts: Sequence[Mount],
+    where: Where,
+    hints: Sequence[str],
+) -> Origin | None:
+    """A flag whose name says checkpoints (``--save-dir``, ``--ckpt``) pointing under a mount
+    that outlives the node, in any command (a training script gpulint does not know)."""
+    for located in reading.commands:
+        words = located.command.words
+        for index, word in enumerate(words):
+            flag, value, first = _flag_and_value(words, index)
+            if flag is None or not any(hint in flag.lower() for hint in hints):
+                continue
+            found = under(value, mounts)
+            if found is None or found[0].storage is None or word.unresolved:
+                continue
+            mount, rest = found
+            origin = located.span_origin(builder, first, word)
+            name = f"{flag} {value} in `{where.script}`, on {mount.written}"
+            builder.set("spec.checkpointing.uri", _joined(found[0].storage, rest), origin, name)
+            builder.set("spec.checkpointing.enabled", True, origin)
+            return origin
+    return None
+
+
+def _flag_and_value(words: Sequence[Word], index: int) -> tuple[str | None, str, Word]:
+    """``--flag=value`` at ``index``, or ``--flag value`` ending at ``index``: the flag, the value
+    and the word the pair starts at."""
+    word = words[index]
+    if word.text.startswith("-") and "=" in word.text:
+        flag, _, value = word.text.partition("=")
+        return flag, value, word
+    previous = words[index - 1] if index else None
+    if (
+        previous is not None
+        and previous.text.startswith("-")
+        and "=" not in previous.text
+        and not word.text.startswith("-")
+    ):
+        return previous.text, word.text, previous
+    return None, "", word
+
+
+def _enabled(
+    builder: WorkloadBuilder,
+    launch: tuple[LaunchCommand, Located] | None,
+    evidence: Origin | None,
+    where: Where,
+) -> None:
+    """Saving on or off: the command's flag, else the trainer's default when checkpoints have a
+    place (OpenRLHF: --save_steps -1, off; Hugging Face Trainer: every 500 steps, on)."""
+    if builder.has("spec.checkpointing.enabled"):
+        return
+    if launch is not None and _ENABLED in launch[0].settings:
+        command, located = launch
+        setting = command.settings[_ENABLED]
+        origin = setting_origin(builder, located, setting)
+        builder.set("spec.checkpointing.enabled", setting.value, origin)
+        builder.place("spec.checkpointing", origin)
+        return
+    if launch is None or evidence is None:
+        return
+    command, located = launch
+    table = trainer_table(command.trainer)
+    at_program = located.origin(builder, command.program)
+    for flag in table.flags:
+        if flag.field == _ENABLED and flag.default is not None:
+            value = parse_value(flag, table, str(flag.default))
+            if isinstance(value, bool):
+                note = f"{table.title}'s default: {flag.names[0]} {flag.default}"
+                default = replace(at_program, kind="default", note=note)
+                builder.set("spec.checkpointing.enabled", value, default)
+                return
+    uri_flag = _flag_of(launch, _URI) or "its output directory"
+    note = f"{table.title}'s default: saves checkpoints to {uri_flag}"
+    builder.set("spec.checkpointing.enabled", True, replace(evidence, kind="default", note=note))
+
+
+def _resume(
+    builder: WorkloadBuilder, launch: tuple[LaunchCommand, Located] | None, where: Where
+) -> None:
+    """Resuming from the latest checkpoint: the command's resume flag, else the trainer starts
+    from step zero."""
+    resume_flag = _flag_of(launch, _RESUME)
+    if launch is not None and _RESUME in launch[0].settings:
+        command, located = launch
+        setting = command.settings[_RESUME]
+        origin = setting_origin(builder, located, setting)
+        builder.set(
+            "spec.checkpointing.resumeFromLatest",
+            setting.value,
+            origin,
+            name=setting_name(setting, where.script),
+        )
+        return
+    name = (
+        f"{resume_flag} in `{where.script}`"
+        if resume_flag
+        else f"a resume flag on the training command in `{where.script}`"
+    )
+    if launch is not None and builder.has("spec.checkpointing.enabled"):
+        command, located = launch
+        table = trainer_table(command.trainer)
+        without = resume_flag or "a resume flag"
+        note = f"{table.title}'s default: starts from step zero without {without}"
+        origin = replace(located.origin(builder, command.program), kind="default", note=note)
+        builder.set("spec.checkpointing.resumeFromLatest", False, origin, name=name)
+        return
+    builder.call("spec.checkpointing.resumeFromLatest", name)
+
+
+def _flag_of(launch: tuple[LaunchCommand, Located] | None, field: str) -> str | None:
+    """The trainer's first flag for a checkpoint field (``--resume_from_checkpoint``)."""
+    if launch is None:
+        return None
+    table = trainer_table(launch[0].trainer)
+    return next((f.names[0] for f in table.flags if f.field == field), None)
