@@ -10,6 +10,7 @@ any error into a finding at the original place, in the file's own words.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -85,14 +86,29 @@ class WorkloadBuilder:
         if name is not None:
             self._names[key] = name
 
-    def default(self, path: str | Path, value: Any, note: str, name: str | None = None) -> None:
+    def default(
+        self,
+        path: str | Path,
+        value: Any,
+        note: str,
+        name: str | None = None,
+        lacking: Path | None = None,
+    ) -> None:
         """A value the engine or launcher decides when the file is silent (``note`` says so:
-        "vLLM default: the model's maximum context"); findings on it point at the object."""
+        "vLLM default: the model's maximum context"); findings on it point at the object that
+        lacks it: ``lacking`` (a container's ``args``), else the workload's object."""
         key = field(path)
         self._values[key] = value
-        self._origins[key] = Origin(self.object_path, kind="default", note=note)
+        where = self.object_path if lacking is None else lacking
+        self._origins[key] = Origin(where, kind="default", note=note)
         if name is not None:
             self._names[key] = name
+
+    def place(self, path: str | Path, origin: Origin) -> None:
+        """Where a normalised object is written when its values come from several places (an
+        accelerator's count from a resource limit, its type from a node selector): findings on
+        the object itself point there."""
+        self._origins[field(path)] = origin
 
     def call(self, path: str | Path, name: str) -> None:
         """What the file calls a field it does not set (for messages and fixes)."""
@@ -100,6 +116,14 @@ class WorkloadBuilder:
 
     def has(self, path: str | Path) -> bool:
         return field(path) in self._values
+
+    def name_of(self, path: str | Path) -> str | None:
+        """The file's name for a field so far, or None."""
+        return self._names.get(field(path))
+
+    def value(self, path: str | Path) -> Any:
+        """The value set or defaulted at ``path`` so far, or None."""
+        return self._values.get(field(path))
 
     def problem(self, origin: Origin, message: str) -> None:
         """A problem with the document in the format's own words (GL001 at its place)."""
@@ -136,12 +160,8 @@ class WorkloadBuilder:
         self._annotate(self.document.data if annotated is None else annotated)
         self._assume()
         data = _nest(self._values)
-        document = {
-            "apiVersion": API_VERSION,
-            "kind": "Workload",
-            "metadata": {"name": self.name},
-            **data,
-        }
+        metadata = {"name": self.name, **data.pop("metadata", {})}
+        document = {"apiVersion": API_VERSION, "kind": "Workload", "metadata": metadata, **data}
         provenance = Provenance(dict(self._origins), dict(self._names))
         try:
             model = Workload.model_validate(document)
@@ -176,9 +196,12 @@ class WorkloadBuilder:
 
 def _nest(values: Mapping[Path, Any]) -> dict[str, Any]:
     """``{("spec", "serving", "maxContextTokens"): 8192}`` -> nested dicts (and lists, for
-    integer parts such as alternatives[0])."""
+    integer parts such as alternatives[0]). A value set on a deeper path goes into the object
+    set on a shorter one (an accelerator count from the file into an assumed accelerator), so
+    values are copied first: an assumption's object is shared by every file it applies to."""
     root: dict[str, Any] = {}
     for path, value in sorted(values.items(), key=lambda item: len(item[0])):
+        value = copy.deepcopy(value)
         node: Any = root
         for index, part in enumerate(path[:-1]):
             following = path[index + 1]
