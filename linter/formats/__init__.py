@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from linter.formats import native
+from linter.formats import kubernetes, native
 from linter.formats.base import Adapted, Format, InputFile
 
-FORMATS: tuple[Format, ...] = (native,)
+FORMATS: tuple[Format, ...] = (native, kubernetes)
 
 
 MARKERS: tuple[bytes, ...] = tuple(marker for f in FORMATS for marker in f.markers)

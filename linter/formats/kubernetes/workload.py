@@ -1,0 +1,287 @@
+"""One normalised workload from what a kind reader found in a Kubernetes object: the pod that
+holds the GPUs, the program it runs, its node selection, and the object's own counts (replicas,
+nodes, deadlines, scale to zero).
+
+Profile, when no ``gpulint.dev/profile`` annotation says it: a serving engine in the container
+makes it inference; a training launcher makes it fine-tuning when it names a base model or a
+fine-tuning method, else training; otherwise the kind decides (serving kinds: inference; batch
+kinds: training; see each kind's reader).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from linter.formats.assume import annotations_of, read_annotation
+from linter.formats.base import Adapted, InputFile
+from linter.formats.builder import WorkloadBuilder
+from linter.formats.fields import FIELDS
+from linter.formats.kubernetes import scheduling, settings
+from linter.formats.kubernetes.containers import Program, pod_program
+from linter.formats.kubernetes.pods import PodSpec, Report, mapping, pod_gpus
+from linter.formats.kubernetes.scheduling import Found, Placement
+from linter.formats.launchers import METHOD_FIELD
+from linter.formats.provenance import Origin
+from linter.formats.values import ValueProblem
+from linter.load import Document
+from linter.load.positions import Path
+from linter.model.base import NAME_PATTERN
+
+FORMAT = "kubernetes"
+Profile = Literal["inference", "fine-tuning", "training", "dev"]
+_ACCELERATOR = ("spec", "resources", "accelerator")
+_LOCAL_PATH = "/"
+
+
+@dataclass
+class Unit:
+    """One workload an object describes, as its kind's reader found it.
+
+    ``pod`` is the pod that holds the GPUs and runs the program (a worker's, for a group);
+    ``gpus`` the GPUs per node when the object counts them outside a pod spec (a TrainJob's
+    ``resourcesPerNode``). ``values`` are other normalised values the object states
+    (LLMInferenceService ``parallelism.tensor``), ``names`` what the object calls fields it
+    leaves unset (``spec.activeDeadlineSeconds``).
+    """
+
+    name: str
+    kind: str
+    profile: Profile
+    object_path: Path = ()
+    part: int = 0
+    pod: PodSpec | None = None
+    program: Program | None = None
+    engine: str | None = None
+    gpus: Found | None = None
+    nodes: Found | None = None
+    replicas: Found | None = None
+    max_replicas: Found | None = None
+    scale_to_zero: Found | None = None
+    idle_minutes: Found | None = None
+    max_runtime_hours: Found | None = None
+    model: Found | None = None
+    values: dict[Path, Found] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
+    placement: Placement | None = None
+    metadata: Mapping[str, Any] | None = None  # the object's metadata (None: the document's)
+    metadata_path: Path = ("metadata",)
+    #: A template (a serving or training runtime) is a workload only when it names its model,
+    #: or requests GPUs; otherwise only its problems are reported.
+    requires_model: bool = False
+    requires_gpus: bool = False
+    #: Engine options written as structured values (``engine`` names the engine): what the
+    #: file calls them, and where a missing one would go.
+    options_at: tuple[str, Path] | None = None
+
+
+def builder_for(document: Document, file: InputFile, unit: Unit) -> WorkloadBuilder:
+    return WorkloadBuilder(
+        document,
+        file,
+        format=FORMAT,
+        source_kind=unit.kind,
+        name=workload_name(unit.name),
+        object_path=unit.object_path,
+        part=unit.part,
+    )
+
+
+def build(document: Document, file: InputFile, unit: Unit) -> Adapted:
+    """The normalised workload of ``unit``, with the document's problems it found on the way."""
+    builder = builder_for(document, file, unit)
+    report: Report = builder.problem
+    metadata = (
+        unit.metadata if unit.metadata is not None else mapping(document.data.get("metadata"))
+    )
+    _metadata(builder, metadata, unit.metadata_path)
+    program = unit.program or (
+        pod_program(unit.pod, report, unit.engine) if unit.pod is not None else None
+    )
+    if program is not None and (program.engine or program.launch):
+        settings.apply(builder, program)
+    _model(builder, unit)
+    profile = _profile(builder, metadata, unit, program)
+    placement = unit.placement or (
+        scheduling.place(unit.pod, report, mapping(metadata.get("labels")))
+        if unit.pod is not None
+        else Placement()
+    )
+    gpus = _accelerator(builder, unit, placement, metadata, report)
+    _placement(builder, placement)
+    _counts(builder, unit, profile)
+    for path, found in unit.values.items():
+        if not builder.has(path):
+            builder.set(path, found.value, found.origin, name=found.name)
+    for field_path, name in unit.names.items():
+        if builder.name_of(field_path) is None:
+            builder.call(field_path, name)
+    if profile == "inference":
+        _engine_defaults(builder, unit, program)
+    if program is not None and gpus is not None:
+        settings.check_parallelism(builder, program, gpus * _number(unit.nodes, 1))
+    if (unit.requires_model and not builder.has("spec.model.id")) or (
+        unit.requires_gpus and gpus is None
+    ):
+        return Adapted(findings=builder.findings)
+    _name_annotations(builder)
+    annotated = {"metadata": metadata}
+    return builder.build(annotated)
+
+
+def workload_name(name: str) -> str:
+    """A name the normalised metadata accepts: Kubernetes names already are; anything else is
+    lower-cased with other characters made dashes (the object's own validity is not ours)."""
+    if re.match(NAME_PATTERN, name):
+        return name
+    cleaned = re.sub(r"[^a-z0-9._-]+", "-", name.lower()).strip("-._")
+    return cleaned or "unnamed"
+
+
+def _metadata(builder: WorkloadBuilder, metadata: Mapping[str, Any], path: Path) -> None:
+    """Namespace, labels and annotations, copied for what matches workloads to quotas, queues and
+    node pools (string values only: Kubernetes takes no other)."""
+    namespace = metadata.get("namespace")
+    if isinstance(namespace, str) and namespace:
+        builder.set("metadata.namespace", namespace, Origin((*path, "namespace")))
+    for key in ("labels", "annotations"):
+        entries = {
+            k: v
+            for k, v in mapping(metadata.get(key)).items()
+            if isinstance(v, str) and isinstance(k, str)
+        }
+        if entries:
+            builder.set(("metadata", key), entries, Origin((*path, key)))
+
+
+def _model(builder: WorkloadBuilder, unit: Unit) -> None:
+    """The model the object names (a storage URI) wins over an engine argument that is only the
+    local path it is mounted at (``--model /mnt/models``)."""
+    if unit.model is None:
+        return
+    current = builder.value("spec.model.id")
+    if current is None or (isinstance(current, str) and current.startswith(_LOCAL_PATH)):
+        builder.set("spec.model.id", unit.model.value, unit.model.origin, name=unit.model.name)
+
+
+def _profile(
+    builder: WorkloadBuilder, metadata: Mapping[str, Any], unit: Unit, program: Program | None
+) -> Profile:
+    """Set the profile (unless the annotation says it; the builder applies that) and return the
+    one in effect."""
+    annotated = annotations_of({"metadata": metadata}).get("profile")
+    if annotated is not None:
+        try:
+            _, value = read_annotation("profile", annotated)
+        except ValueProblem:
+            value = None
+        return value if value in ("inference", "fine-tuning", "training", "dev") else unit.profile
+    profile: Profile = unit.profile
+    if program is not None and program.engine is not None:
+        profile = "inference"
+    elif program is not None and program.launch is not None:
+        tuned = METHOD_FIELD in program.launch.settings or builder.has("spec.model.id")
+        profile = "fine-tuning" if tuned else "training"
+    builder.set("spec.profile", profile, Origin(unit.object_path))
+    return profile
+
+
+def _accelerator(
+    builder: WorkloadBuilder,
+    unit: Unit,
+    placement: Placement,
+    metadata: Mapping[str, Any],
+    report: Report,
+) -> int | None:
+    """GPUs per node and their type; returns the count (None when the object requests none)."""
+    count, where = _gpu_count(unit, report)
+    if not count or where is None:
+        return None
+    typed = placement.accelerator or placement.memory_gib
+    supplied = "accelerator" in annotations_of({"metadata": metadata}) or any(
+        a.path == _ACCELERATOR for a in builder.file.assumptions
+    )
+    if typed is None and not supplied:
+        builder.call(
+            _ACCELERATOR,
+            f"{where.name} with a GPU node selector, or the gpulint.dev/accelerator annotation",
+        )
+        return count
+    builder.place(_ACCELERATOR, where.origin)
+    builder.set((*_ACCELERATOR, "count"), count, where.origin, name=where.name)
+    if placement.accelerator is not None:
+        found = placement.accelerator
+        builder.set((*_ACCELERATOR, "type"), found.value, found.origin, name=found.name)
+    elif placement.memory_gib is not None:
+        found = placement.memory_gib
+        builder.set((*_ACCELERATOR, "memoryGiB"), found.value, found.origin, name=found.name)
+    for index, alternative in enumerate(placement.alternatives):
+        path = ("spec", "resources", "alternatives", index, "accelerator")
+        builder.set(
+            path,
+            {"type": alternative.value, "count": count},
+            alternative.origin,
+            name=alternative.name,
+        )
+    return count
+
+
+def _gpu_count(unit: Unit, report: Report) -> tuple[int, Found | None]:
+    if unit.gpus is not None:
+        return int(unit.gpus.value), unit.gpus
+    if unit.pod is None:
+        return 0, None
+    count, first = pod_gpus(unit.pod, report)
+    if first is None:
+        return 0, None
+    name = f"{first.resource} in the {first.container.name} container's resources"
+    return count, Found.at(count, first.path, name)
+
+
+def _placement(builder: WorkloadBuilder, placement: Placement) -> None:
+    for path, found in (
+        ("spec.resources.instanceType", placement.instance_type),
+        ("spec.resources.region", placement.region),
+        ("spec.resources.provider", placement.provider),
+        ("spec.resources.capacity", placement.capacity),
+        ("spec.resources.pool", placement.pool),
+    ):
+        if found is not None:
+            builder.set(path, found.value, found.origin, name=found.name)
+
+
+def _counts(builder: WorkloadBuilder, unit: Unit, profile: Profile) -> None:
+    serving = profile == "inference"
+    for path, found in (
+        ("spec.resources.nodes", unit.nodes),
+        ("spec.serving.replicas", unit.replicas if serving else None),
+        ("spec.serving.maxReplicas", unit.max_replicas if serving else None),
+        ("spec.lifecycle.scaleToZero", unit.scale_to_zero if serving else None),
+        ("spec.lifecycle.idleShutdownMinutes", unit.idle_minutes),
+        ("spec.lifecycle.maxRuntimeHours", unit.max_runtime_hours),
+    ):
+        if found is not None and not builder.has(path):
+            builder.set(path, found.value, found.origin, name=found.name)
+
+
+def _number(found: Found | None, default: int) -> int:
+    return int(found.value) if found is not None else default
+
+
+def _engine_defaults(builder: WorkloadBuilder, unit: Unit, program: Program | None) -> None:
+    if program is not None and program.engine is not None:
+        part = program.part(program.engine.program)
+        where = f"{program.owner}'s {part}"
+        settings.default_context(builder, program.engine.engine, where, program.lacking())
+    elif unit.engine is not None and unit.options_at is not None:
+        settings.default_context(builder, unit.engine, *unit.options_at)
+
+
+def _name_annotations(builder: WorkloadBuilder) -> None:
+    """Fields a Kubernetes object has no place for are set with ``gpulint.dev/`` annotations;
+    messages name the annotation (unless the object gave the field a name of its own)."""
+    for entry in FIELDS.values():
+        if entry.annotation is not None and builder.name_of(entry.path) is None:
+            builder.call(entry.path, f"annotation gpulint.dev/{entry.annotation}")
