@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from linter.formats import kubernetes, native
+from linter.formats import kubernetes, native, production_stack
 from linter.formats.base import Adapted, Format, InputFile
 
-FORMATS: tuple[Format, ...] = (native, kubernetes)
+FORMATS: tuple[Format, ...] = (native, production_stack, kubernetes)
 
 
 MARKERS: tuple[bytes, ...] = tuple(marker for f in FORMATS for marker in f.markers)

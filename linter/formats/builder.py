@@ -133,10 +133,9 @@ class WorkloadBuilder:
 
     # -- building ----------------------------------------------------------------------------
 
-    def _annotate(self, data: Mapping[str, Any]) -> None:
+    def _annotate(self, data: Mapping[str, Any], base: Path) -> None:
         """``gpulint.dev/<field>`` annotations on the object set fields the format has no place
-        for; the format's own fields win."""
-        base = (*self.object_path, "metadata", "annotations")
+        for; the format's own fields win. ``base`` is where the annotations are written."""
         for suffix, text in annotations_of(data).items():
             where = (*base, ANNOTATION_PREFIX + suffix)
             try:
@@ -154,10 +153,14 @@ class WorkloadBuilder:
                 note = f"assumed from {assumption.where}"
                 self._origins[assumption.path] = Origin(self.object_path, "assumed", note=note)
 
-    def build(self, annotated: Mapping[str, Any] | None = None) -> Adapted:
+    def build(
+        self, annotated: Mapping[str, Any] | None = None, annotations_path: Path | None = None
+    ) -> Adapted:
         """Validate the collected workload; ``annotated`` is the object whose metadata holds
-        ``gpulint.dev/`` annotations (the document itself by default)."""
-        self._annotate(self.document.data if annotated is None else annotated)
+        ``gpulint.dev/`` annotations (the document itself by default), and ``annotations_path``
+        where they are written (default: the object's ``metadata.annotations``)."""
+        base = annotations_path or (*self.object_path, "metadata", "annotations")
+        self._annotate(self.document.data if annotated is None else annotated, base)
         self._assume()
         data = _nest(self._values)
         metadata = {"name": self.name, **data.pop("metadata", {})}

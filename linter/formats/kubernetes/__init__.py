@@ -21,7 +21,6 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from linter.findings import Finding
 from linter.formats.assume import ANNOTATION_PREFIX, annotations_of
 from linter.formats.base import Adapted, InputFile
 from linter.formats.kubernetes import core, kserve, kubeflow, lws, ray
@@ -29,7 +28,7 @@ from linter.formats.kubernetes.containers import recognised, run
 from linter.formats.kubernetes.context import Context
 from linter.formats.kubernetes.labels import gpu_resources
 from linter.formats.kubernetes.pods import Container, mapping
-from linter.formats.kubernetes.workload import FORMAT, Unit, build, builder_for
+from linter.formats.kubernetes.workload import FORMAT, Unit, adapt_units
 from linter.formats.provenance import Origin
 from linter.formats.shell import script_commands
 from linter.load import Document
@@ -100,16 +99,7 @@ def claims(text: str) -> bool:
 def adapt(document: Document, source: InputFile) -> Adapted:
     key = _kind(document.data)
     assert key is not None  # recognised
-    kind = key[1]
-    sink = builder_for(document, source, Unit(kind.lower(), kind, "inference"))
-    context = Context(document, source, kind, sink)
-    out = Adapted()
-    for unit in KINDS[key](context):
-        adapted = build(document, source, unit)
-        out.manifests.extend(adapted.manifests)
-        out.findings.extend(adapted.findings)
-    out.findings = _distinct([*sink.findings, *out.findings])
-    return out
+    return adapt_units(document, source, key[1], KINDS[key])
 
 
 def _kind(data: Mapping[str, Any]) -> tuple[str, str] | None:
@@ -152,18 +142,6 @@ def _runs_program(data: Mapping[str, Any]) -> bool:
 
 def _ignore(origin: Origin, message: str) -> None:
     """Recognition reads containers only to find a program; problems are reported by adapt."""
-
-
-def _distinct(findings: list[Finding]) -> list[Finding]:
-    """Problems found once per workload of a document (a shared cluster spec) reported once."""
-    seen: set[tuple[str, str, Any]] = set()
-    out = []
-    for finding in findings:
-        key = (finding.rule_id, finding.message, finding.location.span)
-        if key not in seen:
-            seen.add(key)
-            out.append(finding)
-    return out
 
 
 __all__ = ["KINDS", "adapt", "claims", "markers", "name", "recognises"]

@@ -31,7 +31,7 @@ from linter.formats.kubernetes.containers import Program, run
 from linter.formats.kubernetes.context import Context
 from linter.formats.kubernetes.labels import catalogue
 from linter.formats.kubernetes.pods import Container, bare, container_gpus, mapping
-from linter.formats.kubernetes.scheduling import Found, place
+from linter.formats.kubernetes.scheduling import Found, NodeSelection, place
 from linter.formats.kubernetes.workload import Unit
 from linter.formats.shell import argv_commands
 from linter.load.positions import Path, format_path
@@ -68,7 +68,7 @@ def inference_service(ctx: Context) -> list[Unit]:
             gpus = Found.at(request.count, request.path, where)
     storage = _storage(ctx, (*_PREDICTOR, "model", "storageUri"))
     minimum = ctx.count((*_PREDICTOR, "minReplicas"), "spec.predictor.minReplicas")
-    placement = place(pod, ctx.report, _labels(ctx)) if pod is not None else None
+    placement = place(NodeSelection.of(pod, _labels(ctx)), ctx.report) if pod else None
     if placement is not None and placement.accelerator is None:
         placement.accelerator = _gke_annotation(ctx)
         if placement.accelerator is not None and placement.provider is None:

@@ -31,7 +31,7 @@ from linter.formats.kubernetes.containers import Program, recognised
 from linter.formats.kubernetes.context import Context
 from linter.formats.kubernetes.options import Option, engine_options
 from linter.formats.kubernetes.pods import PodSpec, mapping, pod_gpus, sequence, template
-from linter.formats.kubernetes.scheduling import Found, place
+from linter.formats.kubernetes.scheduling import Found, NodeSelection, place
 from linter.formats.kubernetes.workload import Unit
 from linter.formats.provenance import Origin
 from linter.formats.shell import script_commands
@@ -250,7 +250,8 @@ def _llm_unit(ctx: Context, group: GpuGroup, llm: Embedded, part: int) -> Unit:
     ]
     values = engine_options(ENGINE, options, ctx.report)
     values[("spec", "serving", "engine")] = Found(ENGINE, llm.origin(), "the Ray Serve LLM config")
-    placement = place(group.pod, ctx.report) if group.pod is not None else None
+    labels = mapping(mapping(ctx.data.get("metadata")).get("labels"))
+    placement = place(NodeSelection.of(group.pod, labels), ctx.report) if group.pod else None
     accelerator = llm.get("accelerator_type")
     if placement is not None and isinstance(accelerator, str):
         placement.accelerator = llm.found(accelerator, "accelerator_type")

@@ -81,24 +81,45 @@ class Placement:
     provider: Found | None = None
 
 
-def choices(pod: PodSpec, report: Report) -> list[Choice]:
-    """Every label value the pod's node selector and required node affinity allow."""
+@dataclass(frozen=True)
+class NodeSelection:
+    """What a pod's placement is read from, each with where it is written: a node selector,
+    required node-affinity terms, toleration lists, and the label sets that may name a queue
+    (the object's, then its pod template's)."""
+
+    selector: Mapping[str, Any] = field(default_factory=dict)
+    selector_path: Path = ()
+    terms: list[Any] = field(default_factory=list)
+    terms_path: Path = ()
+    tolerations: tuple[tuple[list[Any], Path], ...] = ()
+    labels: tuple[tuple[Mapping[str, Any], Path], ...] = ()
+
+    @classmethod
+    def of(cls, pod: PodSpec, object_labels: Mapping[str, Any] | None = None) -> NodeSelection:
+        required: Mapping[str, Any] = pod.data
+        for part in _REQUIRED:
+            required = mapping(required.get(part))
+        return cls(
+            mapping(pod.data.get("nodeSelector")),
+            pod.at("nodeSelector"),
+            sequence(required.get("nodeSelectorTerms")),
+            pod.at(*_REQUIRED, "nodeSelectorTerms"),
+            ((sequence(pod.data.get("tolerations")), pod.at("tolerations")),),
+            ((object_labels or {}, ("metadata", "labels")), (pod.labels, pod.labels_path)),
+        )
+
+
+def choices(selection: NodeSelection, report: Report) -> list[Choice]:
+    """Every label value the node selector and required node affinity allow."""
     out = []
-    selector = pod.data.get("nodeSelector")
-    for key, value in mapping(selector).items():
-        path = pod.at("nodeSelector", key)
+    for key, value in selection.selector.items():
+        path = (*selection.selector_path, key)
         text = _label_value(value, f"nodeSelector {key}", path, report)
         if text is not None:
             out.append(Choice(key, text, path, "nodeSelector"))
-    required = pod.data
-    for part in _REQUIRED:
-        required = mapping(required.get(part))
-    terms = sequence(required.get("nodeSelectorTerms"))
-    for t, term in enumerate(terms):
+    for t, term in enumerate(selection.terms):
         for e, expression in enumerate(sequence(mapping(term).get("matchExpressions"))):
-            out.extend(
-                _expression(pod.at(*_REQUIRED, "nodeSelectorTerms", t), e, expression, report)
-            )
+            out.extend(_expression((*selection.terms_path, t), e, expression, report))
     return out
 
 
@@ -134,32 +155,28 @@ def _label_value(value: Any, what: str, path: Path, report: Report) -> str | Non
     return None
 
 
-def tolerations(pod: PodSpec) -> Iterator[tuple[str, str | None, Path]]:
+def tolerations(selection: NodeSelection) -> Iterator[tuple[str, str | None, Path]]:
     """(key, value or None for ``Exists``, path) of each toleration."""
-    for index, item in enumerate(sequence(pod.data.get("tolerations"))):
-        item = mapping(item)
-        key = item.get("key")
-        if not isinstance(key, str):
-            continue
-        value = item.get("value")
+    for items, base in selection.tolerations:
+        for index, item in enumerate(items):
+            yield from _toleration(mapping(item), (*base, index))
+
+
+def _toleration(item: Mapping[str, Any], path: Path) -> Iterator[tuple[str, str | None, Path]]:
+    key, value = item.get("key"), item.get("value")
+    if isinstance(key, str):
         exists = item.get("operator") == "Exists"
-        yield (
-            key,
-            None if exists else (value if isinstance(value, str) else None),
-            pod.at("tolerations", index),
-        )
+        yield key, None if exists else (value if isinstance(value, str) else None), path
 
 
 _Used = list[tuple[Label, Found]]
 """The labels a placement was read from, each with the value it gave (for the provider)."""
 
 
-def place(
-    pod: PodSpec, report: Report, object_labels: Mapping[str, Any] | None = None
-) -> Placement:
-    """What the pod's node selection and labels (and the object's) say about where it runs."""
+def place(selection: NodeSelection, report: Report) -> Placement:
+    """What a pod's node selection and labels say about where it runs."""
     table = catalogue()
-    allowed = choices(pod, report)
+    allowed = choices(selection, report)
     out = Placement()
     used: _Used = []
     gpu = _first(allowed, table.accelerator_labels, used)
@@ -177,8 +194,8 @@ def place(
     region = _first(allowed, table.region_labels, used)
     if region:
         out.region = _found(region[0])
-    out.capacity = _capacity(pod, allowed, used)
-    out.pool = _pool(pod, object_labels or {}, allowed, used, out.accelerator, gpu)
+    out.capacity = _capacity(selection, allowed, used)
+    out.pool = _pool(selection, allowed, used, out.accelerator, gpu)
     out.provider = _provider(used, out)
     return out
 
@@ -213,8 +230,8 @@ def _memory(allowed: list[Choice], labels: list[Label], used: _Used) -> Found | 
     return None
 
 
-def _capacity(pod: PodSpec, allowed: list[Choice], used: _Used) -> Found | None:
-    found = _capacity_label(allowed) or _capacity_toleration(pod)
+def _capacity(selection: NodeSelection, allowed: list[Choice], used: _Used) -> Found | None:
+    found = _capacity_label(allowed) or _capacity_toleration(selection)
     if found is not None:
         used.append(found)
         return found[1]
@@ -239,9 +256,9 @@ def _capacity_label(allowed: list[Choice]) -> tuple[Label, Found] | None:
     return None
 
 
-def _capacity_toleration(pod: PodSpec) -> tuple[Label, Found] | None:
+def _capacity_toleration(selection: NodeSelection) -> tuple[Label, Found] | None:
     """A toleration of a taint the cloud puts on spot nodes only."""
-    for key, value, path in tolerations(pod):
+    for key, value, path in tolerations(selection):
         for label in catalogue().capacity_labels:
             if (
                 label.key == key
@@ -253,18 +270,14 @@ def _capacity_toleration(pod: PodSpec) -> tuple[Label, Found] | None:
 
 
 def _pool(
-    pod: PodSpec,
-    object_labels: Mapping[str, Any],
+    selection: NodeSelection,
     allowed: list[Choice],
     used: _Used,
     accelerator: Found | None,
     gpu: list[Choice],
 ) -> Found | None:
     for label in catalogue().queue_labels:
-        for labels, base in (
-            (object_labels, ("metadata", "labels")),
-            (pod.labels, pod.labels_path),
-        ):
+        for labels, base in selection.labels:
             queue = labels.get(label.key)
             if isinstance(queue, str) and queue:
                 return Found.at(f"{label.key}={queue}", (*base, label.key), f"label {label.key}")

@@ -11,18 +11,20 @@ kinds: training; see each kind's reader).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from linter.findings import Finding
 from linter.formats.assume import annotations_of, read_annotation
 from linter.formats.base import Adapted, InputFile
 from linter.formats.builder import WorkloadBuilder
 from linter.formats.fields import FIELDS
 from linter.formats.kubernetes import scheduling, settings
 from linter.formats.kubernetes.containers import Program, pod_program
+from linter.formats.kubernetes.context import Context
 from linter.formats.kubernetes.pods import PodSpec, Report, mapping, pod_gpus
-from linter.formats.kubernetes.scheduling import Found, Placement
+from linter.formats.kubernetes.scheduling import Found, NodeSelection, Placement
 from linter.formats.launchers import METHOD_FIELD
 from linter.formats.provenance import Origin
 from linter.formats.values import ValueProblem
@@ -50,6 +52,7 @@ class Unit:
     name: str
     kind: str
     profile: Profile
+    format: str = FORMAT
     object_path: Path = ()
     part: int = 0
     pod: PodSpec | None = None
@@ -81,7 +84,7 @@ def builder_for(document: Document, file: InputFile, unit: Unit) -> WorkloadBuil
     return WorkloadBuilder(
         document,
         file,
-        format=FORMAT,
+        format=unit.format,
         source_kind=unit.kind,
         name=workload_name(unit.name),
         object_path=unit.object_path,
@@ -105,7 +108,7 @@ def build(document: Document, file: InputFile, unit: Unit) -> Adapted:
     _model(builder, unit)
     profile = _profile(builder, metadata, unit, program)
     placement = unit.placement or (
-        scheduling.place(unit.pod, report, mapping(metadata.get("labels")))
+        scheduling.place(NodeSelection.of(unit.pod, mapping(metadata.get("labels"))), report)
         if unit.pod is not None
         else Placement()
     )
@@ -127,8 +130,38 @@ def build(document: Document, file: InputFile, unit: Unit) -> Adapted:
     ):
         return Adapted(findings=builder.findings)
     _name_annotations(builder)
-    annotated = {"metadata": metadata}
-    return builder.build(annotated)
+    annotations = (*unit.metadata_path, "annotations")
+    return builder.build({"metadata": metadata}, annotations)
+
+
+def adapt_units(
+    document: Document,
+    file: InputFile,
+    kind: str,
+    read: Callable[[Context], list[Unit]],
+    format: str = FORMAT,
+) -> Adapted:
+    """The workloads a reader finds in a document, with the document's problems once each."""
+    sink = builder_for(document, file, Unit(kind.lower(), kind, "inference", format=format))
+    out = Adapted()
+    for unit in read(Context(document, file, kind, sink)):
+        adapted = build(document, file, unit)
+        out.manifests.extend(adapted.manifests)
+        out.findings.extend(adapted.findings)
+    out.findings = _distinct([*sink.findings, *out.findings])
+    return out
+
+
+def _distinct(findings: list[Finding]) -> list[Finding]:
+    """Problems found once per workload of a document (a shared cluster spec) reported once."""
+    seen: set[tuple[str, str, Any]] = set()
+    out = []
+    for finding in findings:
+        key = (finding.rule_id, finding.message, finding.location.span)
+        if key not in seen:
+            seen.add(key)
+            out.append(finding)
+    return out
 
 
 def workload_name(name: str) -> str:
