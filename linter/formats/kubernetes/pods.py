@@ -32,7 +32,9 @@ class Container:
     @property
     def name(self) -> str:
         name = self.data.get("name")
-        return name if isinstance(name, str) and name else f"#{self.path[-1]}"
+        if isinstance(name, str) and name:
+            return name
+        return f"#{self.path[-1]}" if self.path else "unnamed"
 
 
 @dataclass(frozen=True)
