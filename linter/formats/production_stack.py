@@ -124,8 +124,8 @@ def _entry(ctx: Context, entry: Mapping[str, Any], path: Path, index: int) -> Un
         format=name,
         object_path=path,
         part=index,
-        engine=table().engine,
         options_at=(
+            table().engine,
             f"vllmConfig of {where}",
             (*path, "vllmConfig") if "vllmConfig" in entry else path,
         ),

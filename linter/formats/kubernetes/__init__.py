@@ -10,6 +10,9 @@ annotations, or is a kind that always serves a model (LLMInferenceService); any 
 Kubernetes object, and these kinds without any of that (a web server's Deployment), are skipped
 silently.
 
+A chart's templates (files with Go template actions such as ``{{ .Values.x }}``) are skipped:
+their rendered output (``helm template ... | gpulint check -``) is what is linted.
+
 Each object is read on its own: an InferenceService that names a ServingRuntime, a TrainJob that
 names a ClusterTrainingRuntime, an autoscaler that targets a Deployment, are not joined to it
 (runtimes are linted as templates of their own).
@@ -72,9 +75,10 @@ _TEMPLATE_ACTION = re.compile(
 
 
 def recognises(data: Mapping[str, Any], source: InputFile) -> bool:
-    """A known kind that requests GPUs, runs an engine or launcher, or is annotated for gpulint."""
+    """A known kind that requests GPUs, runs an engine or launcher, or is annotated for gpulint;
+    never in a chart's template (Go template actions), which is judged once rendered."""
     key = _kind(data)
-    if key is None:
+    if key is None or _TEMPLATE_ACTION.search(source.text) is not None:
         return False
     return (
         key in ALWAYS_OURS

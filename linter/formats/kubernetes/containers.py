@@ -33,7 +33,7 @@ from linter.formats.kubernetes.pods import (
 )
 from linter.formats.launchers import LaunchCommand, recognise_launch
 from linter.formats.provenance import Origin
-from linter.formats.shell import Command, Word, argv_commands
+from linter.formats.shell import Command, Variable, Word, argv_commands
 from linter.load.positions import Path
 
 
@@ -117,7 +117,7 @@ def run(container: Container, report: Report, engine: str | None = None) -> Prog
     if command or engine is None:
         return None
     words = commands[0].words if len(commands) == 1 else ()
-    variables = commands[0].env if len(commands) == 1 else {}
+    variables = {name: Variable(value) for name, value in env.items()}
     started = engine_arguments(engine, words, variables)
     return Program(owner, container.path, items, started, None, env_paths)
 

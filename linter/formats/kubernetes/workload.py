@@ -57,7 +57,7 @@ class Unit:
     part: int = 0
     pod: PodSpec | None = None
     program: Program | None = None
-    engine: str | None = None
+    engine: str | None = None  # the engine the containers' image starts when no command does
     gpus: Found | None = None
     nodes: Found | None = None
     replicas: Found | None = None
@@ -75,9 +75,9 @@ class Unit:
     #: or requests GPUs; otherwise only its problems are reported.
     requires_model: bool = False
     requires_gpus: bool = False
-    #: Engine options written as structured values (``engine`` names the engine): what the
-    #: file calls them, and where a missing one would go.
-    options_at: tuple[str, Path] | None = None
+    #: Engine options written as structured values rather than a command line: the engine,
+    #: what the file calls the options, and where a missing one would go.
+    options_at: tuple[str, str, Path] | None = None
 
 
 def builder_for(document: Document, file: InputFile, unit: Unit) -> WorkloadBuilder:
@@ -125,9 +125,9 @@ def build(document: Document, file: InputFile, unit: Unit) -> Adapted:
         _engine_defaults(builder, unit, program)
     if program is not None and gpus is not None:
         settings.check_parallelism(builder, program, gpus * _number(unit.nodes, 1))
-    if (unit.requires_model and not builder.has("spec.model.id")) or (
-        unit.requires_gpus and gpus is None
-    ):
+    model = builder.value("spec.model.id")
+    named = isinstance(model, str) and not model.startswith(_LOCAL_PATH)
+    if (unit.requires_model and not named) or (unit.requires_gpus and gpus is None):
         return Adapted(findings=builder.findings)
     _name_annotations(builder)
     annotations = (*unit.metadata_path, "annotations")
@@ -308,8 +308,8 @@ def _engine_defaults(builder: WorkloadBuilder, unit: Unit, program: Program | No
         part = program.part(program.engine.program)
         where = f"{program.owner}'s {part}"
         settings.default_context(builder, program.engine.engine, where, program.lacking())
-    elif unit.engine is not None and unit.options_at is not None:
-        settings.default_context(builder, unit.engine, *unit.options_at)
+    elif unit.options_at is not None:
+        settings.default_context(builder, *unit.options_at)
 
 
 def _name_annotations(builder: WorkloadBuilder) -> None:
