@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from linter.formats.assume import ANNOTATION_PREFIX, annotations_of
+from linter.formats.assume import annotations_of
 from linter.formats.base import Adapted, InputFile
 from linter.formats.kubernetes import core, kserve, kubeflow, lws, ray
 from linter.formats.kubernetes.containers import recognised, run
@@ -82,7 +82,7 @@ def recognises(data: Mapping[str, Any], source: InputFile) -> bool:
         return False
     return (
         key in ALWAYS_OURS
-        or any(k.startswith(ANNOTATION_PREFIX) for k in annotations_of(data))
+        or bool(annotations_of(data))
         or _requests_gpus(data)
         or kserve.serves_llm(data)
         or ray.serves_llm(data)

@@ -58,10 +58,11 @@ class Program:
     def item_path(self, word: Word) -> Path:
         return self.items[word.item][0] if word.item < len(self.items) else self.path
 
-    def part(self, word: Word | None) -> str:
-        if word is None or word.item >= len(self.items):
+    def part(self, word: Word | int | None) -> str:
+        item = word.item if isinstance(word, Word) else word
+        if item is None or item >= len(self.items):
             return self.default_part
-        return self.items[word.item][1]
+        return self.items[item][1]
 
     def origin(self, builder: WorkloadBuilder, word: Word) -> Origin:
         return builder.at_word(self.item_path(word), word.start, word.end)
@@ -69,6 +70,17 @@ class Program:
     def describe(self, flag: str, word: Word | None) -> str:
         """How the file spells a flag: ``--max-model-len in the vllm container's args``."""
         return f"{flag} in {self.owner}'s {self.part(word)}"
+
+    def flag_part(self) -> str:
+        """Where the program's flags are written (and a missing one would go): the part of its
+        last word."""
+        found = self.engine or self.launch
+        words = [self.engine.program] if self.engine is not None else []
+        if found is not None:
+            for setting in found.settings.values():
+                words.extend((setting.flag_word, setting.value_word))
+        items = [word.item for word in words if word is not None]
+        return self.part(max(items)) if items else self.default_part
 
     def env_origin(self, name: str) -> Origin:
         return Origin(self.env_paths.get(name, self.path))

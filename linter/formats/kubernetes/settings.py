@@ -52,8 +52,12 @@ def apply(builder: WorkloadBuilder, program: Program) -> None:
             name=_name(program, model),
         )
     for problem in found.problems:
-        origin = program.origin(builder, problem.word) if problem.word else builder.at(program.path)
-        builder.problem(origin, f"{problem.message} ({program.owner})")
+        if problem.word is None:
+            builder.problem(builder.at(program.path), f"{problem.message} ({program.owner})")
+            continue
+        message = unrendered(problem.flag, problem.word.text)
+        origin = program.origin(builder, problem.word)
+        builder.problem(origin, message or f"{problem.message} ({program.owner})")
     if program.engine is not None:
         _name_unset(builder, program, engine_table(program.engine.engine))
 
@@ -88,7 +92,7 @@ def _name_unset(builder: WorkloadBuilder, program: Program, engine: Engine) -> N
     """Name the engine flags for the fields the command leaves unset (messages say where to add
     them: ``--max-model-len in the vllm container's args``)."""
     assert program.engine is not None
-    part = program.part(program.engine.program)
+    part = program.flag_part()
     for flag in engine.flags:
         if flag.field in NAMED_FIELDS and not builder.has(normalised(flag.field)):
             name = f"{flag.names[0]} in {program.owner}'s {part}"

@@ -212,11 +212,14 @@ def _profile(
             value = None
         return value if value in ("inference", "fine-tuning", "training", "dev") else unit.profile
     profile: Profile = unit.profile
+    launch = program.launch if program is not None else None
+    tuned = launch is not None and METHOD_FIELD in launch.settings
     if program is not None and program.engine is not None:
         profile = "inference"
-    elif program is not None and program.launch is not None:
-        tuned = METHOD_FIELD in program.launch.settings or builder.has("spec.model.id")
-        profile = "fine-tuning" if tuned else "training"
+    elif launch is not None:
+        profile = "training"
+    if profile == "training" and (tuned or builder.has("spec.model.id")):
+        profile = "fine-tuning"  # it starts from a model it names, or tunes it with LoRA
     builder.set("spec.profile", profile, Origin(unit.object_path))
     return profile
 
@@ -249,7 +252,7 @@ def _accelerator(
         builder.set((*_ACCELERATOR, "type"), found.value, found.origin, name=found.name)
     elif placement.memory_gib is not None:
         found = placement.memory_gib
-        builder.set((*_ACCELERATOR, "memoryGiB"), found.value, found.origin, name=found.name)
+        builder.set((*_ACCELERATOR, "memoryGib"), found.value, found.origin, name=found.name)
     for index, alternative in enumerate(placement.alternatives):
         path = ("spec", "resources", "alternatives", index, "accelerator")
         builder.set(
@@ -295,7 +298,7 @@ def _counts(builder: WorkloadBuilder, unit: Unit, profile: Profile) -> None:
         ("spec.lifecycle.idleShutdownMinutes", unit.idle_minutes),
         ("spec.lifecycle.maxRuntimeHours", unit.max_runtime_hours),
     ):
-        if found is not None and not builder.has(path):
+        if found is not None:  # the object's own count wins over a launcher's flag
             builder.set(path, found.value, found.origin, name=found.name)
 
 
@@ -305,7 +308,7 @@ def _number(found: Found | None, default: int) -> int:
 
 def _engine_defaults(builder: WorkloadBuilder, unit: Unit, program: Program | None) -> None:
     if program is not None and program.engine is not None:
-        part = program.part(program.engine.program)
+        part = program.flag_part()
         where = f"{program.owner}'s {part}"
         settings.default_context(builder, program.engine.engine, where, program.lacking())
     elif unit.options_at is not None:
