@@ -36,6 +36,7 @@ FORMAT = "kubernetes"
 Profile = Literal["inference", "fine-tuning", "training", "dev"]
 _ACCELERATOR = ("spec", "resources", "accelerator")
 _LOCAL_PATH = "/"
+_FALLBACK = "spec.serving.onDemandFallbackReplicas"
 
 
 @dataclass
@@ -118,7 +119,8 @@ def build(document: Document, file: InputFile, unit: Unit) -> Adapted:
     for path, found in unit.values.items():
         if not builder.has(path):
             builder.set(path, found.value, found.origin, name=found.name)
-    for field_path, name in unit.names.items():
+    fallback = f"a second {unit.kind} on on-demand nodes"
+    for field_path, name in {**unit.names, _FALLBACK: fallback}.items():
         if builder.name_of(field_path) is None:
             builder.call(field_path, name)
     if profile == "inference":
