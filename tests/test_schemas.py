@@ -31,10 +31,13 @@ ORGANISATION_RULES = REPO / "examples" / "policies"
     ids=lambda p: p.name,
 )
 def test_examples_validate_against_the_published_schema(example: Path) -> None:
+    """gpulint's own documents (the examples in other formats, Kubernetes and production-stack
+    values, are read by their adapters)."""
     schema = json.loads((SCHEMAS / "gpulint.schema.json").read_text())
     validator = jsonschema.Draft202012Validator(schema)
     for document in read(example).documents:
-        assert list(validator.iter_errors(document.data)) == []
+        if str(document.data.get("apiVersion", "")).startswith("gpulint.dev/"):
+            assert list(validator.iter_errors(document.data)) == []
 
 
 def test_schema_rejects_what_the_model_rejects() -> None:
