@@ -5,15 +5,20 @@ chart's rendered output, and the normalised workloads linted natively giving the
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import lint, run_cli
 
 from linter.findings import Finding, Severity
+from linter.formats import recognise
+from linter.formats.base import InputFile
+from linter.load import Document, load_text
 from linter.policy.loader import Rulebook
 from linter.policy.testing import expected_markers
 
@@ -223,3 +228,49 @@ def test_normalised_workloads_give_the_same_rules_natively(
     converted = sorted(f.rule_id for f in lint([documents], rulebook).findings)
     assert workloads
     assert converted == original
+
+
+# -- untrusted input ----------------------------------------------------------------------------
+
+_ODD_VALUES = (None, 7, "{{x}}", [1, "a"])
+
+
+def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> Iterable[tuple[Any, ...]]:
+    yield prefix
+    children = (
+        node.items()
+        if isinstance(node, dict)
+        else enumerate(node)
+        if isinstance(node, list)
+        else ()
+    )
+    for key, child in children:
+        yield from _paths(child, (*prefix, key))
+
+
+def _replaced(data: Any, path: tuple[Any, ...], value: Any) -> Any:
+    if not path:
+        return value
+    copied = copy.deepcopy(data)
+    node = copied
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = value
+    return copied
+
+
+@pytest.mark.parametrize(
+    "path", FIXTURES, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}"
+)
+def test_any_value_of_the_wrong_type_anywhere_is_no_traceback(path: Path) -> None:
+    """Every node of every fixture replaced by a value of another type: adapting never raises
+    (what is wrong becomes a finding, or is not read)."""
+    text = path.read_text()
+    source = InputFile(str(path), path, text)
+    for document in load_text(text).documents:
+        for where in list(_paths(document.data)):
+            for value in _ODD_VALUES:
+                data = _replaced(document.data, where, value)
+                found = recognise(data, source) if isinstance(data, dict) else None
+                if found is not None:
+                    found.adapt(Document(document.index, data, document.source_map), source)

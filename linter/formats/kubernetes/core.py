@@ -10,7 +10,9 @@
   interactive GPU box), unless its program says it serves or trains.
 
 A Deployment's scale to zero comes from an autoscaler object (KEDA ScaledObject) that is not
-part of the Deployment, so messages name that.
+part of the Deployment, so messages name that. A Job's ``ttlSecondsAfterFinished`` deletes the
+finished Job object; its pods released their GPUs when they completed, so it is no idle
+shutdown (a RayJob's is: there it deletes the Ray cluster).
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from linter.formats.engines import engine_for_image
 from linter.formats.kubernetes.containers import Program, run
 from linter.formats.kubernetes.context import Context
 from linter.formats.kubernetes.labels import catalogue
-from linter.formats.kubernetes.pods import Container, bare, container_gpus, mapping
+from linter.formats.kubernetes.pods import Container, bare, container_gpus, containers, mapping
 from linter.formats.kubernetes.scheduling import Found, NodeSelection, place
 from linter.formats.kubernetes.workload import Unit
 from linter.formats.shell import argv_commands
@@ -103,7 +103,7 @@ def serving_runtime(ctx: Context) -> list[Unit]:
     if pod is None:
         return []
     program = None
-    for container in _containers(pod.data, ("spec",)):
+    for container in containers(pod):
         image = container.data.get("image")
         engine = _runtime_engine(image) if isinstance(image, str) else None
         program = run(container, ctx.report, engine)
@@ -167,17 +167,6 @@ def _data_nodes(ctx: Context, parallelism: Path) -> Found | None:
     if data is None or local is None:
         return None
     return Found(max(1, int(data.value) // int(local.value)), data.origin, data.name)
-
-
-def _containers(spec: Mapping[str, Any], path: Path) -> list[Container]:
-    items = spec.get("containers")
-    if not isinstance(items, list):
-        return []
-    return [
-        Container((*path, "containers", index), item)
-        for index, item in enumerate(items)
-        if isinstance(item, Mapping)
-    ]
 
 
 def _format(model: Mapping[str, Any]) -> str | None:

@@ -3,9 +3,9 @@ holds the GPUs, the program it runs, its node selection, and the object's own co
 nodes, deadlines, scale to zero).
 
 Profile, when no ``gpulint.dev/profile`` annotation says it: a serving engine in the container
-makes it inference; a training launcher makes it fine-tuning when it names a base model or a
-fine-tuning method, else training; otherwise the kind decides (serving kinds: inference; batch
-kinds: training; see each kind's reader).
+makes it inference, a training launcher training; otherwise the kind decides (serving kinds:
+inference; batch kinds: training; see each kind's reader). Training that starts from a model it
+names (a base model, a model initializer) or uses a fine-tuning method (LoRA) is fine-tuning.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from linter.findings import Finding
 from linter.formats.assume import annotations_of, read_annotation
@@ -212,7 +212,7 @@ def _profile(
             _, value = read_annotation("profile", annotated)
         except ValueProblem:
             value = None
-        return value if value in ("inference", "fine-tuning", "training", "dev") else unit.profile
+        return value if value in get_args(Profile) else unit.profile
     profile: Profile = unit.profile
     launch = program.launch if program is not None else None
     tuned = launch is not None and METHOD_FIELD in launch.settings
