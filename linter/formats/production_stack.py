@@ -28,9 +28,10 @@ from linter.catalog import load_file
 from linter.catalog.base import Catalogue, Record
 from linter.formats.base import Adapted, InputFile
 from linter.formats.engines import engine_arguments, engine_table
+from linter.formats.kubernetes import settings
 from linter.formats.kubernetes.context import Context
 from linter.formats.kubernetes.labels import gpu_resources
-from linter.formats.kubernetes.options import Option, engine_options
+from linter.formats.kubernetes.options import Option, OptionValues, engine_options
 from linter.formats.kubernetes.pods import mapping, quantity, sequence
 from linter.formats.kubernetes.scheduling import Found, NodeSelection, place
 from linter.formats.kubernetes.settings import normalised
@@ -110,7 +111,8 @@ def _entry(ctx: Context, entry: Mapping[str, Any], path: Path, index: int) -> Un
     label = entry.get("name")
     title = label if isinstance(label, str) and label else f"model-{index}"
     where = f"modelSpec {title}"
-    values = _vllm(ctx, entry, path, where)
+    read = _vllm(ctx, entry, path, where)
+    values = read.values
     values[("spec", "serving", "engine")] = Found.at(table().engine, path, where)
     replicas = ctx.count((*path, "replicaCount"), f"replicaCount of {where}")
     nodes = None
@@ -129,6 +131,7 @@ def _entry(ctx: Context, entry: Mapping[str, Any], path: Path, index: int) -> Un
             f"vllmConfig of {where}",
             (*path, "vllmConfig") if "vllmConfig" in entry else path,
         ),
+        undecided=read.undecided,
         gpus=_gpus(ctx, entry, path, where),
         placement=place(_selection(ctx, entry, path), ctx.report),
         model=_model(entry, path, where),
@@ -143,7 +146,7 @@ def _entry(ctx: Context, entry: Mapping[str, Any], path: Path, index: int) -> Un
     return unit
 
 
-def _vllm(ctx: Context, entry: Mapping[str, Any], path: Path, where: str) -> dict[Path, Found]:
+def _vllm(ctx: Context, entry: Mapping[str, Any], path: Path, where: str) -> OptionValues:
     """vllmConfig's keys, then its extraArgs (rendered after them, so they win)."""
     config = mapping(entry.get("vllmConfig"))
     base = (*path, "vllmConfig")
@@ -154,7 +157,8 @@ def _vllm(ctx: Context, entry: Mapping[str, Any], path: Path, where: str) -> dic
         for option in table().options
         if option.key in config
     ]
-    values = engine_options(table().engine, options, ctx.report)
+    read = engine_options(table().engine, options, ctx.report)
+    values = read.values
     items = sequence(config.get("extraArgs"))
     texts = [item if isinstance(item, str) else str(item) for item in items]
     commands = argv_commands(texts, kubernetes=False)
@@ -176,7 +180,8 @@ def _vllm(ctx: Context, entry: Mapping[str, Any], path: Path, where: str) -> dic
                 (*extra_path, problem.word.item), problem.word.start, problem.word.end
             )
             ctx.report(at, f"{problem.message} (vllmConfig.extraArgs of {where})")
-    return values
+    undecided = (read.undecided - set(extra.settings)) | settings.undecided(extra)
+    return OptionValues(values, frozenset(undecided))
 
 
 def _option(key: str, where: str) -> str:

@@ -769,3 +769,35 @@ def test_label_tables_name_their_sources() -> None:
         "kubernetes.azure.com/scalesetpriority",
     }
     assert table.kserve_huggingface.formats == ["huggingface", "vllm"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        '["Qwen/Qwen2.5-7B-Instruct", "--max-model-len", "auto"]',
+        '["Qwen/Qwen2.5-7B-Instruct", "--max-model-len", "$(CONTEXT)"]',
+    ],
+)
+def test_no_default_context_when_the_engine_decides_it_or_it_is_unknown(args: str) -> None:
+    text = deployment(
+        f"""
+        containers:
+          - name: vllm
+            image: vllm/vllm-openai:v0.11.0
+            args: {args}
+            env: [{{name: CONTEXT, valueFrom: {{configMapKeyRef: {{name: c, key: len}}}}}}]
+            resources: {{limits: {{nvidia.com/gpu: 1}}}}
+        """
+    )
+    assert "maxContextTokens" not in spec(one(text))["serving"]
+
+
+def test_without_the_flag_the_context_is_the_models_maximum_with_the_vllm_note() -> None:
+    manifest = one(deployment(VLLM.replace(', "--max-model-len", "8192"', "")))
+    assert spec(manifest)["serving"]["maxContextTokens"] == 131072
+    default = manifest.provenance.origin(("spec", "serving", "maxContextTokens"))
+    assert (default.kind, default.note) == (
+        "default",
+        "vLLM default: the model's maximum context (131,072 tokens)",
+    )
+    assert default.path == ("spec", "template", "spec", "containers", 0, "args")

@@ -165,3 +165,12 @@ def test_wrong_values_are_reported_at_their_place() -> None:
         ),
         (16, "servingEngineSpec.modelSpec[1] must be a mapping"),
     ]
+
+
+def test_an_automatic_context_is_left_to_vllm() -> None:
+    extra = """
+      vllmConfig:
+        maxModelLen: auto
+"""
+    (manifest,) = adapt(ENTRY.format(extra=extra.rstrip())).manifests
+    assert "maxContextTokens" not in manifest.data["spec"]["serving"]

@@ -35,7 +35,16 @@ class Option:
     name: str
 
 
-def engine_options(engine: str, options: Sequence[Option], report: Report) -> dict[Path, Found]:
+@dataclass(frozen=True)
+class OptionValues:
+    """What structured options set: normalised values with their origins, and the fields set to
+    what the engine decides at run time (``max_model_len: auto``)."""
+
+    values: dict[Path, Found]
+    undecided: frozenset[str]
+
+
+def engine_options(engine: str, options: Sequence[Option], report: Report) -> OptionValues:
     """The normalised values the options set (fields the Workload has), the later option
     winning as on a command line; values the engine would refuse are reported."""
     table = engine_table(engine)
@@ -65,7 +74,8 @@ def engine_options(engine: str, options: Sequence[Option], report: Report) -> di
             continue
         owner = owners[word.item]
         out[path] = Found(setting.value, owner.origin, owner.name)
-    return out
+    auto = frozenset(field for field, setting in read.settings.items() if setting.value is None)
+    return OptionValues(out, auto)
 
 
 def _words(flag: str, value: Any, kind: str) -> list[str] | None:

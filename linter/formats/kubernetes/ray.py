@@ -248,7 +248,8 @@ def _llm_unit(ctx: Context, group: GpuGroup, llm: Embedded, part: int) -> Unit:
         )
         for key, value in kwargs.items()
     ]
-    values = engine_options(ENGINE, options, ctx.report)
+    read = engine_options(ENGINE, options, ctx.report)
+    values = read.values
     values[("spec", "serving", "engine")] = Found(ENGINE, llm.origin(), "the Ray Serve LLM config")
     labels = mapping(mapping(ctx.data.get("metadata")).get("labels"))
     placement = place(NodeSelection.of(group.pod, labels), ctx.report) if group.pod else None
@@ -272,6 +273,7 @@ def _llm_unit(ctx: Context, group: GpuGroup, llm: Embedded, part: int) -> Unit:
         part=part,
         pod=group.pod,
         options_at=(ENGINE, llm.name("engine_kwargs"), SERVE_CONFIG),
+        undecided=read.undecided,
         placement=placement,
         gpus=gpus if group.pod is not None else None,
         nodes=pipeline,

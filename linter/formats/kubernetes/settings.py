@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from linter.formats.arguments import Setting
 from linter.formats.builder import WorkloadBuilder
-from linter.formats.engines import Engine, engine_table
+from linter.formats.engines import Engine, EngineCommand, engine_table
 from linter.formats.kubernetes.containers import Program
 from linter.formats.kubernetes.placeholders import unrendered
+from linter.formats.launchers import LaunchCommand
 from linter.formats.provenance import Origin
 from linter.formats.values import exists
 from linter.load.positions import Path, parse_path
@@ -99,11 +100,25 @@ def _name_unset(builder: WorkloadBuilder, program: Program, engine: Engine) -> N
             builder.call(normalised(flag.field), name)
 
 
-def default_context(builder: WorkloadBuilder, engine_name: str, where: str, lacking: Path) -> None:
+def undecided(found: EngineCommand | LaunchCommand) -> frozenset[str]:
+    """Fields a command sets to what the program decides at run time (``--max-model-len auto``)
+    or to a value that cannot be known here (a secret): set, so no default applies."""
+    auto = {field for field, setting in found.settings.items() if setting.value is None}
+    return frozenset(auto | set(found.unresolved))
+
+
+def default_context(
+    builder: WorkloadBuilder,
+    engine_name: str,
+    where: str,
+    lacking: Path,
+    declared: frozenset[str] = frozenset(),
+) -> None:
     """The engine's context when the file does not set it: the model's maximum, when the engine
     says so and the model is catalogued. ``where`` is where the setting would be written (``the
-    vllm container's args``) and ``lacking`` the object findings on it point at."""
-    if builder.has(normalised(CONTEXT_FIELD)):
+    vllm container's args``), ``lacking`` the object findings on it point at, and ``declared``
+    the fields the file sets to something only known at run time."""
+    if builder.has(normalised(CONTEXT_FIELD)) or CONTEXT_FIELD in declared:
         return
     engine = engine_table(engine_name)
     flag = next((f for f in engine.flags if f.field == CONTEXT_FIELD), None)

@@ -77,8 +77,10 @@ class Unit:
     requires_model: bool = False
     requires_gpus: bool = False
     #: Engine options written as structured values rather than a command line: the engine,
-    #: what the file calls the options, and where a missing one would go.
+    #: what the file calls the options, and where a missing one would go; ``undecided`` the
+    #: fields they set to what is only known at run time (``auto``, a secret).
     options_at: tuple[str, str, Path] | None = None
+    undecided: frozenset[str] = frozenset()
 
 
 def builder_for(document: Document, file: InputFile, unit: Unit) -> WorkloadBuilder:
@@ -310,11 +312,12 @@ def _number(found: Found | None, default: int) -> int:
 
 def _engine_defaults(builder: WorkloadBuilder, unit: Unit, program: Program | None) -> None:
     if program is not None and program.engine is not None:
-        part = program.flag_part()
-        where = f"{program.owner}'s {part}"
-        settings.default_context(builder, program.engine.engine, where, program.lacking())
+        where = f"{program.owner}'s {program.flag_part()}"
+        undecided = settings.undecided(program.engine)
+        engine = program.engine.engine
+        settings.default_context(builder, engine, where, program.lacking(), undecided)
     elif unit.options_at is not None:
-        settings.default_context(builder, *unit.options_at)
+        settings.default_context(builder, *unit.options_at, unit.undecided)
 
 
 def _name_annotations(builder: WorkloadBuilder) -> None:
