@@ -136,6 +136,12 @@ def test_a_chart_template_is_not_recognised_even_when_it_parses() -> None:
     assert not kubernetes.recognises(document.data, _file(text))
 
 
+def test_kserve_fills_name_in_a_runtime_itself() -> None:
+    text = deployment(VLLM.replace('"8192"]', '"8192", "--served-model-name={{.Name}}"]'))
+    (document,) = load_text(text).documents
+    assert kubernetes.recognises(document.data, _file(text))
+
+
 @pytest.mark.parametrize(
     ("text", "claimed"),
     [

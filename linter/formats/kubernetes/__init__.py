@@ -68,9 +68,11 @@ markers: tuple[bytes, ...] = (b"apiVersion",)
 _KIND_LINE = re.compile(
     r"^kind:\s*[\"']?(" + "|".join(sorted({k for _, k in KINDS})) + r")[\"']?\s*$", re.MULTILINE
 )
-#: A Go template action (Helm): a chart's templates are not ours to judge until rendered.
+#: A Go template action (Helm): a chart's templates are not ours to judge until rendered. KServe
+#: fills ``{{.Name}}`` in a ServingRuntime's arguments itself, so that one is no template.
 _TEMPLATE_ACTION = re.compile(
-    r"\{\{-?\s*(\.|\$|/\*|(if|else|end|range|with|include|define|template|toYaml|required)\b)"
+    r"\{\{-?\s*(?!\.Name\}\})"
+    r"(\.|\$|/\*|(if|else|end|range|with|include|define|template|toYaml|required)\b)"
 )
 
 
