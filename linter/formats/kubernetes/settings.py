@@ -5,12 +5,12 @@ a note saying whose they are, and the values the program would refuse as problem
 
 from __future__ import annotations
 
-from linter.formats.arguments import Setting
+from linter.formats.arguments import FlagTable, Setting
 from linter.formats.builder import WorkloadBuilder
-from linter.formats.engines import Engine, EngineCommand, engine_table
+from linter.formats.engines import EngineCommand, engine_table
 from linter.formats.kubernetes.containers import Program
 from linter.formats.kubernetes.placeholders import unrendered
-from linter.formats.launchers import LaunchCommand
+from linter.formats.launchers import LaunchCommand, trainer_table
 from linter.formats.provenance import Origin
 from linter.formats.values import exists
 from linter.load.positions import Path, parse_path
@@ -20,7 +20,7 @@ MODEL_FIELD = "model.id"
 CONTEXT_FIELD = "serving.maxContextTokens"
 #: A flag note saying the engine uses the model's maximum context when the flag is unset.
 MODEL_MAXIMUM = "unset: the model's maximum context"
-#: Engine fields whose flag messages should name even when the command does not set them.
+#: Fields whose flag messages should name even when the command does not set them.
 NAMED_FIELDS = (
     CONTEXT_FIELD,
     "serving.maxBatchSize",
@@ -29,6 +29,8 @@ NAMED_FIELDS = (
     "serving.tensorParallel",
     "model.precision",
     "model.quantization",
+    "checkpointing.uri",
+    "checkpointing.resumeFromLatest",
 )
 
 
@@ -61,6 +63,8 @@ def apply(builder: WorkloadBuilder, program: Program) -> None:
         builder.problem(origin, message or f"{problem.message} ({program.owner})")
     if program.engine is not None:
         _name_unset(builder, program, engine_table(program.engine.engine))
+    if program.launch is not None:
+        _name_unset(builder, program, trainer_table(program.launch.trainer))
 
 
 def _set(builder: WorkloadBuilder, program: Program, setting: Setting) -> None:
@@ -89,15 +93,14 @@ def _name(program: Program, setting: Setting) -> str:
     return program.describe(setting.flag, setting.flag_word)
 
 
-def _name_unset(builder: WorkloadBuilder, program: Program, engine: Engine) -> None:
-    """Name the engine flags for the fields the command leaves unset (messages say where to add
-    them: ``--max-model-len in the vllm container's args``)."""
-    assert program.engine is not None
+def _name_unset(builder: WorkloadBuilder, program: Program, table: FlagTable) -> None:
+    """Name the program's flags for the fields its command leaves unset (messages say where to
+    add them: ``--max-model-len in the vllm container's args``)."""
     part = program.flag_part()
-    for flag in engine.flags:
-        if flag.field in NAMED_FIELDS and not builder.has(normalised(flag.field)):
-            name = f"{flag.names[0]} in {program.owner}'s {part}"
-            builder.call(normalised(flag.field), name)
+    for flag in table.flags:
+        field = normalised(flag.field) if flag.field in NAMED_FIELDS else None
+        if field is not None and not builder.has(field) and builder.name_of(field) is None:
+            builder.call(field, f"{flag.names[0]} in {program.owner}'s {part}")
 
 
 def undecided(found: EngineCommand | LaunchCommand) -> frozenset[str]:
