@@ -1,6 +1,6 @@
 """The node labels and extended resources Kubernetes objects use to say where a pod runs (which
-GPU, instance type, region, capacity type and node pool): data in ``data/kubernetes.yaml``, with
-the documents each was checked against."""
+GPU, instance type, region, capacity type and node pool), and the flags of KServe's Hugging Face
+runtime: data in ``data/kubernetes.yaml``, with the documents each was checked against."""
 
 from __future__ import annotations
 
@@ -86,8 +86,3 @@ def catalogue() -> LabelCatalogue:
 def gpu_resources() -> tuple[str, ...]:
     """Extended resource names that count GPUs (``nvidia.com/gpu``)."""
     return tuple(entry.name for entry in catalogue().gpu_resources)
-
-
-def provider_of(key: str) -> str | None:
-    """The cloud a node label key belongs to, if the key says so."""
-    return next((label.provider for label in catalogue().all_labels() if label.key == key), None)

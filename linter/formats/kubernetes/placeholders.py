@@ -13,18 +13,12 @@ import re
 _PLACEHOLDER = re.compile(r"\{\{.*?\}\}|\$\{[^}]*\}")
 
 
-def placeholder(text: str) -> str | None:
-    """The first placeholder in ``text``, or None."""
-    found = _PLACEHOLDER.search(text)
-    return found.group(0) if found else None
-
-
 def unrendered(what: str, text: str) -> str | None:
     """The message for a value holding a placeholder, or None when it holds none."""
-    found = placeholder(text)
+    found = _PLACEHOLDER.search(text)
     if found is None:
         return None
     return (
-        f"{what} {text!r} holds the template placeholder {found}, which Kubernetes does not "
-        "expand: lint the rendered manifest (helm template ... | gpulint check -)"
+        f"{what} {text!r} holds the template placeholder {found.group(0)}, which Kubernetes does "
+        "not expand: lint the rendered manifest (helm template ... | gpulint check -)"
     )

@@ -32,7 +32,7 @@ from linter.formats.kubernetes.context import Context
 from linter.formats.kubernetes.options import Option, engine_options
 from linter.formats.kubernetes.pods import PodSpec, mapping, pod_gpus, sequence, template
 from linter.formats.kubernetes.scheduling import Found, NodeSelection, place
-from linter.formats.kubernetes.workload import Unit
+from linter.formats.kubernetes.workload import Profile, Unit
 from linter.formats.provenance import Origin
 from linter.formats.shell import script_commands
 from linter.load import load_text
@@ -62,7 +62,6 @@ class GpuGroup:
     pod: PodSpec | None
     path: Path | None  # the worker group (None: the head)
     replicas: Found | None
-    max_replicas: Found | None
     idle_minutes: Found | None
 
 
@@ -90,13 +89,14 @@ def ray_job(ctx: Context) -> list[Unit]:
             0, ("spec", "shutdownAfterJobFinishes"), "spec.shutdownAfterJobFinishes"
         )
     unit.names = {
+        **unit.names,
         "spec.lifecycle.maxRuntimeHours": "spec.activeDeadlineSeconds",
         "spec.lifecycle.idleShutdownMinutes": "spec.shutdownAfterJobFinishes: true",
     }
     return [unit]
 
 
-def _cluster_unit(ctx: Context, group: GpuGroup, profile: Any) -> Unit:
+def _cluster_unit(ctx: Context, group: GpuGroup, profile: Profile) -> Unit:
     return Unit(
         ctx.name,
         ctx.kind,
@@ -104,11 +104,11 @@ def _cluster_unit(ctx: Context, group: GpuGroup, profile: Any) -> Unit:
         pod=group.pod,
         nodes=group.replicas if group.replicas is not None and group.replicas.value else None,
         idle_minutes=group.idle_minutes,
-        names=_group_names(ctx, group),
+        names=_group_names(group),
     )
 
 
-def _group_names(ctx: Context, group: GpuGroup) -> dict[str, str]:
+def _group_names(group: GpuGroup) -> dict[str, str]:
     if group.path is None:
         return {}
     return {
@@ -132,14 +132,13 @@ def _gpu_group(ctx: Context) -> GpuGroup:
         candidates.append((head, None))
     with_gpus = [c for c in candidates if pod_gpus(c[0], ctx.report)[0] > 0]
     if not with_gpus:
-        return GpuGroup(candidates[0][0] if candidates else None, None, None, None, None)
+        return GpuGroup(candidates[0][0] if candidates else None, None, None, None)
     pod, path = with_gpus[0]
     if path is None:
-        return GpuGroup(pod, None, None, None, None)
+        return GpuGroup(pod, None, None, None)
     replicas = ctx.count((*path, "replicas"), format_path((*path, "replicas")))
     minimum = ctx.count((*path, "minReplicas"), format_path((*path, "minReplicas")))
-    maximum = ctx.count((*path, "maxReplicas"), format_path((*path, "maxReplicas")))
-    return GpuGroup(pod, path, replicas or minimum, maximum, _idle(ctx, cluster, minimum))
+    return GpuGroup(pod, path, replicas or minimum, _idle(ctx, cluster, minimum))
 
 
 def _idle(ctx: Context, cluster: Path, minimum: Found | None) -> Found | None:
