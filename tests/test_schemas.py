@@ -37,7 +37,8 @@ GPULINT_EXAMPLES = sorted(
 
 @pytest.mark.parametrize("example", GPULINT_EXAMPLES, ids=lambda p: p.name)
 def test_examples_validate_against_the_published_schema(example: Path) -> None:
-    """Every gpulint.dev document of the examples (the others are Kubernetes objects)."""
+    """Every gpulint.dev document of the examples (the others, in Kubernetes, SkyPilot, dstack
+    and production-stack formats, are read by their adapters)."""
     schema = json.loads((SCHEMAS / "gpulint.schema.json").read_text())
     validator = jsonschema.Draft202012Validator(schema)
     for document in read(example).documents:

@@ -13,10 +13,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from linter.formats import dstack, kubernetes_capacity, native, skypilot
+from linter.formats import (
+    dstack,
+    kubernetes,
+    kubernetes_capacity,
+    native,
+    production_stack,
+    skypilot,
+)
 from linter.formats.base import Adapted, Format, InputFile
 
-FORMATS: tuple[Format, ...] = (native, kubernetes_capacity, dstack, skypilot)
+FORMATS: tuple[Format, ...] = (
+    native,
+    kubernetes_capacity,
+    production_stack,
+    kubernetes,
+    dstack,
+    skypilot,
+)
 
 
 MARKERS: tuple[bytes, ...] = tuple(marker for f in FORMATS for marker in f.markers)

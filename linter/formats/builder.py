@@ -11,6 +11,7 @@ words; :meth:`~ManifestBuilder.build_kind` does the same for the other kinds (``
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -86,12 +87,21 @@ class ManifestBuilder:
         if name is not None:
             self._names[key] = name
 
-    def default(self, path: str | Path, value: Any, note: str, name: str | None = None) -> None:
+    def default(
+        self,
+        path: str | Path,
+        value: Any,
+        note: str,
+        name: str | None = None,
+        lacking: Path | None = None,
+    ) -> None:
         """A value the engine or launcher decides when the file is silent (``note`` says so:
-        "vLLM default: the model's maximum context"); findings on it point at the object."""
+        "vLLM default: the model's maximum context"); findings on it point at the object that
+        lacks it: ``lacking`` (a container's ``args``), else the workload's object."""
         key = field(path)
         self._values[key] = value
-        self._origins[key] = Origin(self.object_path, kind="default", note=note)
+        where = self.object_path if lacking is None else lacking
+        self._origins[key] = Origin(where, kind="default", note=note)
         if name is not None:
             self._names[key] = name
 
@@ -101,11 +111,20 @@ class ManifestBuilder:
 
     def place(self, path: str | Path, origin: Origin) -> None:
         """Where a normalised object is written when it is not one value (``spec.checkpointing``
-        from a ``--output_dir`` argument): findings on it, and on its unset fields, point there."""
+        from a ``--output_dir`` argument, an accelerator's count from a resource limit and its
+        type from a node selector): findings on it, and on its unset fields, point there."""
         self._origins[field(path)] = origin
 
     def has(self, path: str | Path) -> bool:
         return field(path) in self._values
+
+    def name_of(self, path: str | Path) -> str | None:
+        """The file's name for a field so far, or None."""
+        return self._names.get(field(path))
+
+    def value(self, path: str | Path) -> Any:
+        """The value set or defaulted at ``path`` so far, or None."""
+        return self._values.get(field(path))
 
     def problem(self, origin: Origin, message: str) -> None:
         """A problem with the document in the format's own words (GL001 at its place)."""
@@ -158,10 +177,9 @@ class WorkloadBuilder(ManifestBuilder):
     """Collects one normalised workload of a document; what it does not say comes from the
     object's ``gpulint.dev/`` annotations and the configuration's assumptions."""
 
-    def _annotate(self, data: Mapping[str, Any]) -> None:
+    def _annotate(self, data: Mapping[str, Any], base: Path) -> None:
         """``gpulint.dev/<field>`` annotations on the object set fields the format has no place
-        for; the format's own fields win."""
-        base = (*self.object_path, "metadata", "annotations")
+        for; the format's own fields win. ``base`` is where the annotations are written."""
         for suffix, text in annotations_of(data).items():
             where = (*base, ANNOTATION_PREFIX + suffix)
             try:
@@ -179,19 +197,26 @@ class WorkloadBuilder(ManifestBuilder):
                 note = f"assumed from {assumption.where}"
                 self._origins[assumption.path] = Origin(self.object_path, "assumed", note=note)
 
-    def build(self, annotated: Mapping[str, Any] | None = None) -> Adapted:
+    def build(
+        self, annotated: Mapping[str, Any] | None = None, annotations_path: Path | None = None
+    ) -> Adapted:
         """Validate the collected workload; ``annotated`` is the object whose metadata holds
-        ``gpulint.dev/`` annotations (the document itself by default)."""
-        self._annotate(self.document.data if annotated is None else annotated)
+        ``gpulint.dev/`` annotations (the document itself by default), and ``annotations_path``
+        where they are written (default: the object's ``metadata.annotations``)."""
+        base = annotations_path or (*self.object_path, "metadata", "annotations")
+        self._annotate(self.document.data if annotated is None else annotated, base)
         self._assume()
         return self.build_kind("Workload", Workload)
 
 
 def _nest(values: Mapping[Path, Any]) -> dict[str, Any]:
     """``{("spec", "serving", "maxContextTokens"): 8192}`` -> nested dicts (and lists, for
-    integer parts such as alternatives[0])."""
+    integer parts such as alternatives[0]). A value set on a deeper path goes into the object
+    set on a shorter one (an accelerator count from the file into an assumed accelerator), so
+    values are copied first: an assumption's object is shared by every file it applies to."""
     root: dict[str, Any] = {}
     for path, value in sorted(values.items(), key=lambda item: len(item[0])):
+        value = copy.deepcopy(value)
         node: Any = root
         for index, part in enumerate(path[:-1]):
             following = path[index + 1]

@@ -40,6 +40,16 @@ def _is_model(annotation: Any) -> bool:
     return isinstance(annotation, type) and issubclass(annotation, BaseModel)
 
 
+def exists(path: Path) -> bool:
+    """Whether ``path`` names a field of the Workload model (a command line's
+    ``launcher.processesPerNode`` does not)."""
+    try:
+        _adapter(path)
+    except KeyError:
+        return False
+    return True
+
+
 def is_list(path: Path) -> bool:
     """Whether the field at ``path`` holds a list (``residency: [EU, UK]``)."""
     annotation = _adapter(path).core_schema

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -116,28 +117,100 @@ def load_text(text: str, limits: Limits | None = None, json: bool = False) -> Lo
     plain scalar with a colon in flow style (``{model: anthropic.claude-v1:0}``). When it reports
     a syntax error the text is parsed again with ruamel's pure-Python YAML 1.2 parser; the error
     is reported only if that fails too.
-    """
-    from ruamel.yaml.error import MarkedYAMLError
 
+    In a YAML stream of several documents, one broken document (a syntax error, a structure that
+    cannot be represented) does not hide the others: the stream is read again one document at a
+    time (:func:`_each_document`). A crossed limit still stops the whole file.
+    """
     if json:
         # JSON allows tabs as whitespace where YAML indentation does not; a raw tab can only sit
         # between tokens in valid JSON, so a space in its place keeps every column the same.
         text = _SURROGATE_PAIR.sub(_astral_escape, text.replace("\t", " "))
-    composer, error = _compose(text, limits, pure=False)
-    if isinstance(error, MarkedYAMLError):
-        retry, retry_error = _compose(text, limits, pure=True)
-        if retry_error is None:
-            composer, error = retry, None
+    composer, error = _parse(text, limits)
     if error is not None:
         composer.problems.append(_syntax_problem(text, error))
-    return LoadedFile(composer.documents, composer.problems, text)
+    loaded = LoadedFile(composer.documents, composer.problems, text)
+    if (error is not None or composer.stopped) and not composer.limited and not json:
+        starts = [match.start() for match in _DOCUMENT_START.finditer(text)]
+        if len(starts) > 1 or (starts and text[: starts[0]].strip()):
+            loaded = _each_document(text, starts, limits)
+    loaded.problems = [_placeholder_hint(text, problem) for problem in loaded.problems]
+    return loaded
 
 
-def _compose(text: str, limits: Limits | None, pure: bool) -> tuple[Composer, Exception | None]:
+_PLACEHOLDER = re.compile(r"\{\{.*?\}\}")
+
+
+def _placeholder_hint(text: str, problem: LoadProblem) -> LoadProblem:
+    """A problem on a line holding a template placeholder (``{{HF_TOKEN}}``, ``{{ .Values.x
+    }}``) says so: the file is a template, and only its rendered output is YAML."""
+    lines = text.splitlines()
+    line = lines[problem.span.line - 1] if 0 < problem.span.line <= len(lines) else ""
+    found = _PLACEHOLDER.search(line)
+    if found is None:
+        return problem
+    hint = (
+        f"{problem.message} (the line holds the template placeholder {found.group(0)}: lint "
+        "the rendered output, e.g. helm template ... | gpulint check -)"
+    )
+    return LoadProblem(hint, problem.span)
+
+
+# A document start marker: "---" at the start of a line, then a space or the line's end. No
+# line inside a document can start so (YAML 1.2, 9.1.4: c-forbidden), so each one starts one.
+_DOCUMENT_START = re.compile(r"^---(?=[ \t\r\n]|$)", re.MULTILINE)
+# Line breaks as the parsers count them (the line numbers of a part of the text).
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def _parse(
+    text: str, limits: Limits | None, lines: int = 0, offset: int = 0
+) -> tuple[Composer, Exception | None]:
+    """Compose ``text`` (libyaml, then ruamel's YAML 1.2 parser after a syntax error)."""
+    from ruamel.yaml.error import MarkedYAMLError
+
+    composer, error = _compose(text, limits, False, lines, offset)
+    if isinstance(error, MarkedYAMLError):
+        retry, retry_error = _compose(text, limits, True, lines, offset)
+        if retry_error is None:
+            composer, error = retry, None
+    return composer, error
+
+
+def _each_document(text: str, starts: list[int], limits: Limits | None) -> LoadedFile:
+    """Parse each document of a stream on its own, so one broken document does not hide the
+    others; positions stay those of the whole text."""
+    bounds = ([0] if starts[0] else []) + starts + [len(text)]
+    documents: list[Document] = []
+    problems: list[LoadProblem] = []
+    lines = 0
+    for start, end in itertools.pairwise(bounds):
+        part = text[start:end]
+        composer, error = _parse(part, limits, lines, start)
+        for document in composer.documents:
+            documents.append(Document(len(documents), document.data, document.source_map))
+        problems.extend(composer.problems)
+        if error is not None:
+            problems.append(_shifted(_syntax_problem(part, error), lines))
+        if composer.limited:
+            break
+        lines += len(_LINE_BREAK.findall(part))
+    return LoadedFile(documents, problems, text)
+
+
+def _shifted(problem: LoadProblem, lines: int) -> LoadProblem:
+    span = problem.span
+    moved = Span(span.line + lines, span.column, span.end_line + lines, span.end_column)
+    return LoadProblem(problem.message, moved)
+
+
+def _compose(
+    text: str, limits: Limits | None, pure: bool, lines: int = 0, offset: int = 0
+) -> tuple[Composer, Exception | None]:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
-    composer = Composer(limits or Limits())
+    composer = Composer(limits or Limits(), lines, offset)
     try:
         composer.feed(YAML(typ="safe", pure=pure).parse(text))
     except YAMLError as err:

@@ -63,21 +63,22 @@ class _Frame:
     keys: dict[str, Span] = field(default_factory=dict)
 
 
-def _span(event: Any) -> Span:
-    start, end = event.start_mark, event.end_mark
-    return Span(start.line + 1, start.column + 1, end.line + 1, end.column + 1)
-
-
-def _point(event: Any) -> Span:
-    mark = event.start_mark
-    return Span(mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2)
-
-
 class Composer:
-    """Consume parse events; collect documents and problems."""
+    """Consume parse events; collect documents and problems.
 
-    def __init__(self, limits: Limits) -> None:
+    ``lines`` and ``offset`` place the events in a larger text when the parsed text is one part
+    of it (one document of a file, re-read after another failed): the lines and characters
+    before that part.
+    """
+
+    def __init__(self, limits: Limits, lines: int = 0, offset: int = 0) -> None:
         self.limits = limits
+        self.lines = lines
+        self.offset = offset
+        #: A problem stopped the file before its end (``stopped``), and whether it was a limit
+        #: (depth, expanded size): then the file's other documents are not read either.
+        self.stopped = False
+        self.limited = False
         self.documents: list[Document] = []
         self.problems: list[LoadProblem] = []
         self._stack: list[_Frame] = []
@@ -86,6 +87,15 @@ class Composer:
         self._root: Any = None
         self._has_root = False
         self._weight = 0
+
+    def _span(self, event: Any) -> Span:
+        start, end, lines = event.start_mark, event.end_mark, self.lines
+        return Span(start.line + lines + 1, start.column + 1, end.line + lines + 1, end.column + 1)
+
+    def _point(self, event: Any) -> Span:
+        mark = event.start_mark
+        line = mark.line + self.lines + 1
+        return Span(line, mark.column + 1, line, mark.column + 2)
 
     def feed(self, events: Iterable[Any]) -> None:
         """Process every event; stops quietly after a problem that ends the file."""
@@ -98,7 +108,7 @@ class Composer:
     def _dispatch(self, event: Any) -> None:
         name = type(event).__name__
         if name == "DocumentStartEvent":
-            self._source_map = SourceMap(_point(event))
+            self._source_map = SourceMap(self._point(event))
             self._anchors, self._root, self._has_root, self._weight = {}, None, False, 0
         elif name == "DocumentEndEvent":
             if self._has_root and self._source_map is not None:
@@ -122,39 +132,41 @@ class Composer:
         try:
             value = resolve(event.value, event.tag, plain=event.style in ("", None))
         except ScalarTagError as err:
-            self.problems.append(LoadProblem(str(err), _span(event)))
+            self.problems.append(LoadProblem(str(err), self._span(event)))
             value = event.value
         if event.anchor:
             self._anchors[event.anchor] = (value, 1)
         if isinstance(value, str) and top is not None and not top.key_is_merge:
             self._record_scalar(event)
-        self._attach(value, 1, _span(event))
+        self._attach(value, 1, self._span(event))
 
     def _record_scalar(self, event: Any) -> None:
         """Keep where a string value is written, so offsets inside it can be located later."""
         if self._source_map is not None:
-            path, _ = self._child_path(_span(event))
-            start, end = event.start_mark.index, event.end_mark.index
-            self._source_map.record_scalar(path, _span(event), start, end, event.style or "")
+            path, _ = self._child_path(self._span(event))
+            start = event.start_mark.index + self.offset
+            end = event.end_mark.index + self.offset
+            self._source_map.record_scalar(path, self._span(event), start, end, event.style or "")
 
     def _open(self, event: Any, container: dict[str, Any] | list[Any]) -> None:
         top = self._stack[-1] if self._stack else None
         if top is not None and isinstance(top.container, dict) and top.key is None:
-            self._fail("a mapping or sequence used as a key is not supported", _span(event))
+            self._fail("a mapping or sequence used as a key is not supported", self._span(event))
         if len(self._stack) >= self.limits.max_depth:
             self._fail(
                 f"nesting is deeper than {self.limits.max_depth} levels; the rest of the file "
                 "was not read",
-                _point(event),
+                self._point(event),
+                limit=True,
             )
         if not self._stack and self._source_map is not None:
-            self._source_map.document = _point(event)  # the root node: where "the document" is
-        path, span = self._child_path(_point(event))
+            self._source_map.document = self._point(event)  # the root node: where "the document" is
+        path, span = self._child_path(self._point(event))
         if self._source_map is not None and path:
             self._source_map.record(path, span)
         if event.anchor:
             self._anchors[event.anchor] = None  # started, not finished: an alias to it is a cycle
-        self._stack.append(_Frame(container, path, event.anchor, _point(event)))
+        self._stack.append(_Frame(container, path, event.anchor, self._point(event)))
 
     def _close(self) -> None:
         frame = self._stack.pop()
@@ -165,19 +177,19 @@ class Composer:
     def _alias(self, event: Any) -> None:
         top = self._stack[-1] if self._stack else None
         if top is not None and isinstance(top.container, dict) and top.key is None:
-            self._fail("an alias used as a mapping key is not supported", _span(event))
+            self._fail("an alias used as a mapping key is not supported", self._span(event))
         target = self._anchors.get(event.anchor, False)
         if target is False:
-            self._fail(f"alias *{event.anchor} refers to no anchor", _span(event))
+            self._fail(f"alias *{event.anchor} refers to no anchor", self._span(event))
         if target is None:
-            self._fail(f"alias *{event.anchor} refers to itself (a cycle)", _span(event))
+            self._fail(f"alias *{event.anchor} refers to itself (a cycle)", self._span(event))
         value, weight = target  # type: ignore[misc]
-        self._attach(value, weight, _span(event))  # a merge (<<: *a) too: its weight counts
+        self._attach(value, weight, self._span(event))  # a merge (<<: *a) too: its weight counts
 
     # -- structure ---------------------------------------------------------------------------
 
     def _set_key(self, frame: _Frame, event: Any) -> None:
-        key, span = str(event.value), _span(event)
+        key, span = str(event.value), self._span(event)
         if key == MERGE_KEY and event.style in ("", None):
             frame.key, frame.key_span, frame.key_is_merge = key, span, True
             return
@@ -207,6 +219,7 @@ class Composer:
                 f"the document expands to more than {self.limits.max_nodes:,} nodes (alias "
                 "expansion?); the rest of the file was not read",
                 span or (self._source_map.document if self._source_map else Span(1, 1, 1, 2)),
+                limit=True,
             )
         if not self._stack:
             self._root, self._has_root = value, True
@@ -245,6 +258,8 @@ class Composer:
                     frame.container.setdefault(key, item)
         frame.key, frame.key_is_merge = None, False
 
-    def _fail(self, message: str, span: Span) -> None:
+    def _fail(self, message: str, span: Span, limit: bool = False) -> None:
         self.problems.append(LoadProblem(message, span))
+        self.limited = limit
+        self.stopped = True
         raise _Abort
