@@ -11,6 +11,7 @@ from typing import Any
 from linter import suppress
 from linter.cache import ResultCache
 from linter.config import LoadedConfig
+from linter.costs.budgets import CostBase, CostInputs
 from linter.discover import Candidate, find_candidates
 from linter.facts.run import RunIndex
 from linter.findings import Finding, Location
@@ -80,9 +81,11 @@ def lint_paths(
     root: Path | None = None,
     jobs: int = 1,
     cache: ResultCache | None = None,
+    cost_base: CostBase | None = None,
 ) -> RunResult:
     """Lint files and directories: load, validate, evaluate rules, apply suppressions. With
-    ``cache``, an unchanged run (same bytes, rules, config, version) is answered from it."""
+    ``cache``, an unchanged run (same bytes, rules, config, version) is answered from it;
+    ``cost_base`` (budgets' increase limits) is not part of its key, so pass one or the other."""
     discovery = find_candidates(paths, config.config.exclude, root)
     sources = read_sources(discovery.candidates, _max_bytes(config))
     result, key = None, ""
@@ -90,7 +93,7 @@ def lint_paths(
         key = _key(sources, rulebook, config, selection)
         result = _restore(cache.get(key), sources, rulebook, selection)
     if result is None:
-        result = lint_sources(sources, rulebook, config, selection, jobs)
+        result = lint_sources(sources, rulebook, config, selection, jobs, cost_base)
         if cache is not None and not result.reads_other_files:
             entry = to_entry(result.findings, result.files_checked, result.skipped, result.texts)
             cache.put(key, entry)
@@ -208,11 +211,13 @@ def lint_sources(
     config: LoadedConfig,
     selection: Selection,
     jobs: int = 1,
+    cost_base: CostBase | None = None,
 ) -> RunResult:
     """Lint what was read; with ``jobs`` > 1 large runs use that many worker processes."""
     settings = selection.settings(rulebook)
     collected = collect_sources(sources, jobs)
-    run = RunIndex(collected.manifests, config.config.residency)
+    costs = CostInputs(tuple(config.config.budgets), cost_base)
+    run = RunIndex(collected.manifests, config.config.residency, costs)
     enabled = [(rule, settings[rule.id]) for rule in rulebook if rule.id in settings]
     findings = [*collected.findings, *_evaluate_parallel(enabled, collected.manifests, run, jobs)]
     result = RunResult(

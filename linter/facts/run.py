@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from linter.formats.manifest import Manifest
 from linter.model import QuotaLedger, Workload
+
+if TYPE_CHECKING:
+    from linter.costs.budgets import CostInputs
 
 T = TypeVar("T")
 
@@ -17,10 +20,14 @@ class RunIndex:
     fact needing all workloads (a quota sum, a shared pool) costs O(n), not O(n^2)."""
 
     def __init__(
-        self, manifests: Sequence[Manifest], default_residency: Sequence[str] = ()
+        self,
+        manifests: Sequence[Manifest],
+        default_residency: Sequence[str] = (),
+        cost_inputs: CostInputs | None = None,
     ) -> None:
         self.manifests = tuple(manifests)
         self.default_residency = tuple(default_residency)
+        self.cost_inputs = cost_inputs  # budgets and a cost base, for the cost fact
         self._shared: dict[str, Any] = {}
 
     @functools.cached_property
