@@ -34,15 +34,17 @@ def read_sources(
     candidates: Sequence[Candidate], max_bytes: int = DEFAULT_MAX_BYTES
 ) -> list[Source]:
     """Read every candidate (bounded, links kept inside its repository)."""
-    out = []
-    for candidate in candidates:
-        content = read_bounded(candidate.path, max_bytes, candidate.boundary)
-        if isinstance(content, Refusal):
-            digest = hashlib.sha256(b"refused\0" + content.message().encode()).digest()
-            out.append(Source(candidate, content, digest))
-        else:
-            digest = hashlib.sha256(b"read\0" + content).digest()
-            out.append(
-                Source(candidate, None if lacks_markers(content, MARKERS) else content, digest)
-            )
-    return out
+    return [
+        source_of(candidate, read_bounded(candidate.path, max_bytes, candidate.boundary))
+        for candidate in candidates
+    ]
+
+
+def source_of(candidate: Candidate, content: bytes | Refusal) -> Source:
+    """A candidate with what reading it gave, however it was read (from disk, or from a git
+    revision by ``linter.costs.revision``)."""
+    if isinstance(content, Refusal):
+        digest = hashlib.sha256(b"refused\0" + content.message().encode()).digest()
+        return Source(candidate, content, digest)
+    digest = hashlib.sha256(b"read\0" + content).digest()
+    return Source(candidate, None if lacks_markers(content, MARKERS) else content, digest)

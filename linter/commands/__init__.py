@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from linter.commands import check, explain, facts, init, memory, rules, schema, test
+from linter.commands import check, cost, explain, facts, init, memory, rules, schema, test
 
 COMMANDS: dict[str, ModuleType] = {
     "check": check,
@@ -14,6 +14,7 @@ COMMANDS: dict[str, ModuleType] = {
     "schema": schema,
     "facts": facts,
     "memory": memory,
+    "cost": cost,
     "init": init,
     "test": test,
 }

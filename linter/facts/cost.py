@@ -14,7 +14,19 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
+from linter.costs.budgets import (
+    BudgetFigures,
+    Costed,
+    CostInputs,
+    Key,
+    budget_figures,
+    change_text,
+    pair_with_base,
+    scope_text,
+)
+from linter.costs.matching import Pair, by_head
 from linter.facts.base import Fact, listing, percent
+from linter.facts.run import RunIndex
 from linter.facts.subject import Subject
 from linter.formats.fields import FIELDS
 from linter.model import Workload
@@ -72,6 +84,37 @@ class ManagedApi(Fact):
     missing: str | None = Field(description="What the comparison lacks, when it cannot be made.")
 
 
+class CostChange(Fact):
+    status: Literal["same", "moved", "renamed", "added", "not-compared"] = Field(
+        description="How the workload pairs with one at the base (linter/costs/matching.py)."
+    )
+    base: str = Field(description="The base revision, e.g. 'main (0123456789ab)'.")
+    base_file: str | None
+    base_name: str | None
+    base_monthly: float | None
+    delta: float | None = Field(description="Monthly now less at the base; null if unknown.")
+    text: str
+
+
+class BudgetStatus(Fact):
+    name: str
+    scope_text: str = Field(description="What the budget covers, e.g. 'path deploy/a/*'.")
+    workloads: int = Field(description="Workloads of the run the budget covers.")
+    monthly: float = Field(description="What they cost a month together (priced ones).")
+    monthly_limit: float | None
+    over_monthly: bool
+    monthly_text: str
+    base_monthly: float | None = Field(description="At the cost base; null without one.")
+    increase: float | None = Field(description="Monthly now less at the cost base.")
+    increase_limit: float | None
+    over_increase: bool
+    contribution: float | None = Field(
+        description="What this workload adds to the increase; null if it cannot be told."
+    )
+    raises_cost: bool = Field(description="This workload adds to the increase.")
+    increase_text: str | None
+
+
 class CostFact(Fact):
     nodes: int = Field(description="Nodes of one replica.")
     replicas: int = Field(description="Replicas running normally (1 for jobs; 0 is possible).")
@@ -100,6 +143,7 @@ class CostFact(Fact):
     )
     spot_saving_percent: float | None
     price_note: str | None = Field(description="Which prices were used and why, with the source.")
+    price_source: str | None = Field(description="The id of the price's source (prices.yaml).")
     price_warnings: list[str] = Field(description="Caveats the catalogue attaches to the price.")
     spot_saving_text: str | None = Field(
         description="Spot against on-demand, as a message says it, with the price's caveats."
@@ -118,6 +162,10 @@ class CostFact(Fact):
     managed_api: ManagedApi | None = Field(
         description="Inference of a model a managed API also serves; null otherwise."
     )
+    change: CostChange | None = Field(
+        description="Against the cost base (gpulint check --cost-base); null without one."
+    )
+    budgets: list[BudgetStatus] = Field(description="Every budget that covers the workload.")
 
 
 def _round(value: float | None, digits: int) -> float | None:
@@ -220,6 +268,18 @@ def _priced(
 
 
 def compute(subject: Subject) -> CostFact:
+    core = _core(subject, compare=True)
+    inputs = subject.run.cost_inputs
+    if inputs is None or not (inputs.budgets or inputs.base):
+        return core
+    costs = subject.run.shared("cost", _run_costs)
+    manifest = subject.manifest
+    key = (manifest.file, manifest.index, manifest.part, manifest.name)
+    return core.model_copy(update={"change": costs.change(key), "budgets": costs.statuses(key)})
+
+
+def _core(subject: Subject, *, compare: bool) -> CostFact:
+    """Everything but the change and the budgets; with ``compare``, the managed API too."""
     from linter.pricing import instance_price, running_hours
 
     workload = subject.workload
@@ -260,6 +320,7 @@ def compute(subject: Subject) -> CostFact:
         spot_per_hour=_round(priced.spot, 4),
         spot_saving_percent=priced.saving_percent,
         price_note=priced.note,
+        price_source=None if price is None else price.source,
         price_warnings=list(priced.warnings),
         spot_saving_text=priced.saving_text,
         per_hour=_round(priced.per_hour, 4),
@@ -268,7 +329,9 @@ def compute(subject: Subject) -> CostFact:
         spot_monthly=month(priced.spot),
         max_monthly=month(priced.at_max_replicas),
         unpriced=None if price is not None else _unpriced(subject),
-        managed_api=_managed_api(subject, per_month, priced_replicas),
+        managed_api=_managed_api(subject, per_month, priced_replicas) if compare else None,
+        change=None,
+        budgets=[],
     )
 
 
@@ -363,3 +426,90 @@ def _missing(subject: Subject, missing: Missing) -> str:
     """What a comparison lacks, naming the field to declare in the file's own words."""
     field = MISSING_FIELD.get(missing.code)
     return missing.detail if field is None else f"{missing.detail} ({_name(subject, field)})"
+
+
+# ------------------------------------------------------------------ cost base and budgets
+
+
+@dataclass(frozen=True)
+class _RunCosts:
+    """What the run's budgets and cost base say, computed once per run."""
+
+    base: str | None
+    pairs: dict[Key, Pair[Costed, Costed]]
+    figures: list[BudgetFigures]
+    head: dict[Key, float | None]
+
+    def change(self, key: Key) -> CostChange | None:
+        found = self.pairs.get(key)
+        if found is None or self.base is None:
+            return None
+        monthly, base = self.head[key], found.base
+        base_monthly = None if base is None else base.monthly
+        delta = None
+        if found.status != "not-compared" and monthly is not None:
+            if base is None:
+                delta = monthly
+            elif base_monthly is not None:
+                delta = round(monthly - base_monthly, 2)
+        return CostChange(
+            status=found.status,
+            base=self.base,
+            base_file=None if base is None else base.file,
+            base_name=None if base is None else base.name,
+            base_monthly=base_monthly,
+            delta=delta,
+            text=change_text(found, self.base, monthly, delta),
+        )
+
+    def statuses(self, key: Key) -> list[BudgetStatus]:
+        out = []
+        for figures in self.figures:
+            member = next((m for m in figures.current if m.head == key), None)
+            if member is None:
+                continue
+            budget = figures.budget
+            contribution = member.contribution
+            out.append(
+                BudgetStatus(
+                    name=budget.name,
+                    scope_text=scope_text(budget),
+                    workloads=len(figures.current),
+                    monthly=round(figures.monthly, 2),
+                    monthly_limit=budget.monthly,
+                    over_monthly=figures.over_monthly,
+                    monthly_text=figures.monthly_text(),
+                    base_monthly=_round(figures.base_monthly, 2),
+                    increase=_round(figures.increase, 2),
+                    increase_limit=budget.increase,
+                    over_increase=figures.over_increase,
+                    contribution=_round(contribution, 2),
+                    raises_cost=contribution is not None and contribution > 0,
+                    increase_text=figures.increase_text(),
+                )
+            )
+        return out
+
+
+def _run_costs(run: RunIndex) -> _RunCosts:
+    from linter.facts.subject import Subject
+
+    inputs = run.cost_inputs or CostInputs()
+    head = [
+        Costed(
+            m.file,
+            m.index,
+            m.part,
+            m.name,
+            m.data["metadata"].get("labels") or {},
+            _core(Subject(m, run), compare=False).monthly,
+        )
+        for m in run.workloads
+    ]
+    pairs = pair_with_base(head, inputs.base)
+    return _RunCosts(
+        base=None if inputs.base is None else inputs.base.label,
+        pairs=by_head(pairs),
+        figures=budget_figures(inputs.budgets, pairs, inputs.base),
+        head={item.key: item.monthly for item in head},
+    )
