@@ -17,13 +17,15 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from linter.commands.setup import load_setup
+    from linter.costs.budgets import CostInputs
     from linter.discover import discover
     from linter.facts import RunIndex, compute_facts
     from linter.runner import collect
 
     setup = load_setup(args)
     manifests = collect(discover(args.paths, setup.config.config.exclude)).manifests
-    run_index = RunIndex(manifests, setup.config.config.residency)
+    budgets = CostInputs(tuple(setup.config.config.budgets))
+    run_index = RunIndex(manifests, setup.config.config.residency, budgets)
     out = [
         {
             "file": m.file,

@@ -21,6 +21,8 @@ from linter.discover import excluded
 from linter.wording import money, plural
 
 Key = tuple[str, int, int, str]
+# Amounts are compared in cents: sums of cents are rounded back to cents first, so that
+# $734.38 + $300.00 - $834.38 is exactly $200.00, not $200.0000000000001.
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,7 @@ class BudgetFigures:
 
     @property
     def monthly(self) -> float:
-        return sum(m.monthly for m in self.current if m.monthly is not None)
+        return round(sum(m.monthly for m in self.current if m.monthly is not None), 2)
 
     @property
     def unpriced(self) -> list[str]:
@@ -127,7 +129,8 @@ class BudgetFigures:
         """The compared workloads' cost in the budget at the base."""
         if self.base is None:
             return None
-        return sum(m.base_monthly or 0.0 for m in self.members if m.compared and m.was_in_budget)
+        compared = (m.base_monthly or 0.0 for m in self.members if m.compared and m.was_in_budget)
+        return round(sum(compared), 2)
 
     @property
     def increase(self) -> float | None:
@@ -135,7 +138,8 @@ class BudgetFigures:
         before = self.base_monthly
         if before is None:
             return None
-        return sum(m.monthly or 0.0 for m in self.members if m.compared and m.in_budget) - before
+        now = sum(m.monthly or 0.0 for m in self.members if m.compared and m.in_budget)
+        return round(now - before, 2)
 
     @property
     def over_monthly(self) -> bool:

@@ -90,15 +90,16 @@ class CostDiff:
 
     @property
     def before(self) -> float:
-        return sum(c.before or 0.0 for c in self.changes if c.delta is not None)
+        """What the compared workloads cost at the base (cents, like every amount)."""
+        return round(sum(c.before or 0.0 for c in self.changes if c.delta is not None), 2)
 
     @property
     def after(self) -> float:
-        return sum(c.after or 0.0 for c in self.changes if c.delta is not None)
+        return round(sum(c.after or 0.0 for c in self.changes if c.delta is not None), 2)
 
     @property
     def delta(self) -> float:
-        return self.after - self.before
+        return round(self.after - self.before, 2)
 
 
 def _side(workload: WorkloadCost | None) -> float | None:
