@@ -12,6 +12,7 @@ figures' text names it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -106,25 +107,26 @@ class Member:
 
 @dataclass(frozen=True)
 class BudgetFigures:
-    """One budget over a run: what its workloads cost now and, with a base, the change."""
+    """One budget over a run: what its workloads cost now and, with a base, the change (each
+    figure computed once: every workload of the budget reads them)."""
 
     budget: Budget
     members: tuple[Member, ...]
     base: str | None  # the base's label; None without one
 
-    @property
+    @functools.cached_property
     def current(self) -> list[Member]:
         return [m for m in self.members if m.in_budget]
 
-    @property
+    @functools.cached_property
     def monthly(self) -> float:
         return round(sum(m.monthly for m in self.current if m.monthly is not None), 2)
 
-    @property
+    @functools.cached_property
     def unpriced(self) -> list[str]:
         return [m.name for m in self.current if m.monthly is None]
 
-    @property
+    @functools.cached_property
     def base_monthly(self) -> float | None:
         """The compared workloads' cost in the budget at the base."""
         if self.base is None:
@@ -132,7 +134,7 @@ class BudgetFigures:
         compared = (m.base_monthly or 0.0 for m in self.members if m.compared and m.was_in_budget)
         return round(sum(compared), 2)
 
-    @property
+    @functools.cached_property
     def increase(self) -> float | None:
         """The compared workloads' cost in the budget now, less at the base."""
         before = self.base_monthly
@@ -150,6 +152,7 @@ class BudgetFigures:
         increase, limit = self.increase, self.budget.increase
         return increase is not None and limit is not None and increase > limit
 
+    @functools.cached_property
     def monthly_text(self) -> str:
         """``budget team-a (label team=a): the 2 workloads it covers (a and b) cost $1,468.76
         a month together, $468.76 over its $1,000.00 limit``."""
@@ -167,6 +170,7 @@ class BudgetFigures:
             f"{_against(self.monthly, self.budget.monthly, 'its {limit} limit')}"
         )
 
+    @functools.cached_property
     def increase_text(self) -> str | None:
         """``budget team-a: against main (0123456789ab) the monthly cost of its workloads
         changes by +$734.38 ($734.38 → $1,468.76), $534.38 over the $200.00 one change may

@@ -66,7 +66,8 @@ def _gpus(value: float | None) -> str:
 
 
 def _sum(values: Sequence[float | None]) -> float:
-    return sum(value for value in values if value is not None)
+    """The known amounts added up, in cents."""
+    return round(sum(value for value in values if value is not None), 2)
 
 
 COST_HEADERS = (
@@ -148,8 +149,8 @@ def _prices(as_of: str, workloads: Sequence[WorkloadCost]) -> str:
 def budget_lines(figures: Sequence[BudgetFigures]) -> list[str]:
     lines = []
     for budget in figures:
-        lines.append(budget.monthly_text())
-        increase = budget.increase_text()
+        lines.append(budget.monthly_text)
+        increase = budget.increase_text
         if increase is not None:
             lines.append(increase)
     return lines
@@ -160,11 +161,11 @@ def budget_data(figures: Sequence[BudgetFigures]) -> list[dict[str, Any]]:
         {
             "name": b.budget.name,
             "workloads": [m.name for m in b.current],
-            "monthly": round(b.monthly, 2),
+            "monthly": b.monthly,
             "monthlyLimit": b.budget.monthly,
             "overMonthly": b.over_monthly,
-            "baseMonthly": None if b.base_monthly is None else round(b.base_monthly, 2),
-            "increase": None if b.increase is None else round(b.increase, 2),
+            "baseMonthly": b.base_monthly,
+            "increase": b.increase,
             "increaseLimit": b.budget.increase,
             "overIncrease": b.over_increase,
         }
@@ -176,18 +177,22 @@ def cost_view(estimate: Estimate, as_of: str, budgets: Sequence[BudgetFigures]) 
     """``gpulint cost``: a row per workload, totals, and what the figures rest on."""
     workloads = estimate.workloads
     costs = [w.cost for w in workloads]
+    gpus = _sum([c.gpus for c in costs])
     monthly = _sum([c.monthly for c in costs])
+    on_demand = _sum([c.on_demand_monthly for c in costs])
+    spot = _sum([c.spot_monthly for c in costs])
     unpriced = [w.name for w in workloads if w.cost.monthly is None]
+    words = plural(len(workloads), "workload")
     total = (
         "Total",
-        plural(len(workloads), "workload"),
+        words,
         "",
-        _gpus(_sum([c.gpus for c in costs])),
+        _gpus(gpus),
         "",
         "",
         money(monthly),
-        money(_sum([c.on_demand_monthly for c in costs])),
-        money(_sum([c.spot_monthly for c in costs])),
+        money(on_demand),
+        money(spot),
         "",
     )
     table = Table(
@@ -200,9 +205,10 @@ def cost_view(estimate: Estimate, as_of: str, budgets: Sequence[BudgetFigures]) 
     notes += _caveats(workloads)
     if unpriced:
         notes.append(f"totals leave out {listing(unpriced)}: no monthly cost (see above)")
+    notes += budget_lines(budgets)
     notes += _problems(estimate)
     notes.append(_prices(as_of, workloads))
-    summary = f"{plural(len(workloads), 'workload')}: {money(monthly)} a month"
+    summary = f"{words}: {money(monthly)} a month"
     data = {
         "asOf": as_of,
         "currency": "USD",
@@ -217,10 +223,10 @@ def cost_view(estimate: Estimate, as_of: str, budgets: Sequence[BudgetFigures]) 
             for w in workloads
         ],
         "totals": {
-            "gpus": _sum([c.gpus for c in costs]),
-            "monthly": round(monthly, 2),
-            "onDemandMonthly": round(_sum([c.on_demand_monthly for c in costs]), 2),
-            "spotMonthly": round(_sum([c.spot_monthly for c in costs]), 2),
+            "gpus": gpus,
+            "monthly": monthly,
+            "onDemandMonthly": on_demand,
+            "spotMonthly": spot,
             "withoutMonthly": unpriced,
         },
         "budgets": budget_data(budgets),
@@ -228,10 +234,7 @@ def cost_view(estimate: Estimate, as_of: str, budgets: Sequence[BudgetFigures]) 
             {"file": p.file, "line": p.line, "message": p.message} for p in estimate.problems
         ],
     }
-    view = View("gpulint cost", summary, [table], notes, data)
-    if budgets:
-        view.notes[-1:-1] = budget_lines(budgets)
-    return view
+    return View("gpulint cost", summary, [table], notes, data)
 
 
 DIFF_HEADERS = ("Workload", "File", "Change", "Before", "After", "Delta")

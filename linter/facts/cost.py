@@ -19,6 +19,7 @@ from linter.costs.budgets import (
     Costed,
     CostInputs,
     Key,
+    Member,
     budget_figures,
     change_text,
     pair_with_base,
@@ -437,7 +438,8 @@ class _RunCosts:
 
     base: str | None
     pairs: dict[Key, Pair[Costed, Costed]]
-    figures: list[BudgetFigures]
+    #: Each workload's part in every budget that covers it.
+    budgets: dict[Key, list[tuple[BudgetFigures, Member]]]
     head: dict[Key, float | None]
 
     def change(self, key: Key) -> CostChange | None:
@@ -463,37 +465,30 @@ class _RunCosts:
         )
 
     def statuses(self, key: Key) -> list[BudgetStatus]:
-        out = []
-        for figures in self.figures:
-            member = next((m for m in figures.current if m.head == key), None)
-            if member is None:
-                continue
-            budget = figures.budget
-            contribution = member.contribution
-            out.append(
-                BudgetStatus(
-                    name=budget.name,
-                    scope_text=scope_text(budget),
-                    workloads=len(figures.current),
-                    monthly=round(figures.monthly, 2),
-                    monthly_limit=budget.monthly,
-                    over_monthly=figures.over_monthly,
-                    monthly_text=figures.monthly_text(),
-                    base_monthly=_round(figures.base_monthly, 2),
-                    increase=_round(figures.increase, 2),
-                    increase_limit=budget.increase,
-                    over_increase=figures.over_increase,
-                    contribution=_round(contribution, 2),
-                    raises_cost=contribution is not None and contribution > 0,
-                    increase_text=figures.increase_text(),
-                )
-            )
-        return out
+        return [_status(figures, member) for figures, member in self.budgets.get(key, [])]
+
+
+def _status(figures: BudgetFigures, member: Member) -> BudgetStatus:
+    budget, contribution = figures.budget, member.contribution
+    return BudgetStatus(
+        name=budget.name,
+        scope_text=scope_text(budget),
+        workloads=len(figures.current),
+        monthly=figures.monthly,
+        monthly_limit=budget.monthly,
+        over_monthly=figures.over_monthly,
+        monthly_text=figures.monthly_text,
+        base_monthly=figures.base_monthly,
+        increase=figures.increase,
+        increase_limit=budget.increase,
+        over_increase=figures.over_increase,
+        contribution=_round(contribution, 2),
+        raises_cost=contribution is not None and contribution > 0,
+        increase_text=figures.increase_text,
+    )
 
 
 def _run_costs(run: RunIndex) -> _RunCosts:
-    from linter.facts.subject import Subject
-
     inputs = run.cost_inputs or CostInputs()
     head = [
         Costed(
@@ -507,9 +502,14 @@ def _run_costs(run: RunIndex) -> _RunCosts:
         for m in run.workloads
     ]
     pairs = pair_with_base(head, inputs.base)
+    budgets: dict[Key, list[tuple[BudgetFigures, Member]]] = {}
+    for figures in budget_figures(inputs.budgets, pairs, inputs.base):
+        for member in figures.current:
+            if member.head is not None:
+                budgets.setdefault(member.head, []).append((figures, member))
     return _RunCosts(
         base=None if inputs.base is None else inputs.base.label,
         pairs=by_head(pairs),
-        figures=budget_figures(inputs.budgets, pairs, inputs.base),
+        budgets=budgets,
         head={item.key: item.monthly for item in head},
     )

@@ -97,12 +97,12 @@ def test_monthly_limit_over_every_workload_it_covers() -> None:
     (figures,) = budget_figures([TEAM_A], pair_with_base(head, None), None)
     assert (figures.monthly, figures.unpriced, figures.over_monthly) == (1234.38, ["lab"], True)
     assert (figures.increase, figures.over_increase) == (None, False)
-    assert figures.monthly_text() == (
+    assert figures.monthly_text == (
         "budget team-a (path deploy/a with label tier=prod): the 3 workloads it covers (chat, "
         "search and lab) cost $1,234.38 a month together (lab without a monthly cost, not "
         "counted), $234.38 over its $1,000.00 limit"
     )
-    assert figures.increase_text() is None
+    assert figures.increase_text is None
 
 
 def test_increase_against_a_base_counts_moves_into_the_budget() -> None:
@@ -123,7 +123,7 @@ def test_increase_against_a_base_counts_moves_into_the_budget() -> None:
     assert (figures.base_monthly, figures.increase, figures.over_increase) == (834.38, 200.0, False)
     contributions = {m.name: m.contribution for m in figures.members}
     assert contributions == {"chat": 0.0, "batch": 300.0, "old": None}
-    assert figures.increase_text() == (
+    assert figures.increase_text == (
         "budget team-a: against main (0123456789ab) the monthly cost of its workloads changes by "
         "+$200.00 ($834.38 → $1,034.38), within the $200.00 one change may add"
     )

@@ -298,3 +298,24 @@ def test_a_monthly_breach_fails_check_without_a_base(repo: Path) -> None:
         "deploy/chat.yaml:4:3: GL212",
         "deploy/train.yaml:4:3: GL212",
     ]
+
+
+def test_what_cannot_be_costed_is_said(repo: Path) -> None:
+    write(repo / "deploy/bad.yaml", service("bad").replace("replicas: 2", "replicas: two"))
+    write(
+        repo / "deploy/gpu-only.yaml",
+        service("gpu-only").replace(
+            "{provider: aws, region: us-east-1, instanceType: g5.xlarge}",
+            "{accelerator: {type: L4}}",
+        ),
+    )
+    notes = run_cli("cost", "deploy").out.splitlines()[-5:-1]
+    assert notes == [
+        "  gpu-only (deploy/gpu-only.yaml:4): no price: no spec.resources.provider or "
+        "spec.resources.instanceType declared: the catalogue prices instance types",
+        "  finetune (deploy/train.yaml:4): hours: at most 60 hours a month: one run of "
+        "spec.lifecycle.maxRuntimeHours",
+        "  totals leave out gpu-only: no monthly cost (see above)",
+        "  not costed: deploy/bad.yaml:8: spec.serving.replicas: Input should be a valid integer "
+        "(got 'two') (gpulint check reports it)",
+    ]
