@@ -109,7 +109,7 @@ def resolve(ref: str, cwd: Path) -> Revision:
         or len(ref) > MAX_REF_LENGTH
         or any(character.isspace() or not character.isprintable() for character in ref)
     ):
-        raise UsageError(f"{shown!r} is not a git revision")
+        raise UsageError(f"'{shown}' is not a git revision")
     root = Path(_git(["rev-parse", "--show-toplevel"], cwd))
     try:
         commit = _git(
@@ -117,7 +117,7 @@ def resolve(ref: str, cwd: Path) -> Revision:
         )
     except UsageError:
         raise UsageError(
-            f"{shown!r} is not a commit of the repository at {root} (in CI, fetch it first: "
+            f"'{shown}' is not a commit of the repository at {root} (in CI, fetch it first: "
             "actions/checkout with fetch-depth: 0)"
         ) from None
     return Revision(ref, commit, root)

@@ -114,7 +114,7 @@ def test_paths_are_literal_never_pathspec_magic(repo: Path) -> None:
         ("--output=/tmp/owned", "'--output=/tmp/owned' is not a git revision"),
         ("-h", "'-h' is not a git revision"),
         ("main branch", "'main branch' is not a git revision"),
-        ("main\x1b[2J", "'main\\\\x1b[2J' is not a git revision"),
+        ("main\x1b[2J", "'main\\x1b[2J' is not a git revision"),
         ("", "'' is not a git revision"),
         ("x" * 300, f"'{'x' * 256}' is not a git revision"),
     ],
