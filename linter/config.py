@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
 from linter.load import Refusal, read, read_bounded
@@ -61,6 +61,39 @@ class AssumeEntry(_Base):
     )
 
 
+class Budget(_Base):
+    """A cost limit for the workloads a path glob or label picks (all of them together)."""
+
+    name: str = Field(
+        pattern=r"^[A-Za-z0-9][A-Za-z0-9 ._/-]{0,99}$",
+        description="Shown in findings and reports, e.g. team-a.",
+    )
+    paths: list[str] = Field(
+        default_factory=list,
+        description="Globs matched like exclude, against the paths reports show; empty: any.",
+    )
+    labels: dict[str, str] = Field(
+        default_factory=dict,
+        description="metadata.labels a workload must carry (all of them); empty: any.",
+    )
+    monthly: float | None = Field(
+        None, gt=0, allow_inf_nan=False, description="USD a month the workloads may cost together."
+    )
+    increase: float | None = Field(
+        None,
+        ge=0,
+        allow_inf_nan=False,
+        description="USD a month one change may add to them (needs a cost base: "
+        "gpulint check --cost-base REF).",
+    )
+
+    @model_validator(mode="after")
+    def _has_a_limit(self) -> Budget:
+        if self.monthly is None and self.increase is None:
+            raise ValueError("give a monthly limit, an increase limit, or both")
+        return self
+
+
 class Config(_Base):
     """The schema of ``.gpulint.yaml`` (and of ``[tool.gpulint]``)."""
 
@@ -86,6 +119,19 @@ class Config(_Base):
         description="What the files do not say (cloud, region, data classification), per path; "
         "an assumption never overrides the file, and findings relying on one name it.",
     )
+    budgets: list[Budget] = Field(
+        default_factory=list,
+        description="Cost limits per path glob or label, checked by GL212 (see docs/cost.md).",
+    )
+
+    @field_validator("budgets")
+    @classmethod
+    def _budget_names_are_unique(cls, budgets: list[Budget]) -> list[Budget]:
+        names = [budget.name for budget in budgets]
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        if repeated:
+            raise ValueError(f"budget names must be unique: {', '.join(repeated)}")
+        return budgets
 
 
 class LoadedConfig:

@@ -69,7 +69,7 @@ def find_candidates(
         if key in seen:
             return
         seen.add(key)
-        if _excluded(display, patterns):
+        if excluded(display, patterns):
             out.excluded.append(display)
         else:
             out.candidates.append(Candidate(path, display, explicit, boundary))
@@ -112,7 +112,7 @@ def _walk(top: Path, too_deep: list[str], root: Path) -> Iterator[Path]:
         subdirectories = []
         for entry in listed:
             if _is_directory(entry):
-                if not entry.is_symlink() and _enterable(entry.name):
+                if not entry.is_symlink() and enterable(entry.name):
                     subdirectories.append(Path(entry.path))
             elif entry.name.lower().endswith(EXTENSIONS):
                 yield Path(entry.path)
@@ -129,11 +129,13 @@ def _is_directory(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _enterable(name: str) -> bool:
+def enterable(name: str) -> bool:
+    """Whether discovery enters a folder of this name (not hidden, not a dependency folder)."""
     return not name.startswith(".") and name not in SKIPPED_DIRECTORIES
 
 
-def _excluded(display: str, patterns: tuple[str, ...]) -> bool:
+def excluded(display: str, patterns: tuple[str, ...]) -> bool:
+    """Whether an ``exclude`` glob matches a displayed path (or a folder above it)."""
     return any(
         fnmatch.fnmatch(display, pattern) or fnmatch.fnmatch(display, pattern.rstrip("/") + "/*")
         for pattern in patterns

@@ -8,14 +8,16 @@ unchanged file's first-pass result comes from the result cache; the second pass 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from linter.cache import ResultCache
 from linter.config import LoadedConfig
+from linter.costs.budgets import CostBase
 from linter.discover import Candidate, find_candidates
+from linter.facts.run import RunInputs
 from linter.file_result import FileResult, LineInfo
 from linter.findings import Finding
 from linter.first_pass import FirstPass, lint_file, read_file
@@ -84,10 +86,13 @@ def lint_paths(
     cache: ResultCache | None = None,
     extra: Sequence[Candidate] = (),
     want_lines: bool = False,
+    cost_base: CostBase | None = None,
 ) -> RunResult:
     """Lint files and directories (and ``extra`` candidates already read: standard input).
     With ``cache``, an unchanged file's first-pass result is reused. With ``want_lines``, the
-    result keeps the fingerprint and text of every line a finding points at."""
+    result keeps the fingerprint and text of every line a finding points at. ``cost_base`` is
+    what the budgets' increase limits compare with (it is read in the second pass only, so
+    cached results stay valid)."""
     discovery = find_candidates(paths, config.config.exclude, root)
     candidates = [*discovery.candidates, *extra]
     settings = selection.settings(rulebook)
@@ -100,7 +105,8 @@ def lint_paths(
     if cache is not None:
         entries = {name: result.to_json() for name, result in outcomes if result.cacheable}
         cache.put(key, {"files": entries})
-    run_wide = list(run_wide_findings(results, plan.run_wide))
+    inputs = RunInputs(tuple(config.config.budgets), cost_base)
+    run_wide = list(run_wide_findings(results, plan.run_wide, inputs))
     return RunResult(
         finalise(results, run_wide, rulebook, settings),
         rulebook,
@@ -198,9 +204,15 @@ def collect(candidates: Sequence[Candidate], config: LoadedConfig | None = None)
     from linter.config import load_config
 
     config = config or load_config(None)
+    max_bytes = _max_bytes(config)
+    return collect_sources((read_source(c, max_bytes) for c in candidates), config)
+
+
+def collect_sources(sources: Iterable[Source], config: LoadedConfig) -> Collected:
+    """Recognise and adapt what was read, however it was read (from disk, or at a git
+    revision by ``linter.costs.revision``)."""
     out = Collected()
-    for candidate in candidates:
-        source = read_source(candidate, _max_bytes(config))
+    for source in sources:
         result, manifests, _ = read_file(source, config, Limits())
         out.findings.extend(result.findings)
         out.manifests.extend(manifests)

@@ -16,18 +16,21 @@ from linter import suppress
 from linter.deferred import Deferred
 from linter.engine import Evaluator, nested
 from linter.facts import RUN_WIDE, run_sides
-from linter.facts.run import RunIndex, Target
+from linter.facts.run import RunIndex, RunInputs, Target
 from linter.file_result import FileResult
 from linter.findings import Finding
 from linter.policy.loader import Rulebook
 from linter.selection import RuleSettings, resolve_severity
 
 
-def run_wide_findings(results: Sequence[FileResult], evaluator: Evaluator) -> Iterator[Finding]:
-    """The run-wide rules' findings, from the results of every file."""
+def run_wide_findings(
+    results: Sequence[FileResult], evaluator: Evaluator, inputs: RunInputs
+) -> Iterator[Finding]:
+    """The run-wide rules' findings, from the results of every file and the run's other
+    inputs (budgets, the cost base)."""
     if not evaluator:
         return
-    run = RunIndex(run_sides())
+    run = RunIndex(run_sides(), inputs)
     deferred: dict[Target, Deferred] = {}
     for result in results:
         for target, records in result.records:

@@ -32,11 +32,7 @@ def read_source(candidate: Candidate, max_bytes: int = DEFAULT_MAX_BYTES) -> Sou
         if candidate.content is None
         else candidate.content
     )
-    if isinstance(content, Refusal):
-        digest = hashlib.sha256(b"refused\0" + content.message().encode()).digest()
-        return Source(candidate, content, digest)
-    digest = hashlib.sha256(b"read\0" + content).digest()
-    return Source(candidate, None if lacks_markers(content, MARKERS) else content, digest)
+    return source_of(candidate, content)
 
 
 def read_sources(
@@ -44,3 +40,13 @@ def read_sources(
 ) -> list[Source]:
     """Read every candidate (see :func:`read_source`)."""
     return [read_source(candidate, max_bytes) for candidate in candidates]
+
+
+def source_of(candidate: Candidate, content: bytes | Refusal) -> Source:
+    """A candidate with what reading it gave, however it was read (from disk, standard input, or
+    a git revision by ``linter.costs.revision``)."""
+    if isinstance(content, Refusal):
+        digest = hashlib.sha256(b"refused\0" + content.message().encode()).digest()
+        return Source(candidate, content, digest)
+    digest = hashlib.sha256(b"read\0" + content).digest()
+    return Source(candidate, None if lacks_markers(content, MARKERS) else content, digest)

@@ -9,7 +9,7 @@ import pytest
 
 from linter.discover import find_candidates
 from linter.facts import Facts, capacity, run_index
-from linter.facts.run import RunSide
+from linter.facts.run import RunInputs, RunSide
 from linter.runner import collect
 
 QUEUE = """\
@@ -163,9 +163,9 @@ def test_the_run_is_indexed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     calls = []
     build = capacity.index
 
-    def counted(records: Any) -> Any:
+    def counted(records: Any, inputs: RunInputs) -> Any:
         calls.append(records)
-        return build(records)
+        return build(records, inputs)
 
     side = capacity.RUN
     monkeypatch.setattr(capacity, "RUN", RunSide(side.record, counted, side.fact, side.points_at))

@@ -5,7 +5,18 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from linter.commands import check, convert, explain, facts, init, memory, rules, schema, test
+from linter.commands import (
+    check,
+    convert,
+    cost,
+    explain,
+    facts,
+    init,
+    memory,
+    rules,
+    schema,
+    test,
+)
 
 COMMANDS: dict[str, ModuleType] = {
     "check": check,
@@ -15,6 +26,7 @@ COMMANDS: dict[str, ModuleType] = {
     "facts": facts,
     "convert": convert,
     "memory": memory,
+    "cost": cost,
     "init": init,
     "test": test,
 }

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from linter.commands.options import add_config_arguments
+from linter.commands.output import write_report
 from linter.report import FORMATS
 
 if TYPE_CHECKING:
@@ -93,6 +94,12 @@ def register(parser: argparse.ArgumentParser) -> None:
         default="gpulint",
         help="SARIF automationDetails category, one per analysis (default: gpulint)",
     )
+    parser.add_argument(
+        "--cost-base",
+        metavar="REF",
+        help="git revision the budgets' increase limits compare with: the same paths there, "
+        "read with git (see docs/cost.md)",
+    )
     add_config_arguments(parser)
 
 
@@ -110,10 +117,16 @@ def run(args: argparse.Namespace) -> int:
     jobs = args.jobs if args.jobs is not None else available_cpus()
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    cache = None if args.no_cache else ResultCache.for_repository(repository_root(Path.cwd()))
     paths = args.paths or ["."]
+    files = [path for path in paths if path != "-"]
+    cache = None if args.no_cache else ResultCache.for_repository(repository_root(Path.cwd()))
+    cost_base = None
+    if args.cost_base is not None:
+        from linter.costs.base import load_baseline
+
+        cost_base = load_baseline(args.cost_base, files, setup.config, Path.cwd()).cost_base()
     result = lint_paths(
-        [path for path in paths if path != "-"],
+        files,
         setup.rulebook,
         setup.config,
         setup.selection,
@@ -121,6 +134,7 @@ def run(args: argparse.Namespace) -> int:
         cache=cache,
         extra=_stdin(args, setup.config) if "-" in paths else (),
         want_lines=args.format == "sarif" or bool(args.baseline or args.write_baseline),
+        cost_base=cost_base,
     )
     for skipped in result.skipped:
         _note(f"skipped {skipped}: no document of a format gpulint reads")
@@ -135,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
         result = _apply_baseline(result, Path(args.baseline))
     report = _render(result, args)
     if args.output:
-        _write(Path(args.output), report, "cannot write the report")
+        write_report(Path(args.output), report, "cannot write the report")
     else:
         sys.stdout.write(report)
     fail_on = args.fail_on or setup.config.config.fail_on or "error"
@@ -168,30 +182,6 @@ def _note(message: str) -> None:
     from linter.printable import printable
 
     print(f"gpulint: {printable(message)}", file=sys.stderr)
-
-
-def _write(target: Path, text: str, what: str) -> None:
-    """Write a report or baseline whole or not at all: a full or read-only disk is a clean
-    error (exit 2) and leaves any earlier file as it was. A target that is not a regular file
-    (``/dev/stdout``, a pipe) is written to directly; a link is followed (the command line
-    named it), so the file it points at is the one replaced."""
-    import os
-    import stat
-
-    from linter.atomic_file import replace_file
-    from linter.errors import UsageError
-
-    try:
-        try:
-            special = not stat.S_ISREG(target.stat().st_mode)
-        except FileNotFoundError:
-            special = False
-        if special:
-            target.write_text(text, encoding="utf-8")
-        else:
-            replace_file(os.path.realpath(target), text.encode("utf-8"))
-    except OSError as err:
-        raise UsageError(f"{target}: {what}: {err.strerror or err}") from None
 
 
 def _render(result: RunResult, args: argparse.Namespace) -> str:
@@ -229,7 +219,7 @@ def _write_baseline(result: RunResult, target: Path) -> int:
     entries = [
         baseline.entry(f, result.lines, Path.cwd(), anchor) for f in reported(result.findings)
     ]
-    _write(target, baseline.serialise(entries), "cannot write baseline")
+    write_report(target, baseline.serialise(entries), "cannot write baseline")
     _note(f"wrote {len(entries)} baseline entries to {target}")
     return 0
 

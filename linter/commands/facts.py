@@ -18,13 +18,14 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from linter.commands.setup import load_setup
     from linter.discover import discover
-    from linter.facts import compute_facts, run_index
+    from linter.facts import RunInputs, compute_facts, run_index
     from linter.runner import collect
 
     setup = load_setup(args)
-    manifests = collect(discover(args.paths, setup.config.config.exclude), setup.config).manifests
-    run = run_index(manifests)
-    residency = setup.config.config.residency
+    config = setup.config.config
+    manifests = collect(discover(args.paths, config.exclude), setup.config).manifests
+    run = run_index(manifests, RunInputs(tuple(config.budgets)))
+    residency = config.residency
     out = [
         {
             "file": m.file,

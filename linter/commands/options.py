@@ -5,12 +5,16 @@ from __future__ import annotations
 import argparse
 
 
-def add_config_arguments(parser: argparse.ArgumentParser) -> None:
+def add_config_file_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--config",
         metavar="FILE",
         help="config file (default: nearest .gpulint.yaml or pyproject.toml [tool.gpulint])",
     )
+
+
+def add_config_arguments(parser: argparse.ArgumentParser) -> None:
+    add_config_file_argument(parser)
     parser.add_argument(
         "--rules-dir",
         metavar="DIR",

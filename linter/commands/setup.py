@@ -25,16 +25,20 @@ def load_setup(
 ) -> Setup:
     """The command line is trusted (``--config``, ``--rules-dir`` are read wherever they point);
     a config found in the repository is held to the repository (linter/config.py)."""
+    config = load_configuration(args)
+    directories = [bundled("rules"), *config.rules_directories()]
+    directories += [Path(d) for d in args.rules_dir]
+    rulebook = load_rulebook(directories)
+    return Setup(config, rulebook, Selection(config, select or [], ignore or []))
+
+
+def load_configuration(args: argparse.Namespace) -> LoadedConfig:
+    """``--config FILE``, else the configuration found from the working directory."""
     if args.config:
         if not Path(args.config).is_file():
             from linter.errors import UsageError
 
             raise UsageError(f"{args.config}: config file not found")
-        config = load_config(Path(args.config))
-    else:
-        cwd = Path.cwd()
-        config = load_config(find_config(cwd), repository_root(cwd))
-    directories = [bundled("rules"), *config.rules_directories()]
-    directories += [Path(d) for d in args.rules_dir]
-    rulebook = load_rulebook(directories)
-    return Setup(config, rulebook, Selection(config, select or [], ignore or []))
+        return load_config(Path(args.config))
+    cwd = Path.cwd()
+    return load_config(find_config(cwd), repository_root(cwd))

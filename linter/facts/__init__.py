@@ -26,9 +26,10 @@ from linter.facts import (
     recovery,
     residency,
     resources,
+    spend,
 )
 from linter.facts.base import Fact
-from linter.facts.run import RunIndex, RunSide, Target
+from linter.facts.run import RunIndex, RunInputs, RunSide, Target
 from linter.facts.subject import Subject
 from linter.formats.manifest import Manifest
 
@@ -73,6 +74,17 @@ PROVIDERS: dict[str, Provider] = {
         ("spec.resources", "spec.serving", "spec.lifecycle", "spec.model.id", "spec.data"),
         cost.compute,
     ),
+    "spend": Provider(
+        spend.SpendFact,
+        (
+            "metadata.labels",
+            "spec.resources",
+            "spec.serving",
+            "spec.lifecycle",
+            "spec.profile",
+        ),
+        run=spend.RUN,
+    ),
     "residency": Provider(
         residency.ResidencyFact,
         ("spec.resources", "spec.endpoints", "spec.data"),
@@ -103,10 +115,10 @@ def target(manifest: Manifest) -> Target:
     return (manifest.file, manifest.index, manifest.part)
 
 
-def run_index(manifests: Sequence[Manifest]) -> RunIndex:
+def run_index(manifests: Sequence[Manifest], inputs: RunInputs | None = None) -> RunIndex:
     """A run's index from manifests in memory (``gpulint facts``, tests): the records each
     would make while its file is read."""
-    index = RunIndex(run_sides())
+    index = RunIndex(run_sides(), inputs)
     for manifest in manifests:
         index.add(target(manifest), records(manifest))
     return index
@@ -168,6 +180,7 @@ __all__ = [
     "Facts",
     "Provider",
     "RunIndex",
+    "RunInputs",
     "compute_facts",
     "records",
     "run_index",

@@ -35,7 +35,7 @@ from pydantic import Field
 from linter.facts.base import MAX_LISTED, Fact, Tally, listing, plural
 from linter.facts.placement import resolve_placement
 from linter.facts.pool import Reference
-from linter.facts.run import RunSide, Target
+from linter.facts.run import RunInputs, RunSide, Target
 from linter.formats.manifest import Manifest
 from linter.load.positions import Path, format_path
 from linter.model import CapacityLimit, Workload
@@ -262,7 +262,7 @@ def _lends(entry: dict[str, Any]) -> float:
     return float(entry["gpus"] if lending is None else lending)
 
 
-def index(records: list[tuple[Target, Any]]) -> CapacityIndex:
+def index(records: list[tuple[Target, Any]], _inputs: RunInputs) -> CapacityIndex:
     out = CapacityIndex()
     workloads = []
     for target, item in records:

@@ -1,26 +1,46 @@
-"""The ``cost`` fact: running hours, hourly and monthly price on-demand and spot (where the price
-catalogue has the instance type, in the workload's region or the nearest priced one, which it
-then names), and, for self-hosted inference of a model also offered as a managed API, the
-comparison with every offering residency allows, over the same hours. Prices are catalogue data
-with sources and caveat flags; nothing here estimates one."""
+"""The ``cost`` fact: what a workload runs (nodes, replicas, GPUs), for how many hours a month and
+on what that rests, its hourly and monthly price on-demand and spot (where the price catalogue
+has the instance type, in the workload's region or the nearest priced one, which it then names),
+and, for self-hosted inference of a model also offered as a managed API, the comparison with
+every offering residency allows, over the same hours. Prices are catalogue data with sources and
+caveat flags; nothing here estimates one. Only the normalised workload is read, so the fact is
+the same for every input format.
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
 from linter.facts.base import Fact, listing, percent
 from linter.facts.subject import Subject
+from linter.formats.fields import FIELDS
 from linter.model import Workload
+from linter.pricing.hours import HoursBasis, RunningHours
+from linter.wording import money, money_per_hour
+
+if TYPE_CHECKING:
+    from linter.pricing import Capacity, InstancePrice, Missing
 
 CHEAPER_TEXT = {"api": "the API", "self-hosted": "self-hosting", "equal": "neither"}
+#: The field a missing comparison input is declared in (``linter.pricing.Missing`` codes).
+MISSING_FIELD = {
+    "no-volume": "expectedTokensPerMinute",
+    "no-region": "region",
+    "no-instance-type": "instanceType",
+}
 
 
 class Comparison(Fact):
-    provider: str = Field(description="The cheapest allowed managed offering.")
+    provider: str = Field(description="The managed API (bedrock, vertex-ai, ...).")
     model: str
     region: str | None = Field(description="Where that offering is called.")
+    offering_text: str = Field(
+        description="e.g. 'bedrock meta.llama3-1-8b-instruct-v1:0 in us-east-1'."
+    )
+    same_region: bool = Field(description="Called in the workload's own region.")
     hours_per_month: float = Field(description="Hours both sides are compared over.")
     self_hosted_monthly: float
     api_monthly: float
@@ -38,112 +58,256 @@ class ManagedApi(Fact):
     offered_by: list[str] = Field(description="Every managed API offering the model.")
     offered_by_text: str
     allowed_by: list[str] = Field(description="The offerings residency allows.")
-    comparison: Comparison | None = Field(description="Null when it cannot be made (see missing).")
+    comparison: Comparison | None = Field(
+        description="The cheapest allowed offering; null when no comparison can be made (see "
+        "missing)."
+    )
+    comparisons: list[Comparison] = Field(
+        description="Every allowed offering, cheapest first (then provider, model, region)."
+    )
+    comparisons_text: str = Field(
+        description="Each allowed offering with its monthly cost, for messages ('none' when "
+        "there is no comparison)."
+    )
     missing: str | None = Field(description="What the comparison lacks, when it cannot be made.")
 
 
 class CostFact(Fact):
-    hours_per_month: float | None = Field(
-        description="lifecycle.hoursPerMonth, else always on for inference, else maxRuntimeHours."
+    nodes: int = Field(description="Nodes of one replica.")
+    replicas: int = Field(description="Replicas running normally (1 for jobs; 0 is possible).")
+    max_replicas: int | None = Field(description="The autoscaler's maximum, when declared.")
+    priced_replicas: int = Field(
+        description="Replicas the cost is for: the replicas, at least 1 for a service that scales "
+        "to zero (it runs at least one while it runs)."
     )
+    instances: int = Field(description="Instances priced: nodes x priced replicas.")
+    gpus: float | None = Field(description="GPUs across the priced instances; null if unknown.")
+    hours_per_month: float | None = Field(description="Hours a month the cost is for.")
+    hours_basis: HoursBasis = Field(
+        description="What the hours rest on: declared (lifecycle.hoursPerMonth), always-on, "
+        "scale-to-zero or idle-shutdown (the whole month as a ceiling: no hours declared), "
+        "max-runtime (a job's maxRuntimeHours, at most the month), unknown (a job with neither)."
+    )
+    hours_upper_bound: bool = Field(description="The hours, so the monthly costs, are a ceiling.")
+    hours_text: str = Field(description="The hours and what they assume, in the file's words.")
     gpu_hours_per_month: float | None
-    instances: int | None = Field(description="Priced instances (nodes x replicas).")
+    capacity: Literal["on-demand", "spot", "reserved"]
     price_region: str | None = Field(description="The region whose prices are used.")
-    on_demand_per_hour: float | None = Field(description="All instances, USD.")
+    on_demand_per_hour: float | None = Field(description="All priced instances, USD.")
     spot_per_hour: float | None = Field(
-        description="All instances, USD; null when the catalogue's spot price is not a market "
-        "price (see price warnings)."
+        description="All priced instances, USD; null when the catalogue's spot price is not a "
+        "market price (see price warnings)."
     )
     spot_saving_percent: float | None
     price_note: str | None = Field(description="Which prices were used and why, with the source.")
+    price_source: str | None = Field(description="The id of the price's source (prices.yaml).")
     price_warnings: list[str] = Field(description="Caveats the catalogue attaches to the price.")
     spot_saving_text: str | None = Field(
-        description="Spot against on-demand, as a message says it."
+        description="Spot against on-demand, as a message says it, with the price's caveats."
     )
-    per_hour: float | None = Field(description="At the declared capacity (spot or on-demand).")
+    per_hour: float | None = Field(
+        description="At the declared capacity (spot replicas at spot, an on-demand fallback and "
+        "reserved capacity at on-demand)."
+    )
     monthly: float | None = Field(description="per_hour x hours_per_month.")
+    on_demand_monthly: float | None = Field(description="Every priced instance on-demand.")
+    spot_monthly: float | None = Field(description="Every priced instance on spot.")
+    max_monthly: float | None = Field(
+        description="At the declared capacity with maxReplicas replicas; null without it."
+    )
+    unpriced: str | None = Field(description="Why there is no price; null when there is one.")
     managed_api: ManagedApi | None = Field(
         description="Inference of a model a managed API also serves; null otherwise."
     )
 
 
-def _money(value: float | None) -> float | None:
-    return None if value is None else round(value, 2)
+def _round(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
 
 
-def _hours(workload: Workload) -> float | None:
-    from linter.pricing import default_hours_per_month
-
-    lifecycle = workload.spec.lifecycle
-    if lifecycle.hours_per_month is not None:
-        return lifecycle.hours_per_month
-    if workload.spec.profile == "inference":
-        return default_hours_per_month()
-    return lifecycle.max_runtime_hours
+def _name(subject: Subject, field: str) -> str:
+    """The file's own name for a normalised field (``facts.names``)."""
+    return subject.manifest.provenance.name(FIELDS[field].path)
 
 
-def compute(subject: Subject) -> CostFact:
-    from linter.pricing import instance_price, spot_saving
+def _hours_text(subject: Subject, hours: RunningHours) -> str:
+    declared = _name(subject, "hoursPerMonth")
+    runtime = _name(subject, "maxRuntimeHours")
+    if hours.per_month is None:
+        return f"unknown: a job with neither {declared} nor {runtime}"
+    amount = f"{hours.per_month:g} hours a month"
+    texts = {
+        "declared": f"{amount}, as {declared} declares",
+        "always-on": f"{amount}: always on (no {declared}, and it never stops)",
+        "scale-to-zero": f"at most {amount}: it scales to zero, and no {declared} says for how "
+        "long it runs",
+        "idle-shutdown": f"at most {amount}: it shuts down when idle, and no {declared} says for "
+        "how long it runs",
+        "max-runtime": f"at most {amount}: one run of {runtime}",
+    }
+    return texts[hours.basis]
 
-    workload = subject.workload
+
+def _replicas(workload: Workload) -> tuple[int, int | None, int]:
+    """Declared replicas, the autoscaler's maximum, and the replicas priced."""
+    if workload.spec.profile != "inference":
+        return 1, None, 1
+    serving = workload.spec.serving
+    replicas = 1 if serving.replicas is None else serving.replicas
+    priced = max(replicas, 1) if workload.spec.lifecycle.scale_to_zero else replicas
+    return replicas, serving.max_replicas, priced
+
+
+@dataclass(frozen=True)
+class _Priced:
+    """The price-dependent figures of the fact (all None without a price)."""
+
+    region: str | None = None
+    on_demand: float | None = None
+    spot: float | None = None
+    saving_percent: float | None = None
+    note: str | None = None
+    warnings: tuple[str, ...] = ()
+    saving_text: str | None = None
+    per_hour: float | None = None
+    at_max_replicas: float | None = None
+
+
+def _priced(
+    price: InstancePrice, workload: Workload, replicas: int, max_replicas: int | None
+) -> _Priced:
+    from linter.pricing import fleet_per_hour, spot_saving
+
     resources = workload.spec.resources
-    hours = _hours(workload)
-    where = subject.placement
-    price = None
-    if resources.provider and resources.instance_type and where.instance:
-        price = instance_price(resources.provider, resources.instance_type, resources.region)
-    total_gpus = where.total_gpus
-    gpu_hours = None if hours is None or total_gpus is None else round(total_gpus * hours, 1)
-    if price is None:
-        return CostFact(
-            hours_per_month=hours,
-            gpu_hours_per_month=gpu_hours,
-            instances=None,
-            price_region=None,
-            on_demand_per_hour=None,
-            spot_per_hour=None,
-            spot_saving_percent=None,
-            price_note=None,
-            price_warnings=[],
-            spot_saving_text=None,
-            per_hour=None,
-            monthly=None,
-            managed_api=_managed_api(subject, hours),
+    fallback = workload.spec.serving.on_demand_fallback_replicas or 0
+
+    def fleet(capacity: Capacity, count: int, on_demand_replicas: int = fallback) -> float | None:
+        return fleet_per_hour(
+            price,
+            capacity,
+            nodes=resources.nodes,
+            replicas=count,
+            on_demand_replicas=on_demand_replicas,
         )
-    count = where.instances
-    on_demand = None if price.on_demand_per_hour is None else price.on_demand_per_hour * count
-    spot = None if price.market_spot_per_hour is None else price.market_spot_per_hour * count
+
+    on_demand = fleet("on-demand", replicas)
+    spot = fleet("spot", replicas, on_demand_replicas=0)
     saving = spot_saving(price)
     basis = price.basis_note()
     note = f"{price.region} catalogue prices" + (f" ({basis})" if basis else "")
     note += f", source {price.source}"
+    warnings = price.warnings()
     saving_text = None
-    if saving.fraction is not None:
+    if saving.fraction is not None and on_demand is not None and spot is not None:
+        caveats = "".join(f"; caveat: {warning}" for warning in warnings)
         saving_text = (
-            f"spot would cost ${_money(spot)}/h instead of ${_money(on_demand)}/h "
-            f"({percent(saving.fraction):g}% less, {note})"
+            f"spot would cost {money_per_hour(spot)}/h instead of {money_per_hour(on_demand)}/h "
+            f"({percent(saving.fraction):g}% less, {note}{caveats})"
         )
-    per_hour = spot if resources.capacity == "spot" else on_demand
-    return CostFact(
-        hours_per_month=hours,
-        gpu_hours_per_month=gpu_hours,
-        instances=count,
-        price_region=price.region,
-        on_demand_per_hour=_money(on_demand),
-        spot_per_hour=_money(spot),
-        spot_saving_percent=percent(saving.fraction),
-        price_note=note,
-        price_warnings=list(price.warnings()),
-        spot_saving_text=saving_text,
-        per_hour=_money(per_hour),
-        monthly=None if per_hour is None or hours is None else _money(per_hour * hours),
-        managed_api=_managed_api(subject, hours),
+    at_max = None
+    if max_replicas is not None and max_replicas > replicas:
+        at_max = fleet(resources.capacity, max_replicas)
+    return _Priced(
+        region=price.region,
+        on_demand=on_demand,
+        spot=spot,
+        saving_percent=percent(saving.fraction),
+        note=note,
+        warnings=warnings,
+        saving_text=saving_text,
+        per_hour=fleet(resources.capacity, replicas),
+        at_max_replicas=at_max,
     )
 
 
-def _managed_api(subject: Subject, hours: float | None) -> ManagedApi | None:
-    """Every managed offering of the same model, and the cheapest one residency allows compared
-    with self-hosting over the workload's own hours."""
+def compute(subject: Subject) -> CostFact:
+    return cost_of(subject, compare=True)
+
+
+def cost_of(subject: Subject, *, compare: bool) -> CostFact:
+    """The fact; with ``compare``, the managed API comparison too (budgets need only the
+    monthly figure)."""
+    from linter.pricing import instance_price, running_hours
+
+    workload = subject.workload
+    resources = workload.spec.resources
+    hours = running_hours(workload.spec.profile, workload.spec.lifecycle)
+    replicas, max_replicas, priced_replicas = _replicas(workload)
+    accelerator = resources.accelerator.type if resources.accelerator else None
+    price = None
+    if resources.provider and resources.instance_type:
+        price = instance_price(
+            resources.provider, resources.instance_type, resources.region, accelerator
+        )
+    gpus_per_node = subject.placement.gpus_per_node
+    if gpus_per_node is None and price is not None:
+        gpus_per_node = price.accelerator_count
+    gpus = None if gpus_per_node is None else gpus_per_node * resources.nodes * priced_replicas
+    per_month = hours.per_month
+    priced = _Priced() if price is None else _priced(price, workload, priced_replicas, max_replicas)
+
+    def month(per_hour: float | None) -> float | None:
+        return None if per_hour is None or per_month is None else round(per_hour * per_month, 2)
+
+    return CostFact(
+        nodes=resources.nodes,
+        replicas=replicas,
+        max_replicas=max_replicas,
+        priced_replicas=priced_replicas,
+        instances=resources.nodes * priced_replicas,
+        gpus=gpus,
+        hours_per_month=per_month,
+        hours_basis=hours.basis,
+        hours_upper_bound=hours.upper_bound,
+        hours_text=_hours_text(subject, hours),
+        gpu_hours_per_month=None if gpus is None or per_month is None else gpus * per_month,
+        capacity=resources.capacity,
+        price_region=priced.region,
+        on_demand_per_hour=_round(priced.on_demand, 4),
+        spot_per_hour=_round(priced.spot, 4),
+        spot_saving_percent=priced.saving_percent,
+        price_note=priced.note,
+        price_source=None if price is None else price.source,
+        price_warnings=list(priced.warnings),
+        spot_saving_text=priced.saving_text,
+        per_hour=_round(priced.per_hour, 4),
+        monthly=month(priced.per_hour),
+        on_demand_monthly=month(priced.on_demand),
+        spot_monthly=month(priced.spot),
+        max_monthly=month(priced.at_max_replicas),
+        unpriced=None if price is not None else _unpriced(subject),
+        managed_api=_managed_api(subject, per_month, priced_replicas) if compare else None,
+    )
+
+
+def _unpriced(subject: Subject) -> str:
+    from linter.catalog.prices import instance_rows
+
+    resources = subject.workload.spec.resources
+    if not resources.provider or not resources.instance_type:
+        missing = [
+            _name(subject, field)
+            for field, value in (
+                ("provider", resources.provider),
+                ("instanceType", resources.instance_type),
+            )
+            if not value
+        ]
+        return f"no {' or '.join(missing)} declared: the catalogue prices instance types"
+    name = f"{resources.instance_type} ({resources.provider})"
+    rows = instance_rows(resources.provider, resources.instance_type)
+    if rows:
+        gpus = listing(sorted({row.accelerator for row in rows}))
+        return (
+            f"the catalogue prices {name} with {gpus}: name the GPU in "
+            f"{_name(subject, 'accelerator')}"
+        )
+    return f"the catalogue has no price for {name}"
+
+
+def _managed_api(subject: Subject, hours: float | None, replicas: int) -> ManagedApi | None:
+    """Every managed offering of the same model, each one residency allows compared with
+    self-hosting over the workload's own hours (cheapest first)."""
     from linter.pricing import SelfHosted, compare_self_hosting, token_volume
 
     workload = subject.workload
@@ -158,7 +322,9 @@ def _managed_api(subject: Subject, hours: float | None) -> ManagedApi | None:
         instance_type=resources.instance_type,
         capacity="spot" if resources.capacity == "spot" else "on-demand",
         nodes=resources.nodes,
-        replicas=subject.placement.replicas,
+        replicas=replicas,
+        accelerator=resources.accelerator.type if resources.accelerator else None,
+        on_demand_replicas=workload.spec.serving.on_demand_fallback_replicas or 0,
     )
     allowed = list(workload.spec.data.residency) or list(subject.default_residency)
     volume = None if tokens is None else token_volume(tokens_per_minute=tokens)
@@ -167,32 +333,41 @@ def _managed_api(subject: Subject, hours: float | None) -> ManagedApi | None:
     )
     if not result.verdicts:
         return None
-    offered_by = sorted({v.offering.provider for v in result.verdicts})
-    allowed_by = sorted({v.offering.provider for v in result.verdicts if v.allowed})
-    comparison = None
-    if result.comparisons:
-        best = result.comparisons[0]
-        outcome, offering = best.result, best.verdict.offering
-        comparison = Comparison(
-            provider=offering.provider,
-            model=offering.model,
-            region=best.verdict.region,
-            hours_per_month=outcome.hours_per_month,
-            self_hosted_monthly=round(outcome.self_hosted_monthly, 2),
-            api_monthly=round(outcome.api_monthly, 2),
-            cheaper=outcome.cheaper,
-            cheaper_text=CHEAPER_TEXT[outcome.cheaper],
-            monthly_saving=round(outcome.monthly_saving, 2),
+    comparisons = [
+        Comparison(
+            provider=c.verdict.offering.provider,
+            model=c.verdict.offering.model,
+            region=c.verdict.region,
+            offering_text=f"{c.verdict.offering.provider} {c.verdict.offering.model} in "
+            f"{c.verdict.region or 'any region'}",
+            same_region=c.verdict.same_region,
+            hours_per_month=c.result.hours_per_month,
+            self_hosted_monthly=round(c.result.self_hosted_monthly, 2),
+            api_monthly=round(c.result.api_monthly, 2),
+            cheaper=c.result.cheaper,
+            cheaper_text=CHEAPER_TEXT[c.result.cheaper],
+            monthly_saving=round(c.result.monthly_saving, 2),
             break_even_tokens_per_minute=None
-            if outcome.break_even_tokens_per_minute is None
-            else round(outcome.break_even_tokens_per_minute),
+            if c.result.break_even_tokens_per_minute is None
+            else round(c.result.break_even_tokens_per_minute),
             split_assumed=volume is not None and volume.split_assumed,
-            price_source=offering.source,
+            price_source=c.verdict.offering.source,
         )
+        for c in result.comparisons
+    ]
+    texts = [f"{c.offering_text} {money(c.api_monthly)}/month" for c in comparisons]
     return ManagedApi(
-        offered_by=offered_by,
-        offered_by_text=listing(offered_by),
-        allowed_by=allowed_by,
-        comparison=comparison,
-        missing=listing([m.detail for m in result.missing]) if result.missing else None,
+        offered_by=sorted({v.offering.provider for v in result.verdicts}),
+        offered_by_text=listing(sorted({v.offering.provider for v in result.verdicts})),
+        allowed_by=sorted({v.offering.provider for v in result.verdicts if v.allowed}),
+        comparison=comparisons[0] if comparisons else None,
+        comparisons=comparisons,
+        comparisons_text=listing(texts),
+        missing=listing([_missing(subject, m) for m in result.missing]) if result.missing else None,
     )
+
+
+def _missing(subject: Subject, missing: Missing) -> str:
+    """What a comparison lacks, naming the field to declare in the file's own words."""
+    field = MISSING_FIELD.get(missing.code)
+    return missing.detail if field is None else f"{missing.detail} ({_name(subject, field)})"

@@ -9,7 +9,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from linter.facts.base import MAX_LISTED, Fact, Tally, listing, plural
-from linter.facts.run import RunSide, Target
+from linter.facts.run import RunInputs, RunSide, Target
 from linter.formats.manifest import Manifest
 from linter.model import Workload
 
@@ -67,7 +67,9 @@ def record(manifest: Manifest) -> dict[str, Any] | None:
     }
 
 
-def index(records: list[tuple[Target, Any]]) -> dict[tuple[str, str], Tally[PoolConflict]]:
+def index(
+    records: list[tuple[Target, Any]], _inputs: RunInputs
+) -> dict[tuple[str, str], Tally[PoolConflict]]:
     """(pool, side) -> its workloads, counted once per run."""
     out: dict[tuple[str, str], Tally[PoolConflict]] = {}
     for (file, document, part), item in records:

@@ -17,7 +17,7 @@ from pydantic import Field
 from linter.facts.base import MAX_LISTED, Fact, Tally, listing
 from linter.facts.placement import resolve_placement
 from linter.facts.pool import Reference
-from linter.facts.run import RunSide, Target
+from linter.facts.run import RunInputs, RunSide, Target
 from linter.formats.manifest import Manifest
 from linter.model import QuotaLedger, Workload
 from linter.model.quota_ledger import QuotaEntry
@@ -213,7 +213,7 @@ class QuotaIndex:
         return self._covering[cache_key]
 
 
-def index(records: list[tuple[Target, Any]]) -> QuotaIndex:
+def index(records: list[tuple[Target, Any]], _inputs: RunInputs) -> QuotaIndex:
     out = QuotaIndex()
     for (file, document, part), item in records:
         for draw in item.get("draws", ()):

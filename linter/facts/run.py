@@ -13,20 +13,34 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from linter.config import Budget
+    from linter.costs.budgets import CostBase
 
 #: Where a manifest is: display path, document number, part of the document.
 Target = tuple[str, int, int]
 
 
 @dataclass(frozen=True)
+class RunInputs:
+    """What run-wide facts read besides the manifests: the configuration's budgets, and the
+    cost of the same paths at a git revision that a change is compared with."""
+
+    budgets: tuple[Budget, ...] = ()
+    cost_base: CostBase | None = None
+
+
+@dataclass(frozen=True)
 class RunSide:
     """How a run-wide provider works: ``record`` a manifest (plain JSON data, or None when it
-    has nothing to add), ``index`` the records of the run (in run order), and give a workload's
-    ``fact`` from its record (None if it made none) and the index."""
+    has nothing to add), ``index`` the records of the run (in run order) with the run's other
+    inputs, and give a workload's ``fact`` from its record (None if it made none) and the
+    index."""
 
     record: Callable[[Any], Any]
-    index: Callable[[list[tuple[Target, Any]]], Any]
+    index: Callable[[list[tuple[Target, Any]], RunInputs], Any]
     fact: Callable[[Any, Any], Any]
     #: Per kind, the paths of a manifest that other workloads' findings point at as related
     #: locations (a conflicting workload's pool, a ledger's entries).
@@ -37,8 +51,9 @@ class RunIndex:
     """The records of a run, by provider and target, with each provider's index built once on
     first use."""
 
-    def __init__(self, sides: Mapping[str, RunSide]) -> None:
+    def __init__(self, sides: Mapping[str, RunSide], inputs: RunInputs | None = None) -> None:
         self._sides = sides
+        self._inputs = inputs or RunInputs()
         self._records: dict[str, list[tuple[Target, Any]]] = {name: [] for name in sides}
         self._by_target: dict[Target, dict[str, Any]] = {}
         self._indices: dict[str, Any] = {}
@@ -52,7 +67,9 @@ class RunIndex:
 
     def index(self, provider: str) -> Any:
         if provider not in self._indices:
-            self._indices[provider] = self._sides[provider].index(self._records[provider])
+            self._indices[provider] = self._sides[provider].index(
+                self._records[provider], self._inputs
+            )
         return self._indices[provider]
 
     def fact(self, provider: str, target: Target) -> Any:

@@ -2,7 +2,9 @@
 
 A rules folder ``DIR`` keeps its fixtures in ``DIR/tests/<RULE_ID>/good/`` and
 ``.../bad/``; gpulint's own rules keep theirs in the repository's ``tests/rules/<RULE_ID>/``.
-Each fixture is linted with only its rule and the input rules (GL001, GL002) selected, and what is
+Each fixture is linted with only its rule and the input rules (GL001, GL002) selected, with the
+configuration in ``<RULE_ID>/config.yaml`` when there is one (for a rule that reads configuration,
+such as GL212's budgets) and none otherwise, and what is
 reported must be exactly the lines marked ``# expect: <RULE_ID>``: none in good/, every marked
 line and only those in bad/. A rule's docs example must trigger it and its "use instead" must
 not. ``gpulint test`` and gpulint's own test suite run the same code.
@@ -23,6 +25,7 @@ from linter.selection import Selection
 EXPECT = re.compile(r"#\s*expect:\s*([A-Z]+[0-9]{3}(?:\s*,\s*[A-Z]+[0-9]{3})*)")
 INPUT_RULES = ("GL001", "GL002")
 FIXTURE_SUFFIXES = (".yaml", ".yml", ".json")
+CONFIG_FILE = "config.yaml"
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,7 @@ def run_rule(rule: CompiledRule, rulebook: Rulebook, fixtures: Path) -> Iterator
     """The cases of one rule: its fixtures under ``fixtures/<id>/{good,bad}`` and its docs."""
     folder = fixtures / rule.id
     files = {kind: _fixtures(folder / kind) for kind in ("good", "bad")}
+    config = load_config(folder / CONFIG_FILE if (folder / CONFIG_FILE).is_file() else None)
     if not rule.meta.engine and not (files["good"] and files["bad"]):
         missing = " and ".join(kind for kind, found in files.items() if not found)
         yield Case(
@@ -91,9 +95,9 @@ def run_rule(rule: CompiledRule, rulebook: Rulebook, fixtures: Path) -> Iterator
         )
     for kind, paths in files.items():
         for path in paths:
-            yield _fixture_case(rule, rulebook, path, bad=kind == "bad")
+            yield _fixture_case(rule, rulebook, config, path, bad=kind == "bad")
     if not rule.meta.engine:
-        yield from _docs_cases(rule, rulebook)
+        yield from _docs_cases(rule, rulebook, config)
 
 
 def _fixtures(folder: Path) -> list[Path]:
@@ -102,16 +106,19 @@ def _fixtures(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix in FIXTURE_SUFFIXES and p.is_file())
 
 
-def _lint(rule: CompiledRule, rulebook: Rulebook, path: Path) -> list[tuple[str, int, str]]:
+def _lint(
+    rule: CompiledRule, rulebook: Rulebook, config: LoadedConfig, path: Path
+) -> list[tuple[str, int, str]]:
     from linter.runner import lint_paths
 
-    config: LoadedConfig = load_config(None)
     selection = Selection(config, (rule.id, *INPUT_RULES))
     result = lint_paths([str(path)], rulebook, config, selection)
     return [(f.rule_id, f.location.span.line, f.message) for f in result.findings]
 
 
-def _fixture_case(rule: CompiledRule, rulebook: Rulebook, path: Path, bad: bool) -> Case:
+def _fixture_case(
+    rule: CompiledRule, rulebook: Rulebook, config: LoadedConfig, path: Path, bad: bool
+) -> Case:
     case = Case(rule.id, f"{path.parent.parent.name}/{path.parent.name}/{path.name}")
     expected = expected_markers(path)
     if bad and not expected:
@@ -121,7 +128,7 @@ def _fixture_case(rule: CompiledRule, rulebook: Rulebook, path: Path, bad: bool)
     if not bad and expected:
         line = min(line for _, line in expected)
         case.failures.append(Failure(path, line, "a good fixture carries no # expect: markers"))
-    found = _lint(rule, rulebook, path)
+    found = _lint(rule, rulebook, config, path)
     reported = {(rule_id, line) for rule_id, line, _ in found}
     for rule_id, line in sorted(expected - reported, key=lambda e: (e[1], e[0])):
         case.failures.append(
@@ -135,7 +142,7 @@ def _fixture_case(rule: CompiledRule, rulebook: Rulebook, path: Path, bad: bool)
     return case
 
 
-def _docs_cases(rule: CompiledRule, rulebook: Rulebook) -> Iterator[Case]:
+def _docs_cases(rule: CompiledRule, rulebook: Rulebook, config: LoadedConfig) -> Iterator[Case]:
     docs = rule.meta.docs
     for section, text, should_fire in (
         ("example", docs.example, True),
@@ -145,7 +152,8 @@ def _docs_cases(rule: CompiledRule, rulebook: Rulebook) -> Iterator[Case]:
         with tempfile.TemporaryDirectory() as directory:
             manifest = Path(directory) / "example.yaml"
             manifest.write_text(text, encoding="utf-8")
-            fired = any(rule_id == rule.id for rule_id, _, _ in _lint(rule, rulebook, manifest))
+            found = _lint(rule, rulebook, config, manifest)
+            fired = any(rule_id == rule.id for rule_id, _, _ in found)
         if fired is not should_fire:
             verb = "does not trigger" if should_fire else "triggers"
             case.failures.append(Failure(rule.source, 1, f"docs.{section} {verb} {rule.id}"))

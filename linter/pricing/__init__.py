@@ -22,17 +22,27 @@ from linter.pricing.compare import (
     SelfHostingComparison,
     compare_self_hosting,
 )
+from linter.pricing.hours import HoursBasis, RunningHours, running_hours
 from linter.pricing.instances import InstancePrice, SpotSaving, instance_price, spot_saving
-from linter.pricing.monthly import MonthlyCost, default_hours_per_month, monthly_cost
+from linter.pricing.monthly import (
+    Capacity,
+    MonthlyCost,
+    default_hours_per_month,
+    fleet_per_hour,
+    monthly_cost,
+)
 
 __all__ = [
     "BreakEven",
+    "Capacity",
+    "HoursBasis",
     "InstancePrice",
     "ManagedOffering",
     "Missing",
     "MonthlyCost",
     "OfferingComparison",
     "OfferingVerdict",
+    "RunningHours",
     "SelfHosted",
     "SelfHostingComparison",
     "SpotSaving",
@@ -42,9 +52,11 @@ __all__ = [
     "break_even",
     "compare_self_hosting",
     "default_hours_per_month",
+    "fleet_per_hour",
     "instance_price",
     "managed_offerings",
     "monthly_cost",
+    "running_hours",
     "spot_saving",
     "token_volume",
 ]

@@ -1,9 +1,10 @@
 """Self-hosting a model against every managed offering of it that residency allows.
 
 The self-hosted side is the instance's own price in the workload's region (never another
-region's: a comparison across regions would mix two markets), times nodes and replicas; the API
-side is the declared token volume at each allowed offering's per-token price, both over the same
-hours. When a comparison cannot be made, ``missing`` says exactly what is missing.
+region's: a comparison across regions would mix two markets), times nodes and replicas (spot
+replicas at the market spot price, a fallback kept on on-demand at on-demand); the API side is
+the declared token volume at each allowed offering's per-token price, both over the same hours.
+When a comparison cannot be made, ``missing`` says exactly what is missing.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from linter.pricing.allowed import OfferingVerdict, allowed_offerings
 from linter.pricing.apis import managed_offerings
 from linter.pricing.break_even import BreakEven, TokenVolume, break_even
 from linter.pricing.instances import InstancePrice, instance_price
+from linter.pricing.monthly import fleet_per_hour
 
 MissingCode = Literal[
     "no-offering",
@@ -65,6 +67,8 @@ class SelfHosted:
     nodes: int = 1
     replicas: int = 1
     accelerator: str | None = None
+    #: On spot, replicas kept on on-demand capacity as a fallback.
+    on_demand_replicas: int = 0
 
 
 def _hourly(hosted: SelfHosted) -> tuple[InstancePrice | None, float | None, list[Missing]]:
@@ -80,17 +84,21 @@ def _hourly(hosted: SelfHosted) -> tuple[InstancePrice | None, float | None, lis
     if not price.region_matched:
         detail = f"the catalogue has no price for {name} in {hosted.region} ({price.basis_note()})"
         return None, None, [Missing("no-instance-price", detail)]
-    per_hour = price.on_demand_per_hour
-    if hosted.capacity == "spot":
-        per_hour = price.market_spot_per_hour
-        if per_hour is None:
-            why = "; ".join(price.spot_withheld_because()) or "none is catalogued"
-            detail = f"no market spot price for {name} in {price.region}: {why}"
-            return price, None, [Missing("no-spot-price", detail)]
+    if hosted.capacity == "spot" and price.market_spot_per_hour is None:
+        why = "; ".join(price.spot_withheld_because()) or "none is catalogued"
+        detail = f"no market spot price for {name} in {price.region}: {why}"
+        return price, None, [Missing("no-spot-price", detail)]
+    per_hour = fleet_per_hour(
+        price,
+        hosted.capacity,
+        nodes=hosted.nodes,
+        replicas=hosted.replicas,
+        on_demand_replicas=hosted.on_demand_replicas,
+    )
     if per_hour is None:
         detail = f"the catalogue has no on-demand price for {name} in {price.region}"
         return price, None, [Missing("no-instance-price", detail)]
-    return price, per_hour * hosted.nodes * hosted.replicas, []
+    return price, per_hour, []
 
 
 def _offerings_missing(hf_id: str, verdicts: Sequence[OfferingVerdict]) -> list[Missing]:

@@ -1,11 +1,15 @@
-"""Monthly cost of instances: nodes x replicas x hours per month x the hourly price."""
+"""What instances cost per hour and per month: nodes x replicas x the hourly price, at the
+capacity they run on."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from linter.catalog.prices import prices
 from linter.pricing.instances import InstancePrice
+
+Capacity = Literal["on-demand", "spot", "reserved"]
 
 
 def default_hours_per_month() -> float:
@@ -41,3 +45,34 @@ def monthly_cost(
         on_demand=month(price.on_demand_per_hour),
         spot=month(price.market_spot_per_hour),
     )
+
+
+def fleet_per_hour(
+    price: InstancePrice,
+    capacity: Capacity,
+    *,
+    nodes: int,
+    replicas: int,
+    on_demand_replicas: int = 0,
+) -> float | None:
+    """What ``replicas`` replicas of ``nodes`` instances cost per hour on ``capacity``.
+
+    On spot, ``on_demand_replicas`` of them (a fallback kept on on-demand) pay the on-demand
+    price. Reserved capacity is priced at on-demand: the catalogue has no reserved prices, so
+    that is a ceiling. None when a price needed is not catalogued (or, for spot, not a market
+    price: see the row's flags).
+    """
+    if min(nodes, replicas, on_demand_replicas) < 0:
+        raise ValueError("nodes and replicas must not be negative")
+    on_demand_replicas = min(on_demand_replicas, replicas) if capacity == "spot" else replicas
+    spot_replicas = replicas - on_demand_replicas
+    total = 0.0
+    for count, per_hour in (
+        (on_demand_replicas, price.on_demand_per_hour),
+        (spot_replicas, price.market_spot_per_hour),
+    ):
+        if count:
+            if per_hour is None:
+                return None
+            total += per_hour * nodes * count
+    return total

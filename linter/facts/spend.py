@@ -1,0 +1,176 @@
+"""The ``spend`` fact: what a workload's monthly cost does to the budgets that cover it, and how
+it changed against the cost base (the same paths at a git revision, ``gpulint check
+--cost-base REF``).
+
+A budget covers workloads across files, so this is a run-wide provider: each workload records
+its monthly cost (the local ``cost`` fact's figure) while its file is read, and the run pairs
+them with the cost base and sums each budget once (``linter.costs.budgets``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import Field
+
+from linter.costs.budgets import (
+    BudgetFigures,
+    Costed,
+    Key,
+    Member,
+    budget_figures,
+    change_text,
+    pair_with_base,
+    scope_text,
+)
+from linter.costs.matching import Pair, by_head
+from linter.facts.base import Fact
+from linter.facts.cost import cost_of
+from linter.facts.run import RunInputs, RunSide, Target
+from linter.facts.subject import Subject
+from linter.formats.manifest import Manifest
+from linter.model import Workload
+
+
+class CostChange(Fact):
+    status: Literal["same", "moved", "renamed", "added", "not-compared"] = Field(
+        description="How the workload pairs with one at the base (linter/costs/matching.py)."
+    )
+    base: str = Field(description="The base revision, e.g. 'main (0123456789ab)'.")
+    base_file: str | None
+    base_name: str | None
+    base_monthly: float | None
+    delta: float | None = Field(description="Monthly now less at the base; null if unknown.")
+    text: str
+
+
+class BudgetStatus(Fact):
+    name: str
+    scope_text: str = Field(description="What the budget covers, e.g. 'path deploy/a/*'.")
+    workloads: int = Field(description="Workloads of the run the budget covers.")
+    monthly: float = Field(description="What they cost a month together (priced ones).")
+    monthly_limit: float | None
+    over_monthly: bool
+    monthly_text: str
+    base_monthly: float | None = Field(description="At the cost base; null without one.")
+    increase: float | None = Field(description="Monthly now less at the cost base.")
+    increase_limit: float | None
+    over_increase: bool
+    contribution: float | None = Field(
+        description="What this workload adds to the increase; null if it cannot be told."
+    )
+    raises_cost: bool = Field(description="This workload adds to the increase.")
+    increase_text: str | None
+
+
+class SpendFact(Fact):
+    change: CostChange | None = Field(
+        description="Against the cost base (gpulint check --cost-base); null without one."
+    )
+    budgets: list[BudgetStatus] = Field(description="Every budget that covers the workload.")
+
+
+@dataclass(frozen=True)
+class _RunCosts:
+    """What the run's budgets and cost base say, computed once per run."""
+
+    base: str | None
+    pairs: dict[Key, Pair[Costed, Costed]]
+    #: Each workload's part in every budget that covers it.
+    budgets: dict[Key, list[tuple[BudgetFigures, Member]]]
+    head: dict[Key, float | None]
+
+    def change(self, key: Key) -> CostChange | None:
+        found = self.pairs.get(key)
+        if found is None or self.base is None:
+            return None
+        monthly, base = self.head[key], found.base
+        base_monthly = None if base is None else base.monthly
+        delta = None
+        if found.status != "not-compared" and monthly is not None:
+            if base is None:
+                delta = monthly
+            elif base_monthly is not None:
+                delta = round(monthly - base_monthly, 2)
+        return CostChange(
+            status=found.status,
+            base=self.base,
+            base_file=None if base is None else base.file,
+            base_name=None if base is None else base.name,
+            base_monthly=base_monthly,
+            delta=delta,
+            text=change_text(found, self.base, monthly, delta),
+        )
+
+    def statuses(self, key: Key) -> list[BudgetStatus]:
+        return [_status(figures, member) for figures, member in self.budgets.get(key, [])]
+
+
+def _status(figures: BudgetFigures, member: Member) -> BudgetStatus:
+    budget, contribution = figures.budget, member.contribution
+    return BudgetStatus(
+        name=budget.name,
+        scope_text=scope_text(budget),
+        workloads=len(figures.current),
+        monthly=figures.monthly,
+        monthly_limit=budget.monthly,
+        over_monthly=figures.over_monthly,
+        monthly_text=figures.monthly_text,
+        base_monthly=figures.base_monthly,
+        increase=figures.increase,
+        increase_limit=budget.increase,
+        over_increase=figures.over_increase,
+        contribution=_round(contribution, 2),
+        raises_cost=contribution is not None and contribution > 0,
+        increase_text=figures.increase_text,
+    )
+
+
+def record(manifest: Manifest) -> dict[str, Any] | None:
+    """A workload's place, name, labels and monthly cost (None when it has no price or no
+    hours)."""
+    if not isinstance(manifest.model, Workload):
+        return None
+    monthly = cost_of(Subject(manifest), compare=False).monthly
+    return {
+        "at": [manifest.file, manifest.index, manifest.part],
+        "name": manifest.name,
+        "labels": manifest.model.metadata.labels,
+        "monthly": monthly,
+    }
+
+
+def index(records: list[tuple[Target, Any]], inputs: RunInputs) -> _RunCosts:
+    """Every workload paired with the cost base and placed in the budgets covering it."""
+    head = [
+        Costed(file, document, part, item["name"], item["labels"], item["monthly"])
+        for (file, document, part), item in records
+    ]
+    pairs = pair_with_base(head, inputs.cost_base)
+    budgets: dict[Key, list[tuple[BudgetFigures, Member]]] = {}
+    for figures in budget_figures(inputs.budgets, pairs, inputs.cost_base):
+        for member in figures.current:
+            if member.head is not None:
+                budgets.setdefault(member.head, []).append((figures, member))
+    return _RunCosts(
+        base=None if inputs.cost_base is None else inputs.cost_base.label,
+        pairs=by_head(pairs),
+        budgets=budgets,
+        head={item.key: item.monthly for item in head},
+    )
+
+
+def fact(item: dict[str, Any] | None, costs: _RunCosts) -> SpendFact:
+    if item is None:
+        return SpendFact(change=None, budgets=[])
+    file, document, part = item["at"]
+    key = (file, document, part, item["name"])
+    return SpendFact(change=costs.change(key), budgets=costs.statuses(key))
+
+
+def _round(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+RUN = RunSide(record, index, fact)
