@@ -109,3 +109,19 @@ def test_recovery_names_the_launchers_defaults(tmp_path: Path) -> None:
     assert found["noRestartText"] == (
         "the launcher does not restart the job after a preemption (dstack default: retry false)"
     )
+
+
+def test_several_candidates_are_judged_by_gl107_alone(tmp_path: Path) -> None:
+    """A model too large for every candidate is one GL107 finding, not GL101 as well: the memory
+    rules that size "the declared GPUs" leave several candidates to GL107."""
+    path = tmp_path / "sky.yaml"
+    path.write_text(
+        "resources:\n"
+        "  accelerators: {L4:1, H100:1}\n"
+        "run: |\n"
+        "  vllm serve meta-llama/Llama-3.1-70B-Instruct --max-model-len 8192\n",
+        encoding="utf-8",
+    )
+    result = run_cli("check", "--format", "json", "--select", "GL1", str(path))
+    found = [(f["ruleId"], f["line"]) for f in json.loads(result.out)["findings"]]
+    assert (result.code, found) == (1, [("GL107", 2)])
