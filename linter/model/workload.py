@@ -156,7 +156,7 @@ class Accelerator(Strict):
     @model_validator(mode="after")
     def _type_or_memory(self) -> Accelerator:
         if self.type is None and self.memory_gib is None:
-            raise ValueError("give the GPU type, or at least its memory (memoryGiB)")
+            raise ValueError("give the GPU type, or at least its memory (memoryGib)")
         return self
 
 

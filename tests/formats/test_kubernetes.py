@@ -439,6 +439,23 @@ def test_an_annotation_gives_the_type_and_the_limit_the_count() -> None:
     assert origin(manifest, "spec.resources.accelerator.count")[-1] == "nvidia.com/gpu"
 
 
+def test_annotations_give_the_engine_version_and_the_quantization() -> None:
+    """What neither the image tag nor the flags always say: the vLLM release the start-up
+    accounting follows, and the checkpoint's quantization method."""
+    annotations = '{gpulint.dev/engine-version: "0.8.5", gpulint.dev/quantization: awq}'
+    manifest = one(deployment(VLLM, f"name: s\nannotations: {annotations}"))
+    assert (
+        spec(manifest)["serving"]["engineVersion"],
+        spec(manifest)["model"]["quantization"],
+    ) == (
+        "0.8.5",
+        "awq",
+    )
+    assert manifest.provenance.name(("spec", "serving", "engineVersion")) == (
+        "annotation gpulint.dev/engine-version"
+    )
+
+
 def test_an_assumption_gives_the_type_and_is_not_changed_for_other_files() -> None:
     assumed = Assumption(("spec", "resources", "accelerator"), {"type": "A10G"}, ".gpulint.yaml:3")
     first = one(deployment(VLLM), (assumed,))
