@@ -62,7 +62,7 @@ def test_readme_workflow_uses_the_action_and_uploads_its_sarif() -> None:
     (workflow,) = _readme_workflows()
     steps = _steps(workflow)
     (action,) = [s for s in steps if s.get("uses", "").startswith("gpulint/gpulint@")]
-    assert action["uses"] == "gpulint/gpulint@v0.1.0"
+    assert action["uses"] == "gpulint/gpulint@v0.2.0"
     assert set(action.get("with", {})) <= set(ACTION["inputs"])
     (upload,) = [
         s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif@")
