@@ -6,6 +6,8 @@ import argparse
 import json
 from typing import Any
 
+from linter.commands.options import add_config_file_argument
+
 HELP = "estimate GPU memory for a model on GPUs (from flags or a manifest)"
 
 
@@ -107,6 +109,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     training.add_argument("--gradient-checkpointing", action="store_true")
     parser.add_argument("--format", choices=("text", "json"), default="text")
+    add_config_file_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -116,7 +119,9 @@ def run(args: argparse.Namespace) -> int:
         print(memory_view.from_log(args))
         return 0
     if args.manifests:
-        reports = memory_view.from_manifests(args.manifests)
+        from linter.commands.setup import load_configuration
+
+        reports = memory_view.from_manifests(args.manifests, load_configuration(args))
     else:
         reports = [memory_view.from_flags(args)]
     if args.format == "json":

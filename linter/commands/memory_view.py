@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from linter.errors import UsageError
+
+if TYPE_CHECKING:
+    from linter.config import LoadedConfig
 
 GIB = 1 << 30
 BAR_WIDTH = 50
@@ -228,14 +231,15 @@ def render_replay(comparison: Any, label: str, source: str) -> str:
     return "\n".join(lines)
 
 
-def from_manifests(paths: list[str]) -> list[dict[str, Any]]:
-    """Size every workload in the manifests (the same estimate rules use)."""
+def from_manifests(paths: list[str], config: LoadedConfig) -> list[dict[str, Any]]:
+    """Size every workload in the manifests (the same estimate rules use, with the
+    configuration's exclusions and ``assume:`` blocks)."""
     from linter.discover import discover
     from linter.facts.memory_sizing import size
     from linter.runner import collect
 
     out: list[dict[str, Any]] = []
-    for manifest in collect(discover(paths)).manifests:
+    for manifest in collect(discover(paths, config.config.exclude), config).manifests:
         if manifest.kind != "Workload":
             continue
         sizing = size(manifest)

@@ -22,6 +22,7 @@ the process may allocate at all (default 1.0).
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +51,11 @@ class Engine(FlagTable):
     entrypoints: list[Entrypoint] = Field(min_length=1)
     images: list[str] = Field(
         default_factory=list, description="Images whose entrypoint starts it."
+    )
+    tags_are_releases: bool = Field(
+        False,
+        description="Its images' tags name the engine release (vllm/vllm-openai:v0.11.0), whose "
+        "memory accounting then applies.",
     )
     positional: Positional | None = None
 
@@ -98,15 +104,34 @@ def engine_arguments(
     return _read(table, None, table.title, tuple(words), env or {})
 
 
+#: An image tag that names a release: ``v0.11.0``, ``0.9.2``, ``v0.10.1.1`` (read as 0.10.1).
+_RELEASE_TAG = re.compile(r"^v?([0-9]+\.[0-9]+(?:\.[0-9]+)?)(?:\.[0-9]+)?$")
+
+
 def engine_for_image(image: str) -> str | None:
     """The engine a container image starts by itself (``vllm/vllm-openai:v0.11.0`` -> vllm),
     matched on the repository path, with or without a registry host, tag or digest."""
-    repository = _repository(image)
+    repository, _ = _split_image(image)
     for engine in catalogue().engines:
-        for known in engine.images:
-            if repository == known or repository.endswith("/" + known):
-                return engine.name
+        if _is_own_image(repository, engine):
+            return engine.name
     return None
+
+
+def release_of_image(image: str, engine: str) -> str | None:
+    """The release of ``engine`` that ``image`` runs, when the image is one of the engine's own
+    and its tag names a release (``vllm/vllm-openai:v0.10.1.1`` -> ``0.10.1``; ``latest``,
+    ``nightly`` and digests say nothing)."""
+    table = engine_table(engine)
+    repository, tag = _split_image(image)
+    if not table.tags_are_releases or tag is None or not _is_own_image(repository, table):
+        return None
+    match = _RELEASE_TAG.match(tag)
+    return match.group(1) if match else None
+
+
+def _is_own_image(repository: str, engine: Engine) -> bool:
+    return any(repository == known or repository.endswith("/" + known) for known in engine.images)
 
 
 def engine_table(name: str) -> Engine:
@@ -153,12 +178,15 @@ def _positional(arguments: Arguments, positional: Positional, word: Word) -> Arg
     return Arguments(settings, unresolved, arguments.problems, arguments.positionals[1:])
 
 
-def _repository(image: str) -> str:
-    """``registry/path/name:tag@digest`` -> ``registry/path/name``, docker.io's prefixes removed."""
+def _split_image(image: str) -> tuple[str, str | None]:
+    """``registry/path/name:tag@digest`` -> (``registry/path/name``, ``tag``), docker.io's
+    prefixes removed from the repository; the tag is None when there is none."""
     name = image.strip().split("@", 1)[0]
     last = name.rsplit("/", 1)[-1]
+    tag = None
     if ":" in last:
+        tag = last.split(":", 1)[1]
         name = name[: len(name) - len(last)] + last.split(":", 1)[0]
     for prefix in ("docker.io/", "index.docker.io/"):
         name = name.removeprefix(prefix)
-    return name.removeprefix("library/").lower()
+    return name.removeprefix("library/").lower(), tag

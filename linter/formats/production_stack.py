@@ -27,7 +27,7 @@ from pydantic import Field
 from linter.catalog import load_file
 from linter.catalog.base import Catalogue, Record
 from linter.formats.base import Adapted, InputFile
-from linter.formats.engines import engine_arguments, engine_table
+from linter.formats.engines import engine_arguments, engine_table, release_of_image
 from linter.formats.kubernetes import settings
 from linter.formats.kubernetes.context import Context
 from linter.formats.kubernetes.labels import gpu_resources
@@ -114,6 +114,9 @@ def _entry(ctx: Context, entry: Mapping[str, Any], path: Path, index: int) -> Un
     read = _vllm(ctx, entry, path, where)
     values = read.values
     values[("spec", "serving", "engine")] = Found.at(table().engine, path, where)
+    release = _release(entry, path, where)
+    if release is not None:
+        values[("spec", "serving", "engineVersion")] = release
     replicas = ctx.count((*path, "replicaCount"), f"replicaCount of {where}")
     nodes = None
     if mapping(entry.get("raySpec")).get("enabled") is True and replicas is not None:
@@ -144,6 +147,16 @@ def _entry(ctx: Context, entry: Mapping[str, Any], path: Path, index: int) -> Un
     )
     _keda(ctx, unit, entry, path, where)
     return unit
+
+
+def _release(entry: Mapping[str, Any], path: Path, where: str) -> Found | None:
+    """The vLLM release the entry's image runs (``repository`` and ``tag``), which decides its
+    start-up memory accounting."""
+    repository, tag = entry.get("repository"), entry.get("tag")
+    if not isinstance(repository, str) or not isinstance(tag, str):
+        return None
+    release = release_of_image(f"{repository}:{tag}", table().engine)
+    return None if release is None else Found(release, Origin((*path, "tag")), f"tag of {where}")
 
 
 def _vllm(ctx: Context, entry: Mapping[str, Any], path: Path, where: str) -> OptionValues:

@@ -12,6 +12,7 @@ from linter.formats.engines import (
     engine_for_image,
     engine_table,
     recognise_engine,
+    release_of_image,
 )
 from linter.formats.shell import Variable, Word, argv_commands, script_commands
 from linter.load import load_text
@@ -331,6 +332,26 @@ def test_arguments_to_an_image_entrypoint() -> None:
 )
 def test_engine_for_image(image: str, engine: str | None) -> None:
     assert engine_for_image(image) == engine
+
+
+@pytest.mark.parametrize(
+    ("image", "engine", "release"),
+    [
+        ("vllm/vllm-openai:v0.11.0", "vllm", "0.11.0"),
+        ("docker.io/vllm/vllm-openai:0.9.2", "vllm", "0.9.2"),
+        ("registry.example.com:5000/mirror/vllm/vllm-openai:v0.10.1.1", "vllm", "0.10.1"),
+        ("vllm/vllm-openai:v0.8", "vllm", "0.8"),
+        ("vllm/vllm-openai:latest", "vllm", None),
+        ("vllm/vllm-openai:v0.11.0-cu130", "vllm", None),
+        ("vllm/vllm-openai@sha256:abc", "vllm", None),
+        ("vllm/vllm-openai", "vllm", None),
+        # not the engine's own image, or an engine whose tags are not vLLM releases
+        ("mycorp/vllm-server:v0.11.0", "vllm", None),
+        ("ghcr.io/huggingface/text-generation-inference:3.3.0", "tgi", None),
+    ],
+)
+def test_release_of_image(image: str, engine: str, release: str | None) -> None:
+    assert release_of_image(image, engine) == release
 
 
 @pytest.mark.parametrize(

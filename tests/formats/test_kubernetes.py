@@ -182,6 +182,7 @@ def test_engine_settings_point_at_their_words() -> None:
     manifest = one(text)
     assert spec(manifest)["serving"] == {
         "engine": "vllm",
+        "engineVersion": "0.11.0",  # the image's tag, as the command runs the image's vLLM
         "maxContextTokens": 8192,
         "maxBatchSize": 16,
     }
@@ -443,7 +444,8 @@ def test_annotations_give_the_engine_version_and_the_quantization() -> None:
     """What neither the image tag nor the flags always say: the vLLM release the start-up
     accounting follows, and the checkpoint's quantization method."""
     annotations = '{gpulint.dev/engine-version: "0.8.5", gpulint.dev/quantization: awq}'
-    manifest = one(deployment(VLLM, f"name: s\nannotations: {annotations}"))
+    latest = VLLM.replace("vllm-openai:v0.11.0", "vllm-openai:latest")  # no release in the tag
+    manifest = one(deployment(latest, f"name: s\nannotations: {annotations}"))
     assert (
         spec(manifest)["serving"]["engineVersion"],
         spec(manifest)["model"]["quantization"],
@@ -453,6 +455,18 @@ def test_annotations_give_the_engine_version_and_the_quantization() -> None:
     )
     assert manifest.provenance.name(("spec", "serving", "engineVersion")) == (
         "annotation gpulint.dev/engine-version"
+    )
+
+
+def test_the_image_tag_names_the_vllm_release_and_an_annotation_does_not_override_it() -> None:
+    text = deployment(VLLM, "name: s\nannotations: {gpulint.dev/engine-version: '0.8.5'}")
+    manifest = one(
+        text.replace("image: vllm/vllm-openai:v0.11.0", "image: vllm/vllm-openai:v0.10.2")
+    )
+    assert spec(manifest)["serving"]["engineVersion"] == "0.10.2"
+    assert origin(manifest, "spec.serving.engineVersion")[-1] == "image"
+    assert manifest.provenance.name(("spec", "serving", "engineVersion")) == (
+        "the image tag of the vllm container"
     )
 
 

@@ -87,6 +87,7 @@ def test_each_entry_is_a_workload_read_as_the_chart_renders_it() -> None:
     assert first.format == "production-stack"
     assert first.data["spec"]["serving"] == {
         "engine": "vllm",
+        "engineVersion": "0.11.0",  # the image tag
         "maxContextTokens": 4096,  # extraArgs come after vllmConfig's flags, so they win
         "tensorParallel": 1,
         "maxBatchSize": 32,
@@ -96,6 +97,12 @@ def test_each_entry_is_a_workload_read_as_the_chart_renders_it() -> None:
     assert first.data["spec"]["resources"]["accelerator"] == {"count": 1, "type": "NVIDIA-L4"}
     context = first.provenance.origin(("spec", "serving", "maxContextTokens"))
     assert context.path == ("servingEngineSpec", "modelSpec", 0, "vllmConfig", "extraArgs", 0)
+    assert first.provenance.origin(("spec", "serving", "engineVersion")).path == (
+        "servingEngineSpec",
+        "modelSpec",
+        0,
+        "tag",
+    )
     assert first.provenance.name(("spec", "serving", "maxBatchSize")) == (
         "vllmConfig.maxNumSeqs of modelSpec chat"
     )
