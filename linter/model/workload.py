@@ -177,6 +177,13 @@ class Resources(Strict):
     region: str | None = None
     instance_type: str | None = None
     accelerator: Accelerator | None = None
+    gpus_of_unknown_type: int | None = Field(
+        None,
+        ge=1,
+        description="GPUs per node the workload requests without saying which type (a Kubernetes "
+        "nvidia.com/gpu limit with no GPU node selector, a dstack gpu count): memory cannot be "
+        "checked until the type is declared in accelerator.",
+    )
     nodes: int = Field(1, ge=1, le=100_000)
     capacity: Capacity = "on-demand"
     pool: str | None = Field(None, description="Capacity pool, cluster or node group it runs on.")

@@ -4,11 +4,12 @@ lines."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO
+from conftest import REPO, run_cli
 from launcher_files import (
     adapt,
     markers,
@@ -89,6 +90,19 @@ def test_gpu_forms(tmp_path: Path, gpu: str, expected: list[dict[str, Any]] | No
         a["accelerator"] for a in resources.get("alternatives", [])
     ]
     assert found == (expected or [])
+
+
+def test_a_gpu_count_alone_is_kept_as_gpus_of_unknown_type(tmp_path: Path) -> None:
+    """``gpu: 2`` asks for any two GPUs: nothing to size, and GL009 says so at the count."""
+    text = (
+        "type: task\ncommands: [vllm serve meta-llama/Llama-3.1-8B-Instruct]\n"
+        "resources:\n  gpu: 2\n"
+    )
+    assert _adapt(tmp_path, text)["resources"]["gpusOfUnknownType"] == 2
+    path = tmp_path / NAME
+    result = run_cli("check", "--format", "json", "--select", "GL009", str(path))
+    found = [(f["ruleId"], f["line"]) for f in json.loads(result.out)["findings"]]
+    assert (result.code, found) == (0, [("GL009", 4)])
 
 
 @pytest.mark.parametrize(

@@ -334,11 +334,11 @@ def test_an_env_placeholder_is_reported() -> None:
         ),
         (
             "tolerations: [{key: kubernetes.azure.com/scalesetpriority, operator: Equal, value: spot, effect: NoSchedule}]",
-            {"capacity": "spot", "provider": "azure"},
+            {"capacity": "spot", "provider": "azure", "gpusOfUnknownType": 1},
         ),
         (
             "nodeSelector: {eks.amazonaws.com/capacityType: CAPACITY_BLOCK}",
-            {"capacity": "reserved", "provider": "aws"},
+            {"capacity": "reserved", "provider": "aws", "gpusOfUnknownType": 1},
         ),
     ],
 )
@@ -672,7 +672,8 @@ def test_llm_inference_service_parallelism_workers_and_prefill() -> None:
     decode, prefill = adapted.manifests
     assert (decode.name, decode.part, prefill.name, prefill.part) == ("big", 0, "big-prefill", 1)
     assert spec(decode)["serving"]["tensorParallel"] == 4
-    assert spec(decode)["resources"] == {"nodes": 2}  # 8 data-parallel ranks, 4 per node
+    # 8 data-parallel ranks, 4 per node; the GPUs of a type the object does not say
+    assert spec(decode)["resources"] == {"nodes": 2, "gpusOfUnknownType": 4}
     assert spec(prefill)["serving"]["maxContextTokens"] == 4096
     assert spec(prefill)["model"] == {"id": "meta-llama/Llama-3.1-70B-Instruct"}
 

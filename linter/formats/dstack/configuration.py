@@ -162,6 +162,10 @@ def _choices(
         choice = Choice(dict(common.values))
         choice.put("accelerator", accelerator, builder.at(path))
         out.append(choice)
+    if not out and wanted.count >= 1:  # a count alone: any GPU, nothing says which
+        builder.set(
+            "spec.resources.gpusOfUnknownType", wanted.count, builder.at(path), name="resources.gpu"
+        )
     return out or [common]
 
 

@@ -34,6 +34,7 @@ from linter.model.base import NAME_PATTERN
 
 FORMAT = "kubernetes"
 Profile = Literal["inference", "fine-tuning", "training", "dev"]
+_UNKNOWN_TYPE = ("spec", "resources", "gpusOfUnknownType")
 _ACCELERATOR = ("spec", "resources", "accelerator")
 _LOCAL_PATH = "/"
 _FALLBACK = "spec.serving.onDemandFallbackReplicas"
@@ -248,6 +249,7 @@ def _accelerator(
             _ACCELERATOR,
             f"{where.name} with a GPU node selector, or the gpulint.dev/accelerator annotation",
         )
+        builder.set(_UNKNOWN_TYPE, count, where.origin, name=where.name)
         return count
     builder.place(_ACCELERATOR, where.origin)
     builder.set((*_ACCELERATOR, "count"), count, where.origin, name=where.name)
