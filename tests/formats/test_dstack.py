@@ -92,6 +92,16 @@ def test_gpu_forms(tmp_path: Path, gpu: str, expected: list[dict[str, Any]] | No
     assert found == (expected or [])
 
 
+def test_the_image_tag_names_the_vllm_release(tmp_path: Path) -> None:
+    text = (
+        "type: service\nimage: vllm/vllm-openai:v0.10.1.1\nport: 8000\n"
+        "commands: [vllm serve Qwen/Qwen2.5-7B-Instruct]\nresources: {gpu: L4}\n"
+    )
+    manifest = workload(adapt(tmp_path, text, NAME))
+    assert manifest.data["spec"]["serving"]["engineVersion"] == "0.10.1"
+    assert origin_line(manifest, "spec.serving.engineVersion") == (2, 1)
+
+
 def test_a_gpu_count_alone_is_kept_as_gpus_of_unknown_type(tmp_path: Path) -> None:
     """``gpu: 2`` asks for any two GPUs: nothing to size, and GL009 says so at the count."""
     text = (

@@ -28,6 +28,16 @@ def test_fixtures_report_exactly_their_marked_lines(fixture: Path, rulebook: Rul
     assert reported(fixture, rulebook) == markers(fixture)
 
 
+def test_a_docker_image_id_names_the_vllm_release(tmp_path: Path) -> None:
+    text = (
+        "resources:\n  accelerators: L4:1\n  image_id: docker:vllm/vllm-openai:v0.9.2\n"
+        "run: vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 8192\n"
+    )
+    manifest = workload(adapt(tmp_path, text))
+    assert manifest.data["spec"]["serving"]["engineVersion"] == "0.9.2"
+    assert origin_line(manifest, "spec.serving.engineVersion") == (3, 3)
+
+
 def test_published_style_vllm_service(tmp_path: Path) -> None:
     adapted = adapt(tmp_path, (FIXTURES / "vllm-service.yaml").read_text())
     manifest = workload(adapted)

@@ -40,6 +40,7 @@ from linter.formats.launched import (
 )
 from linter.formats.platforms import DstackVocabulary, merged, platform_env, platforms
 from linter.formats.provenance import Origin
+from linter.formats.releases import set_release
 from linter.formats.scripts import (
     Reading,
     Script,
@@ -108,6 +109,11 @@ def adapt(document: Document, source: InputFile) -> Adapted:
     if kind == "service":
         _service(builder, data, capacity)
     _commands(builder, reading, env_origins)
+    if reading.engine is not None:
+        name = "the tag of `image`"
+        set_release(
+            builder, reading.engine[0].engine, data.get("image"), builder.at(("image",)), name
+        )
     if kind == "service" and not builder.has("spec.model.id"):
         _model(builder, data)
     if profile in ("training", "fine-tuning"):

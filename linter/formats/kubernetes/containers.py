@@ -20,7 +20,6 @@ from linter.formats.engines import (
     engine_arguments,
     engine_for_image,
     recognise_engine,
-    release_of_image,
 )
 from linter.formats.kubernetes.placeholders import unrendered
 from linter.formats.kubernetes.pods import (
@@ -55,8 +54,8 @@ class Program:
     launch: LaunchCommand | None
     env_paths: Mapping[str, Path] = field(default_factory=dict)
     default_part: str = "args"
-    #: The engine release the container's image tag names, and where the image is written.
-    release: tuple[str, Path] | None = None
+    #: The container's image and where it is written (its tag may name the engine release).
+    image: tuple[str, Path] | None = None
 
     def item_path(self, word: Word) -> Path:
         return self.items[word.item][0] if word.item < len(self.items) else self.path
@@ -126,28 +125,17 @@ def run(container: Container, report: Report, engine: str | None = None) -> Prog
     commands = argv_commands([*command, *args], env)
     image = container.data.get("image")
     image = image if isinstance(image, str) else None
+    written = None if image is None else (image, (*container.path, "image"))
     found = recognised(commands)
     if found is not None:
-        release = _release(container, image, found[0])
-        return Program(owner, container.path, items, *found, env_paths, release=release)
+        return Program(owner, container.path, items, *found, env_paths, image=written)
     engine = engine or (engine_for_image(image) if image is not None else None)
     if command or engine is None:
         return None
     words = commands[0].words if len(commands) == 1 else ()
     variables = {name: Variable(value) for name, value in env.items()}
     started = engine_arguments(engine, words, variables)
-    release = _release(container, image, started)
-    return Program(owner, container.path, items, started, None, env_paths, release=release)
-
-
-def _release(
-    container: Container, image: str | None, started: EngineCommand | None
-) -> tuple[str, Path] | None:
-    """The release of the engine the container starts, from its image's tag."""
-    if image is None or started is None:
-        return None
-    release = release_of_image(image, started.engine)
-    return None if release is None else (release, (*container.path, "image"))
+    return Program(owner, container.path, items, started, None, env_paths, image=written)
 
 
 def recognised(commands: list[Command]) -> tuple[EngineCommand | None, LaunchCommand | None] | None:

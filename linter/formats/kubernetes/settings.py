@@ -12,13 +12,13 @@ from linter.formats.kubernetes.containers import Program
 from linter.formats.kubernetes.placeholders import unrendered
 from linter.formats.launchers import LaunchCommand, trainer_table
 from linter.formats.provenance import Origin
+from linter.formats.releases import set_release
 from linter.formats.values import exists
 from linter.load.positions import Path, parse_path
 from linter.memory.architecture import ArchitectureError, architecture_from_catalogue
 
 MODEL_FIELD = "model.id"
 CONTEXT_FIELD = "serving.maxContextTokens"
-RELEASE_FIELD = "spec.serving.engineVersion"
 #: A flag note saying the engine uses the model's maximum context when the flag is unset.
 MODEL_MAXIMUM = "unset: the model's maximum context"
 #: Fields whose flag messages should name even when the command does not set them.
@@ -64,17 +64,12 @@ def apply(builder: WorkloadBuilder, program: Program) -> None:
         builder.problem(origin, message or f"{problem.message} ({program.owner})")
     if program.engine is not None:
         _name_unset(builder, program, engine_table(program.engine.engine))
-        _release(builder, program)
+        if program.image is not None:
+            image, where = program.image
+            name = f"the image tag of {program.owner}"
+            set_release(builder, program.engine.engine, image, Origin(where), name)
     if program.launch is not None:
         _name_unset(builder, program, trainer_table(program.launch.trainer))
-
-
-def _release(builder: WorkloadBuilder, program: Program) -> None:
-    """The engine release the image's tag names decides vLLM's start-up accounting."""
-    if program.release is None or builder.has(RELEASE_FIELD):
-        return
-    release, image = program.release
-    builder.set(RELEASE_FIELD, release, Origin(image), name=f"the image tag of {program.owner}")
 
 
 def _set(builder: WorkloadBuilder, program: Program, setting: Setting) -> None:

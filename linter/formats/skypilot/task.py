@@ -37,6 +37,7 @@ from linter.formats.launched import (
 )
 from linter.formats.platforms import SkyPilotVocabulary, merged, platform_env, platforms
 from linter.formats.provenance import Origin
+from linter.formats.releases import set_release
 from linter.formats.scripts import (
     Reading,
     Script,
@@ -57,6 +58,8 @@ from linter.formats.skypilot.service import read_service
 from linter.load import Document
 
 FORMAT = "skypilot"
+#: How ``image_id`` names a Docker image ("Using Docker Containers" in SkyPilot's docs).
+DOCKER = "docker:"
 STORAGE = "a bucket in `file_mounts` with mode: MOUNT, or a volume"
 PLACEMENT_NAMES = {
     "provider": "`infra` under resources",
@@ -122,6 +125,7 @@ def adapt(document: Document, source: InputFile) -> Adapted:
     elif service is not None:
         builder.problem(builder.at(("service",)), "service is a mapping (readiness_probe, ...)")
     _commands(builder, reading, env_origins)
+    _release(builder, reading, resources)
     if profile in ("training", "fine-tuning"):
         mounts = read_mounts(builder, data, env, vocab)
         where = Where("run", STORAGE)
@@ -237,6 +241,17 @@ def _commands(
         where = str(reading.launch[1].scripts[0].path[0])
         apply_launch(builder, reading.launch, where, env_origins)
     apply_limit(builder, reading.limit, "run")
+
+
+def _release(builder: WorkloadBuilder, reading: Reading, resources: Mapping[str, Any]) -> None:
+    """The engine release of a Docker ``image_id`` (``docker:vllm/vllm-openai:v0.11.0``: SkyPilot
+    runs the task in that container image)."""
+    image = resources.get("image_id")
+    if reading.engine is None or not isinstance(image, str) or not image.startswith(DOCKER):
+        return
+    where = (*RESOURCES, "image_id")
+    name = "the image tag of `image_id` under resources"
+    set_release(builder, reading.engine[0].engine, image[len(DOCKER) :], builder.at(where), name)
 
 
 def _lifecycle(
