@@ -47,7 +47,7 @@ BANDS: dict[str, tuple[tuple[float, float] | None, tuple[float, float] | None]] 
     "qwen-16-qwen15-7b-gptq-3090": (None, (0.05, 0.08)),
     # the moe_wna16 Marlin kernel's activation peak is below the fused-MoE one modelled
     "vllm-14447-deepseek-v3-awq-tp16": ((-0.04, -0.03), (-0.25, -0.21)),
-    "vllm-1267-llongorca-7b-16k-rtx6000ada": (None, (0.17, 0.21)),
+    "vllm-1267-llongorca-7b-16k-rtx6000ada": (None, (0.0, 0.03)),
     "vllm-16570-qwen25-vl-72b-tp4": ((-0.01, 0.0), None),
     "vllm-26612-qwen3-vl-30b-a3b-a800": (None, (-0.60, -0.56)),  # utilisation not stated
     "recipes-12-qwen3-coder-480b-h20-0.90": (None, (0.03, 0.05)),
