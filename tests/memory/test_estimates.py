@@ -98,6 +98,30 @@ def test_engine_version_selects_the_accounting() -> None:
         estimate_inference(llama, gpu=gpu("L4"), engine_version="next", **kwargs)  # type: ignore[arg-type]
 
 
+def test_chunked_prefill_default_arrived_in_0_5_4() -> None:
+    llama = arch("meta-llama/Llama-3.1-8B-Instruct")
+    kwargs = dict(parameters=None, precision=None, kv_precision=None, batch=1, context=65_536)
+    old = estimate_inference(llama, gpu=gpu("H100"), gpus=1, engine_version="0.5.3", **kwargs)  # type: ignore[arg-type]
+    new = estimate_inference(llama, gpu=gpu("H100"), gpus=1, engine_version="0.5.4", **kwargs)  # type: ignore[arg-type]
+    assert old.activation_bytes == 65_536 * 110_592  # the whole max_model_len in one prefill
+    # a 512-token chunk (512 x 110,592 B) is below the sampler's fp32 logits of 256 sequences
+    assert new.activation_bytes == 256 * 128_256 * 4
+
+
+def test_v0_2_5_keeps_every_all_reduce_input_under_tensor_parallelism() -> None:
+    llama = arch("meta-llama/Llama-2-70b-hf")
+    kwargs = dict(parameters=None, precision=None, kv_precision=None, batch=1, context=4096)
+    tp1 = estimate_inference(llama, gpu=gpu("A100-80GB"), gpus=1, engine_version="0.2.5", **kwargs)  # type: ignore[arg-type]
+    tp4 = estimate_inference(llama, gpu=gpu("A100-80GB"), gpus=4, engine_version="0.2.5", **kwargs)  # type: ignore[arg-type]
+    fixed = estimate_inference(
+        llama, gpu=gpu("A100-80GB"), gpus=4, engine_version="0.2.6", **kwargs
+    )  # type: ignore[arg-type]
+    retained = 2 * 80 * 4096 * 8192 * 2  # two all-reduces per layer, [tokens, hidden] in 16 bits
+    assert tp4.activation_bytes is not None and fixed.activation_bytes is not None
+    assert tp4.activation_bytes - fixed.activation_bytes == retained
+    assert tp1.activation_bytes == 4096 * 2 * (3 * 28_672 + 3 * 8192)  # no all-reduce on one GPU
+
+
 def test_unknown_checkpoint_precision_is_assumed_and_said() -> None:
     est = estimate_inference(
         None,
