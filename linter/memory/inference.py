@@ -1,13 +1,13 @@
 """Serving memory per GPU with vLLM's accounting, and what vLLM would print at start-up.
 
 budget = ceil(torch-visible total x gpu_memory_utilization); from it vLLM subtracts the weights
-(divided across tensor-parallel ranks), the activation peak of the profiling forward (see
-:mod:`linter.memory.engine` for what it runs on each release) plus the sampler's fp32 logits for
-``max_num_seqs`` sequences, non-torch memory (cuBLAS workspaces; NCCL and custom all-reduce
-buffers under tensor parallelism) and, since v0.21, the CUDA-graph pool. The rest is the paged KV
-pool ("Available KV cache memory"); it must hold one ``max_model_len`` sequence or vLLM refuses to
-start. vllm/v1/core/kv_cache_utils.py reports ``GPU KV cache size`` as whole blocks of tokens and
-``Maximum concurrency`` as pool / (KV of one max_model_len request).
+(divided across tensor-parallel ranks), the peak of the profiling run: the larger of the
+forward (see :mod:`linter.memory.engine` for what it runs on each release) and the sampler's
+logits for ``max_num_seqs`` sequences, non-torch memory (cuBLAS workspaces; NCCL and custom
+all-reduce buffers under tensor parallelism) and, since v0.21, the CUDA-graph pool. The rest is
+the paged KV pool ("Available KV cache memory"); it must hold one ``max_model_len`` sequence or
+vLLM refuses to start. vllm/v1/core/kv_cache_utils.py reports ``GPU KV cache size`` as whole
+blocks of tokens and ``Maximum concurrency`` as pool / (KV of one max_model_len request).
 """
 
 from __future__ import annotations
