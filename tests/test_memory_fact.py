@@ -45,7 +45,7 @@ def test_refusal_for_one_full_length_sequence_quotes_vllm(tmp_path: Path) -> Non
         "131072 tokens (the model's maximum context, as spec.serving.maxContextTokens is unset)"
     )
     assert inference["sequenceKvGiB"] == 16.0
-    assert inference["maxStartableModelLen"] == 27440
+    assert inference["maxStartableModelLen"] == 29168
     assert inference["refusal"].startswith(
         "To serve at least one request with the model's max seq len (131072), (16.00 GiB KV cache"
     )

@@ -88,7 +88,8 @@ def main() -> int:
     print(header)
     kv_errors: list[float] = []
     weight_errors: list[float] = []
-    missed = []
+    missed: list[str] = []  # logged refusals predicted to start
+    false_alarms: list[str] = []  # logged starts predicted to refuse
     for case in cases():
         comparison = evaluate(case)
         logged_kv, predicted_kv = _kv(comparison)
@@ -98,7 +99,7 @@ def main() -> int:
         if kv_error is not None and case["in_target"]:
             kv_errors.append(abs(kv_error))
         if comparison.refusal_matches() is False:
-            missed.append(case["id"])
+            (missed if comparison.logged.refused else false_alarms).append(case["id"])
         starts = comparison.estimate.starts
         print(
             f"{case['id']:<28}{case['logged']['weights_gib'] or '':>9}"
@@ -118,6 +119,7 @@ def main() -> int:
         f"{len(kv_errors)} logs"
     )
     print(f"logged refusals predicted as refusals: {'all' if not missed else ', '.join(missed)}")
+    print(f"logged starts predicted as refusals: {', '.join(false_alarms) or 'none'}")
     return 0
 
 

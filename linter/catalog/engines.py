@@ -39,6 +39,14 @@ class Release(Record):
         ge=0,
         description="Peak bytes per logit of the profiling sampler run (max_num_seqs x vocab).",
     )
+    tp_all_reduce_retained: bool = Field(
+        False,
+        description=(
+            "Under tensor parallelism the profiled peak also holds every layer's all-reduce "
+            "inputs (the caching allocator could not reuse them before the release set "
+            "TORCH_NCCL_AVOID_RECORD_STREAMS=1)."
+        ),
+    )
     scheduler_defaults: SchedulerDefaults
     source: str = Field(min_length=1)
 

@@ -94,6 +94,24 @@ def profiled_tokens(accounting: Accounting, max_model_len: int, batched_tokens: 
     return batched_tokens
 
 
+#: Tensor-parallel all-reduces per decoder layer: after the attention output projection and
+#: after the MLP (or MoE) down projection.
+ALL_REDUCES_PER_LAYER = 2
+#: Bytes per activation element in the 16-bit forward.
+ACTIVATION_BYTES = 2
+
+
+def retained_all_reduce_bytes(
+    accounting: Accounting, layers: int, hidden_size: int, tokens: int, tensor_parallel: int
+) -> int:
+    """All-reduce inputs the profiling forward could not reuse (vLLM issue #2150): on releases
+    whose ``tp_all_reduce_retained`` is set, every layer's ``[tokens, hidden]`` all-reduce
+    input stays reserved until the forward ends, and the profiler counts reserved memory."""
+    if tensor_parallel < 2 or not accounting.release.tp_all_reduce_retained:
+        return 0
+    return ALL_REDUCES_PER_LAYER * layers * tokens * hidden_size * ACTIVATION_BYTES
+
+
 def non_torch_bytes(tensor_parallel: int) -> int:
     """Memory outside PyTorch's allocator counted in the budget (cuBLAS workspaces, and NCCL and
     custom all-reduce buffers under tensor parallelism)."""

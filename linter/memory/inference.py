@@ -1,13 +1,13 @@
 """Serving memory per GPU with vLLM's accounting, and what vLLM would print at start-up.
 
 budget = ceil(torch-visible total x gpu_memory_utilization); from it vLLM subtracts the weights
-(divided across tensor-parallel ranks), the activation peak of the profiling forward (see
-:mod:`linter.memory.engine` for what it runs on each release) plus the sampler's fp32 logits for
-``max_num_seqs`` sequences, non-torch memory (cuBLAS workspaces; NCCL and custom all-reduce
-buffers under tensor parallelism) and, since v0.21, the CUDA-graph pool. The rest is the paged KV
-pool ("Available KV cache memory"); it must hold one ``max_model_len`` sequence or vLLM refuses to
-start. vllm/v1/core/kv_cache_utils.py reports ``GPU KV cache size`` as whole blocks of tokens and
-``Maximum concurrency`` as pool / (KV of one max_model_len request).
+(divided across tensor-parallel ranks), the peak of the profiling run: the larger of the
+forward (see :mod:`linter.memory.engine` for what it runs on each release) and the sampler's
+logits for ``max_num_seqs`` sequences, non-torch memory (cuBLAS workspaces; NCCL and custom
+all-reduce buffers under tensor parallelism) and, since v0.21, the CUDA-graph pool. The rest is
+the paged KV pool ("Available KV cache memory"); it must hold one ``max_model_len`` sequence or
+vLLM refuses to start. vllm/v1/core/kv_cache_utils.py reports ``GPU KV cache size`` as whole
+blocks of tokens and ``Maximum concurrency`` as pool / (KV of one max_model_len request).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from linter.memory.engine import (
     cuda_graph_bytes,
     non_torch_bytes,
     profiled_tokens,
+    retained_all_reduce_bytes,
     scheduler_defaults,
 )
 from linter.memory.kv_cache import (
@@ -50,15 +51,20 @@ SEARCH_LIMIT = 1 << 24
 def activation_peak_bytes(
     arch: Architecture, tokens: int, num_seqs: int, tp: int = 1, bytes_per_logit: int = 4
 ) -> int:
-    """Profiling-forward peak beyond the weights, per GPU, 16-bit activations.
+    """Peak of the profiling run beyond the weights, per GPU, 16-bit activations.
 
     Per token the MLP holds its gate/up output (2I/tp), the activated product (I/tp) and three
     hidden-sized buffers; fused MoE holds ``top_k x (3 I_moe / tp + h)``. Calibrated on vllm
     issue #10517 (Llama-3.1-8B, V0 profile of max_model_len tokens): peak torch grows 0.92 GiB
-    from 20,000 to 29,000 tokens = 110,000 B/token; this formula gives 110,592. The sampler adds
-    ``bytes_per_logit`` for each of ``num_seqs`` sequences over the full vocabulary (fp32 logits
-    in V0; V1's sampler warm-up keeps several copies, engines.yaml). A vision tower's peak over
-    the largest image (:mod:`linter.memory.vision`) replaces the decoder's when larger.
+    from 20,000 to 29,000 tokens = 110,000 B/token; this formula gives 110,592. The sampler
+    holds ``bytes_per_logit`` for each of ``num_seqs`` sequences over the full vocabulary (fp32
+    logits in V0; V1's sampler warm-up keeps several copies, engines.yaml). The sampler runs
+    after the forward has freed its intermediates, so the peak is the larger of the two, not
+    their sum: on vLLM 0.11 (H100, 1,024 sequences, 8,192 batched tokens) the logged peak is
+    the sampler's alone for Llama-3.1-8B (4.76 GiB), Qwen3-32B (5.64) and Qwen3-0.6B (5.56),
+    whatever the model's forward (llm-d/llm-d-benchmark empirical-vllm-memory-results.md). A
+    vision tower's peak over the largest image (:mod:`linter.memory.vision`) replaces the
+    decoder's when larger.
     """
     h = arch.hidden_size
     per_token = 0
@@ -71,7 +77,7 @@ def activation_peak_bytes(
     if arch.vision is not None:  # the encoder is profiled on its own, before the decoder
         image_tokens = catalogue().overheads.vision_profile_image_tokens
         forward = max(forward, arch.vision.profile_peak_bytes(image_tokens))
-    return forward + num_seqs * arch.vocab_size * bytes_per_logit
+    return max(forward, num_seqs * arch.vocab_size * bytes_per_logit)
 
 
 @dataclass(frozen=True)
@@ -338,6 +344,9 @@ def estimate_inference(
         profile = profiled_tokens(accounting, context, tokens)
         logit = accounting.release.sampler_bytes_per_logit
         activation = activation_peak_bytes(stage, profile, seqs, gpus, logit)
+        activation += retained_all_reduce_bytes(
+            accounting, stage.num_hidden_layers, stage.hidden_size, profile, gpus
+        )
         pool = kv_cache_memory_bytes or available - weights_per_gpu - activation - overhead
         seq = sequence_kv_bytes(stage, context, element, gpus, in_flight_tokens=tokens)
         kv_gpu = batch * seq

@@ -63,14 +63,15 @@ def test_8b_fits_at_batch_1_not_16_at_32k() -> None:
     assert one.fits and one.fits_one_full_sequence
     assert not sixteen.fits
     assert one.kv_cache_bytes == 4 * GIB and sixteen.kv_cache_bytes == 64 * GIB
-    assert one.max_batch_at_context == sixteen.max_batch_at_context == 12
-    assert sixteen.max_context_at_batch == 26_480
+    assert one.max_batch_at_context == sixteen.max_batch_at_context == 13
+    assert sixteen.max_context_at_batch == 26_912
     assert one.required_bytes == 16_060_522_496 + 4 * GIB + one.activation_bytes + (
         one.overhead_bytes
     )
     assert one.available_bytes == 78_148_218_442  # ceil(84,943,715,697 x 0.92), vLLM 0.33
-    # 8,192-token step x 110,592 B + sampler 1,024 x 128,256 x 38 B (H100-class defaults)
-    assert one.activation_bytes == 8192 * 110_592 + 1024 * 128_256 * 38
+    # the sampler warm-up over 1,024 sequences (1,024 x 128,256 x 38 B) outgrows the
+    # 8,192-token forward (8,192 x 110,592 B); they run one after the other (H100-class defaults)
+    assert one.activation_bytes == 1024 * 128_256 * 38
     assert one.overhead_bytes == int(0.2 * GIB) + int(0.4 * GIB)  # non-torch + CUDA graphs
 
 
@@ -80,11 +81,11 @@ def test_engine_version_selects_the_accounting() -> None:
         parameters=None, precision=None, kv_precision=None, batch=1, context=20_000, gpus=1
     )
     v0 = estimate_inference(llama, gpu=gpu("RTX 3090"), engine_version="0.6.4", **kwargs)  # type: ignore[arg-type]
-    assert v0.activation_bytes == 20_000 * 110_592 + 256 * 128_256 * 4  # one max_model_len prefill
+    assert v0.activation_bytes == 20_000 * 110_592  # one max_model_len prefill
     assert v0.cuda_graph_bytes == 0 and v0.gpu_memory_utilization == 0.9
     assert v0.accounting.startswith("vLLM 0.6.4, V0 engine")
     v1 = estimate_inference(llama, gpu=gpu("RTX 3090"), engine_version="0.11", **kwargs)  # type: ignore[arg-type]
-    assert v1.activation_bytes == 2048 * 110_592 + 256 * 128_256 * 38
+    assert v1.activation_bytes == 256 * 128_256 * 38  # the sampler outgrows 2,048 tokens
     eager = estimate_inference(
         llama,
         gpu=gpu("RTX 3090"),
@@ -95,6 +96,30 @@ def test_engine_version_selects_the_accounting() -> None:
     assert eager.cuda_graph_bytes == 0
     with pytest.raises(ValueError, match="engine version 'next'"):
         estimate_inference(llama, gpu=gpu("L4"), engine_version="next", **kwargs)  # type: ignore[arg-type]
+
+
+def test_chunked_prefill_default_arrived_in_0_5_4() -> None:
+    llama = arch("meta-llama/Llama-3.1-8B-Instruct")
+    kwargs = dict(parameters=None, precision=None, kv_precision=None, batch=1, context=65_536)
+    old = estimate_inference(llama, gpu=gpu("H100"), gpus=1, engine_version="0.5.3", **kwargs)  # type: ignore[arg-type]
+    new = estimate_inference(llama, gpu=gpu("H100"), gpus=1, engine_version="0.5.4", **kwargs)  # type: ignore[arg-type]
+    assert old.activation_bytes == 65_536 * 110_592  # the whole max_model_len in one prefill
+    # a 512-token chunk (512 x 110,592 B) is below the sampler's fp32 logits of 256 sequences
+    assert new.activation_bytes == 256 * 128_256 * 4
+
+
+def test_v0_2_5_keeps_every_all_reduce_input_under_tensor_parallelism() -> None:
+    llama = arch("meta-llama/Llama-2-70b-hf")
+    kwargs = dict(parameters=None, precision=None, kv_precision=None, batch=1, context=4096)
+    tp1 = estimate_inference(llama, gpu=gpu("A100-80GB"), gpus=1, engine_version="0.2.5", **kwargs)  # type: ignore[arg-type]
+    tp4 = estimate_inference(llama, gpu=gpu("A100-80GB"), gpus=4, engine_version="0.2.5", **kwargs)  # type: ignore[arg-type]
+    fixed = estimate_inference(
+        llama, gpu=gpu("A100-80GB"), gpus=4, engine_version="0.2.6", **kwargs
+    )  # type: ignore[arg-type]
+    retained = 2 * 80 * 4096 * 8192 * 2  # two all-reduces per layer, [tokens, hidden] in 16 bits
+    assert tp4.activation_bytes is not None and fixed.activation_bytes is not None
+    assert tp4.activation_bytes - fixed.activation_bytes == retained
+    assert tp1.activation_bytes == 4096 * 2 * (3 * 28_672 + 3 * 8192)  # no all-reduce on one GPU
 
 
 def test_unknown_checkpoint_precision_is_assumed_and_said() -> None:
