@@ -1,8 +1,8 @@
 """Accelerator and managed-API quota arithmetic, and regional availability hints.
 
-Pure functions over the packaged catalogue (``quotas``, ``managed_endpoints``,
-``availability``); callers pass instance shapes in, so nothing here depends on the instance-type
-catalogue.
+Arithmetic and matching over the catalogue's records (:mod:`linter.catalog.quotas`,
+``endpoints`` and ``availability``, which answer the lookups); callers pass instance shapes in, so
+nothing here depends on the instance-type catalogue.
 """
 
 from __future__ import annotations
