@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from linter.catalog import quotas
+from linter.catalog.quotas import capacity_class
 from linter.memo import memoize_list
-from linter.quota.keys import ANY_CAPACITY, SPOT, QuotaKey, capacity_class
+from linter.quota.keys import ANY_CAPACITY, SPOT, QuotaKey
 
 
 @memoize_list

@@ -8,21 +8,9 @@ from linter.catalog.endpoints import bedrock_profile, cloud_of
 from linter.catalog.names import name_key
 from linter.catalog.quotas import capacity_class
 
-ON_DEMAND = "on-demand"
 SPOT = "spot"
 ANY_CAPACITY = "any"
 """``QuotaKey.capacity`` of a quota shared by every capacity type (GCP ``GPUS_ALL_REGIONS``)."""
-
-__all__ = [
-    "ANY_CAPACITY",
-    "ON_DEMAND",
-    "SPOT",
-    "ManagedQuotaKey",
-    "QuotaKey",
-    "capacity_class",
-    "matches",
-    "units_needed",
-]
 
 
 @dataclass(frozen=True)
