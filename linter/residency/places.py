@@ -45,7 +45,7 @@ class Destination:
 
 
 @functools.cache
-def place_of(region: Region) -> Place:
+def _place(region: Region) -> Place:
     """The place of a catalogued region."""
     return Place(
         provider=region.provider,
@@ -63,14 +63,14 @@ def region_place(provider: str, region: str) -> Place | None:
     their region); None when the provider or region is not in the catalogue. ``provider`` may
     also be a managed-service name (``bedrock``)."""
     found = regions.region(provider, region)
-    return place_of(found) if found is not None else None
+    return _place(found) if found is not None else None
 
 
 def places_in(cloud: str, jurisdiction: str) -> list[Place]:
     """The places of every region of ``cloud`` carrying a jurisdiction tag or country code."""
-    return [place_of(found) for found in regions.regions_in(cloud, jurisdiction)]
+    return [_place(found) for found in regions.regions_in(cloud, jurisdiction)]
 
 
 def provider_places(cloud: str) -> list[Place]:
     """Every catalogued region of a cloud, in catalogue order."""
-    return [place_of(found) for found in regions.regions_of(cloud)]
+    return [_place(found) for found in regions.regions_of(cloud)]
