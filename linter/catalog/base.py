@@ -13,13 +13,33 @@ its document directly); field names are snake_case as in the data files.
 from __future__ import annotations
 
 import functools
-from typing import Any, TypeVar
+import re
+from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from linter.catalog import CatalogueError, load
 
 DATE = r"^\d{4}-\d{2}-\d{2}$"
+
+SOURCE_ID = r"^[a-z0-9][a-z0-9.-]*$"
+
+SourceRef = Annotated[str, Field(pattern=SOURCE_ID, description="The id of an entry in `sources`.")]
+"""A value's ``source``: the id of one of its catalogue's sources."""
+
+Text = Annotated[str, Field(min_length=1)]
+
+
+def _compiles(pattern: str) -> str:
+    try:
+        re.compile(pattern)
+    except re.error as err:
+        raise ValueError(f"not a regular expression: {err}") from None
+    return pattern
+
+
+Regex = Annotated[str, AfterValidator(_compiles), Field(json_schema_extra={"format": "regex"})]
+"""A regular expression (Python syntax) that must compile."""
 
 
 class Record(BaseModel):
@@ -29,7 +49,7 @@ class Record(BaseModel):
 
 
 class Source(Record):
-    id: str = Field(min_length=1)
+    id: str = Field(pattern=SOURCE_ID)
     title: str = Field(
         min_length=1, description="The document: page title, repository path and commit."
     )

@@ -19,15 +19,33 @@ BASE_ID = "https://gpulint.dev/schemas/catalog/"
 
 def registry() -> dict[str, type[Catalogue]]:
     """Catalogue file name (``data/<name>.yaml``) -> its model. The one list of catalogues."""
-    from linter.catalog import engines, gpus, instances, models, precisions, prices, spot
+    from linter.catalog import (
+        availability,
+        endpoints,
+        engines,
+        gpus,
+        instances,
+        jurisdictions,
+        models,
+        precisions,
+        prices,
+        quotas,
+        regions,
+        spot,
+    )
 
     return {
+        "availability": availability.AvailabilityCatalogue,
         "engines": engines.EngineCatalogue,
         "gpus": gpus.GpuCatalogue,
         "instance_types": instances.InstanceCatalogue,
+        "jurisdictions": jurisdictions.JurisdictionCatalogue,
+        "managed_endpoints": endpoints.EndpointCatalogue,
         "models": models.ModelCatalogue,
         "precisions": precisions.PrecisionCatalogue,
         "prices": prices.Prices,
+        "quotas": quotas.QuotaCatalogue,
+        "regions": regions.RegionCatalogue,
         "spot": spot.SpotCatalogue,
     }
 

@@ -13,19 +13,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from linter import catalog
+from linter.catalog import regions
+from linter.catalog.endpoints import (
+    azure_data_zone,
+    azure_deployment_type,
+    bedrock_profile,
+    cloud_of,
+)
 from linter.catalog.names import name_key
 from linter.pricing.apis import ManagedOffering
-from linter.residency import (
-    Destination,
-    allowed_countries,
-    bedrock_profile,
-    endpoint_destinations,
-    region_place,
-    within,
-)
-from linter.residency.names import cloud_of
-from linter.residency.places import provider_places
+from linter.residency import Destination, endpoint_destinations, region_place, within
 
 
 @dataclass(frozen=True)
@@ -56,21 +53,19 @@ def _not_regional(cloud: str, workload_cloud: str | None, region: str | None) ->
 
 def _bedrock_profile(offering: ManagedOffering, source_region: str | None) -> list[Destination]:
     profile, _ = bedrock_profile(offering.model)
-    if profile is not None and source_region is None and profile["regions"] != "any":
-        source_region = profile["regions"][0]
+    if profile is not None and source_region is None and profile.regions != "any":
+        source_region = profile.regions[0]
     return endpoint_destinations("bedrock", source_region or "", offering.model)
 
 
 def _azure_segment(segment: str, source_region: str | None) -> list[Destination]:
     """An Azure OpenAI price segment: a deployment type (``global``) or a data zone (``eu``)."""
-    data = catalog.load("managed_endpoints")["azure_openai"]
-    if any(name_key(segment) in kind["names"] for kind in data["deployment_types"]):
+    if azure_deployment_type(segment) is not None:
         return endpoint_destinations("azure-openai", source_region or segment, None, segment)
-    for zone in data["data_zones"]:
-        if name_key(zone["zone"]) == name_key(segment):
-            countries = allowed_countries([zone["jurisdiction"]])
-            home = next(p for p in provider_places("azure") if p.country in countries)
-            return endpoint_destinations("azure-openai", home.region, None, "data-zone")
+    zone = azure_data_zone(segment)
+    if zone is not None:
+        home = regions.regions_in("azure", zone.jurisdiction)[0]
+        return endpoint_destinations("azure-openai", home.region, None, "data-zone")
     return [Destination("azure", None, None, f"Azure price segment {segment!r} is not catalogued")]
 
 
@@ -83,7 +78,7 @@ def destinations(
     same_cloud_region = workload_region if workload_cloud == cloud else None
     if offering.region is None:
         return same_cloud_region, [_not_regional(cloud, workload_cloud, workload_region)]
-    if cloud == "aws" and region_place("aws", offering.region) is not None:
+    if cloud == "aws" and regions.region("aws", offering.region) is not None:
         return offering.region, endpoint_destinations("bedrock", offering.region, None)
     if cloud == "aws":
         return offering.region, _bedrock_profile(offering, same_cloud_region)

@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from linter.catalog import regions
 from linter.catalog.names import name_key
 from linter.catalog.prices import InstancePriceRow, flag, instance_rows
-from linter.residency import Place, region_place
+from linter.catalog.regions import Region
 
 #: Where a price comes from: the region asked for, the cheapest priced region in its country,
 #: sharing one of its jurisdiction tags, anywhere, or the cheapest when no region was given.
@@ -99,10 +100,10 @@ def _price(row: InstancePriceRow, basis: Basis, asked: str | None) -> InstancePr
 
 
 def _nearest(
-    rows: Sequence[InstancePriceRow], home: Place | None
+    rows: Sequence[InstancePriceRow], home: Region | None
 ) -> tuple[InstancePriceRow, Basis]:
     if home is not None:
-        places = {row.region: region_place(row.provider, row.region) for row in rows}
+        places = {row.region: regions.region(row.provider, row.region) for row in rows}
         shared_tags = home.jurisdictions - {home.country}
         tiers: tuple[tuple[Basis, set[str]], ...] = (
             ("same-country", {home.country}),
@@ -139,7 +140,7 @@ def instance_price(
         return None
     if region is None:
         return _price(_cheapest(rows), "no-region-given", None)
-    home = region_place(provider, region)
+    home = regions.region(provider, region)
     wanted = {name_key(region)} | ({name_key(home.region)} if home else set())
     exact = [row for row in rows if name_key(row.region) in wanted]
     if exact:

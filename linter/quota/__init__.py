@@ -1,8 +1,8 @@
 """Accelerator and managed-API quota arithmetic, and regional availability hints.
 
-Pure functions over the packaged catalogue (``quotas``, ``managed_endpoints``,
-``availability``); callers pass instance shapes in, so nothing here depends on the instance-type
-catalogue.
+Arithmetic and matching over the catalogue's records (:mod:`linter.catalog.quotas`,
+``endpoints`` and ``availability``, which answer the lookups); callers pass instance shapes in, so
+nothing here depends on the instance-type catalogue.
 """
 
 from __future__ import annotations
@@ -11,11 +11,9 @@ from linter.quota.availability import offered_in_region
 from linter.quota.compute import quota_for
 from linter.quota.keys import (
     ANY_CAPACITY,
-    ON_DEMAND,
     SPOT,
     ManagedQuotaKey,
     QuotaKey,
-    capacity_class,
     matches,
     units_needed,
 )
@@ -23,11 +21,9 @@ from linter.quota.managed import dynamic_shared_quota, endpoint_quota
 
 __all__ = [
     "ANY_CAPACITY",
-    "ON_DEMAND",
     "SPOT",
     "ManagedQuotaKey",
     "QuotaKey",
-    "capacity_class",
     "dynamic_shared_quota",
     "endpoint_quota",
     "matches",

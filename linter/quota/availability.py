@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import fnmatch
 import functools
 
-from linter import catalog
-from linter.residency.names import squash
-from linter.residency.places import provider_places
+from linter.catalog import availability, regions
 
 
 @functools.lru_cache(maxsize=4096)
@@ -20,32 +17,18 @@ def offered_in_region(
 
     A hint, not a guarantee: offered is not obtainable, and snapshots lag new types and regions.
     """
-    data = catalog.load("availability")
     cloud = provider.strip().lower()
     code = region.strip().lower()
     if instance_type:
-        name = instance_type.strip().lower()
-        entries = [
-            e
-            for e in data["offerings"]
-            if e["provider"] == cloud
-            and any(fnmatch.fnmatchcase(name, g) for g in e["instance_types"])
-        ]
+        entries = availability.offerings_of_instance(cloud, instance_type)
     elif gpu_type:
-        wanted = squash(gpu_type)
-        entries = [
-            e
-            for e in data["offerings"]
-            if e["provider"] == cloud and wanted in {squash(g) for g in e["gpus"]}
-        ]
+        entries = availability.offerings_of_gpu(cloud, gpu_type)
     else:
         return None
-    if any(code in e["regions"] for e in entries):
+    if any(code in entry.regions for entry in entries):
         return True
-    coverage = data["providers"].get(cloud, {})
-    covered = code in {p.region for p in provider_places(cloud)} and code not in coverage.get(
-        "uncovered_regions", []
-    )
-    if entries and covered and all(e["complete"] for e in entries):
+    catalogued = any(known.region == code for known in regions.regions_of(cloud))
+    covered = catalogued and code not in availability.uncovered_regions(cloud)
+    if entries and covered and all(entry.complete for entry in entries):
         return False
     return None

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import fnmatch
-import re
-from typing import Any
-
-from linter import catalog
+from linter.catalog import quotas
+from linter.catalog.quotas import capacity_class
 from linter.memo import memoize_list
-from linter.quota.keys import ANY_CAPACITY, SPOT, QuotaKey, capacity_class
-from linter.residency.names import squash
+from linter.quota.keys import ANY_CAPACITY, SPOT, QuotaKey
 
 
 @memoize_list
@@ -39,91 +35,64 @@ def quota_for(
     quota_class = capacity_class(capacity)
     if quota_class is None:
         return []
-    data = catalog.load("quotas")
     cloud = provider.strip().lower()
     if cloud == "aws":
         family = instance_type.split(".", 1)[0] if instance_type else instance_family
-        return _aws(data["aws"], region, family, quota_class) if family and region else []
+        return _aws(region, family, quota_class) if family and region else []
     if cloud == "gcp":
-        return _gcp(data["gcp"], region, instance_type, gpu_type, quota_class)
+        return _gcp(region, instance_type, gpu_type, quota_class)
     if cloud == "azure" and region:
-        return _azure(data["azure"], region, instance_type, instance_family, quota_class)
+        return _azure(region, instance_type, instance_family, quota_class)
     return []
 
 
-def _aws(data: Any, region: str, family: str, quota_class: str) -> list[QuotaKey]:
-    family = family.strip().lower()
-    rule = max(
-        (rule for rule in data["families"] if family.startswith(rule["prefix"])),
-        key=lambda rule: len(rule["prefix"]),
-    )
-    code = rule["spot" if quota_class == SPOT else "on_demand"]
-    if code is None:
+def _aws(region: str, family: str, quota_class: str) -> list[QuotaKey]:
+    rule = quotas.aws_family(family)
+    if rule is None:
         return []
-    quota = next(q for q in data["quotas"] if q["code"] == code)
-    return [
-        QuotaKey(
-            "aws", region, code, quota["name"], data["unit"], quota["capacity"], quota["default"]
-        )
-    ]
+    code = rule.spot if quota_class == SPOT else rule.on_demand
+    quota = quotas.aws_quota(code) if code is not None else None
+    if quota is None:
+        return []
+    unit = quotas.aws().unit
+    return [QuotaKey("aws", region, quota.code, quota.name, unit, quota.capacity, quota.default)]
 
 
 def _gcp(
-    data: Any, region: str | None, machine_type: str | None, gpu_type: str | None, quota_class: str
+    region: str | None, machine_type: str | None, gpu_type: str | None, quota_class: str
 ) -> list[QuotaKey]:
-    gpu = _gcp_gpu(data["gpus"], machine_type, gpu_type)
+    gpu = quotas.gcp_gpu(machine_type=machine_type, gpu_type=gpu_type)
     if gpu is None and not gpu_type:
         return []
-    total = data["global_quota"]
-    keys = [
-        QuotaKey(
-            "gcp", None, total["code"], total["code"], data["unit"], ANY_CAPACITY, total["default"]
-        )
-    ]
+    table = quotas.gcp()
+    total = table.global_quota
+    keys = [QuotaKey("gcp", None, total.code, total.code, table.unit, ANY_CAPACITY, total.default)]
     if gpu is not None and region:
-        metric = gpu["spot" if quota_class == SPOT else "on_demand"]
+        metric = gpu.spot if quota_class == SPOT else gpu.on_demand
         keys.insert(
-            0, QuotaKey("gcp", region, metric, metric, data["unit"], quota_class, gpu["default"])
+            0, QuotaKey("gcp", region, metric, metric, table.unit, quota_class, gpu.default)
         )
     return keys
 
 
-def _gcp_gpu(gpus: list[Any], machine_type: str | None, gpu_type: str | None) -> Any:
-    if machine_type:
-        name = machine_type.strip().lower()
-        for gpu in gpus:
-            if any(fnmatch.fnmatchcase(name, glob) for glob in gpu.get("machine_types", [])):
-                return gpu
-    if gpu_type:
-        wanted = squash(gpu_type)
-        for gpu in gpus:
-            if wanted in {squash(alias) for alias in gpu["aliases"]}:
-                return gpu
-    return None
-
-
 def _azure(
-    data: Any, region: str, size: str | None, family_name: str | None, quota_class: str
+    region: str, size: str | None, family_name: str | None, quota_class: str
 ) -> list[QuotaKey]:
+    table = quotas.azure()
     if quota_class == SPOT:
-        spot = data["spot_quota"]
-        return [QuotaKey("azure", region, spot["code"], spot["name"], data["unit"], SPOT)]
-    for family in data["families"]:
-        by_size = size is not None and any(
-            re.match(pattern, size.strip(), re.IGNORECASE) for pattern in family["sizes"]
+        spot = table.spot_quota
+        return [QuotaKey("azure", region, spot.code, spot.name, table.unit, SPOT)]
+    family = quotas.azure_family(size=size, family=family_name)
+    if family is None:
+        return []
+    return [
+        QuotaKey(
+            "azure",
+            region,
+            family.code,
+            family.quota_name,
+            table.unit,
+            quota_class,
+            family.default,
         )
-        names = [family["code"], family.get("name", family["code"]), *family["aliases"]]
-        by_name = family_name is not None and squash(family_name) in {squash(n) for n in names}
-        if by_size or by_name:
-            return [
-                QuotaKey(
-                    "azure",
-                    region,
-                    family["code"],
-                    family.get("name", family["code"]),
-                    data["unit"],
-                    quota_class,
-                    family["default"],
-                )
-            ]
-    return []
+    ]

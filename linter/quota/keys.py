@@ -4,23 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from linter.residency.endpoints import bedrock_profile
-from linter.residency.names import cloud_of, squash
+from linter.catalog.endpoints import bedrock_profile, cloud_of
+from linter.catalog.names import name_key
+from linter.catalog.quotas import capacity_class
 
-ON_DEMAND = "on-demand"
 SPOT = "spot"
 ANY_CAPACITY = "any"
 """``QuotaKey.capacity`` of a quota shared by every capacity type (GCP ``GPUS_ALL_REGIONS``)."""
-
-_CAPACITY_CLASS = {"on-demand": ON_DEMAND, "reserved": ON_DEMAND, "spot": SPOT}
-"""Workload capacity -> the quota class it draws on. Reserved capacity (AWS Reserved Instances
-and Capacity Reservations, GCP reservations, Azure reservations) runs against the regular
-On-Demand quotas on every provider; only spot has quotas of its own."""
-
-
-def capacity_class(capacity: str) -> str | None:
-    """``on-demand`` or ``spot`` for a workload capacity value; None for an unknown value."""
-    return _CAPACITY_CLASS.get(capacity.strip().lower())
 
 
 @dataclass(frozen=True)
@@ -106,8 +96,8 @@ def matches(
     else:
         names = {key.name, *key.aliases, *([key.code] if key.code else [])}
     if entry_quota is not None:
-        return squash(entry_quota) in {squash(name) for name in names}
+        return name_key(entry_quota) in {name_key(name) for name in names}
     if isinstance(key, QuotaKey) or entry_model is None:
         return False
     _, base_model = bedrock_profile(entry_model)  # a profile ID names the same model
-    return squash(base_model) in {squash(key.model), squash(key.model_id)}
+    return name_key(base_model) in {name_key(key.model), name_key(key.model_id)}

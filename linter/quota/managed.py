@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
-from linter import catalog
+from linter.catalog import endpoints
 from linter.memo import memoize_list
 from linter.quota.keys import ManagedQuotaKey
-from linter.residency.endpoints import bedrock_profile
-from linter.residency.names import cloud_of, squash
 
 
 @memoize_list
@@ -34,17 +29,16 @@ def endpoint_quota(
     """
     if not model or not region:
         return []
-    data = catalog.load("managed_endpoints")
-    cloud = cloud_of(provider)
+    cloud = endpoints.cloud_of(provider)
     if cloud == "aws":
-        return _bedrock(data["bedrock"], model, region, inference_profile)
+        return _bedrock(model, region, inference_profile)
     if cloud == "gcp" and not dynamic_shared_quota(provider, model):
         return [
-            ManagedQuotaKey("gcp", region, model, model, "regional", q["name"], q["unit"])
-            for q in data["vertex"]["quotas"]
+            ManagedQuotaKey("gcp", region, model, model, "regional", quota.name, quota.unit)
+            for quota in endpoints.vertex_quotas()
         ]
     if cloud == "azure":
-        return _azure_openai(data["azure_openai"], model, region, deployment_type)
+        return _azure_openai(model, region, deployment_type)
     return []
 
 
@@ -52,24 +46,20 @@ def dynamic_shared_quota(provider: str, model: str) -> bool:
     """True when the model has no per-project quota to check: Vertex AI Gemini 2.0+ on
     pay-as-you-go shares capacity per model and region, returning 429 under load; only
     Provisioned Throughput guarantees it."""
-    patterns = catalog.load("managed_endpoints")["vertex"]["dynamic_shared_quota"]
-    name = model.strip().lower().rsplit("/", 1)[-1]  # publishers/google/models/gemini-2.5-pro
-    return cloud_of(provider) == "gcp" and any(re.match(p, name) for p in patterns)
+    return endpoints.cloud_of(provider) == "gcp" and endpoints.vertex_dynamic_shared_quota(model)
 
 
-def _bedrock(
-    data: Any, model: str, region: str, inference_profile: str | None
-) -> list[ManagedQuotaKey]:
+def _bedrock(model: str, region: str, inference_profile: str | None) -> list[ManagedQuotaKey]:
     # The model may carry the profile prefix itself; the base model ID is what the quota names.
-    profile, model_id = bedrock_profile(model)
+    profile, model_id = endpoints.bedrock_profile(model)
     if inference_profile:
-        profile, _ = bedrock_profile(inference_profile)
+        profile, _ = endpoints.bedrock_profile(inference_profile)
         if profile is None:
             return []
-    route = profile["quota"] if profile else "on-demand"
-    known = next((m for m in data["models"] if m["id"] == model_id), None)
-    name = known["name"] if known else model_id
-    codes = known.get("codes", {}) if known else {}
+    route = profile.quota if profile else "on-demand"
+    known = endpoints.bedrock_model(model_id)
+    name = known.name if known else model_id
+    codes = known.codes if known else {}
     return [
         ManagedQuotaKey(
             "aws",
@@ -77,22 +67,19 @@ def _bedrock(
             name,
             model_id,
             route,
-            quota["name"].format(model=name),
-            quota["unit"],
-            codes.get(f"{route} {quota['unit']}"),
-            tuple(alias.format(model=name) for alias in quota.get("aliases", [])),
+            quota.name.format(model=name),
+            quota.unit,
+            codes.get(f"{route} {quota.unit}"),
+            tuple(alias.format(model=name) for alias in quota.aliases),
         )
-        for quota in data["quotas"][route]
+        for quota in endpoints.bedrock_quotas(route)
     ]
 
 
-def _azure_openai(
-    data: Any, model: str, region: str, deployment_type: str | None
-) -> list[ManagedQuotaKey]:
-    wanted = squash(deployment_type or "")
-    kind = next((d for d in data["deployment_types"] if wanted in d["names"]), None)
+def _azure_openai(model: str, region: str, deployment_type: str | None) -> list[ManagedQuotaKey]:
+    kind = endpoints.azure_deployment_type(deployment_type or "")
     if kind is None:
         return []
-    quota = data["quota"]
-    name = quota["name"].format(usage=kind["usage"], model=model)
-    return [ManagedQuotaKey("azure", region, model, model, kind["usage"], name, quota["unit"])]
+    quota = endpoints.azure_openai_quota()
+    name = quota.name.format(usage=kind.usage, model=model)
+    return [ManagedQuotaKey("azure", region, model, model, kind.usage, name, quota.unit)]

@@ -1,13 +1,13 @@
 """Data residency: where personal data may be processed, resolved to jurisdictions.
 
-Pure functions over the packaged catalogue (``regions``, ``jurisdictions`` and
-``managed_endpoints``); nothing here raises for an unknown region, it answers None or returns a
-destination whose place is None.
+Policy over the catalogue's records (:mod:`linter.catalog.regions`, ``jurisdictions`` and
+``endpoints``, which answer the lookups); nothing here raises for an unknown region, it answers
+None or returns a destination whose place is None.
 """
 
 from __future__ import annotations
 
-from linter.residency.endpoints import bedrock_profile, endpoint_destinations
+from linter.residency.endpoints import endpoint_destinations
 from linter.residency.jurisdictions import allowed_countries, unknown_allowed, within
 from linter.residency.places import ANYWHERE, Destination, Place, region_place
 
@@ -16,7 +16,6 @@ __all__ = [
     "Destination",
     "Place",
     "allowed_countries",
-    "bedrock_profile",
     "endpoint_destinations",
     "region_place",
     "unknown_allowed",

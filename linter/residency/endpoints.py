@@ -8,27 +8,22 @@ destination it may route to before applying an allow-list.
 
 from __future__ import annotations
 
-from typing import Any
-
-from linter import catalog
+from linter.catalog.endpoints import (
+    azure_data_zones,
+    azure_deployment_type,
+    bedrock_profile,
+    cloud_of,
+    vertex_location,
+)
 from linter.memo import memoize_list
-from linter.residency.jurisdictions import allowed_countries
-from linter.residency.names import cloud_of, squash
-from linter.residency.places import ANYWHERE, Destination, Place, provider_places, region_place
-
-
-def bedrock_profile(text: str | None) -> tuple[dict[str, Any] | None, str]:
-    """Split a Bedrock inference profile ID, ARN or bare prefix (``eu``, ``eu.``,
-    ``eu.anthropic.claude-...``, ``arn:...:inference-profile/eu.anthropic...``) into the
-    catalogued profile (None when its prefix is not catalogued) and the base model ID."""
-    if not text:
-        return None, ""
-    profile_id = text.strip().rsplit("/", 1)[-1]
-    prefix, _, model_id = profile_id.partition(".")
-    for profile in catalog.load("managed_endpoints")["bedrock"]["profiles"]:
-        if profile["prefix"] == prefix.lower():
-            return profile, model_id
-    return None, profile_id
+from linter.residency.places import (
+    ANYWHERE,
+    Destination,
+    Place,
+    places_in,
+    provider_places,
+    region_place,
+)
 
 
 @memoize_list
@@ -89,12 +84,12 @@ def _bedrock(region: str, inference_profile: str | None) -> list[Destination]:
                 f"inference profile {inference_profile!r} has no catalogued prefix",
             )
         ]
-    name = f"the {profile['prefix']}. inference profile"
-    if profile["regions"] == "any":
+    name = f"the {profile.prefix}. inference profile"
+    if profile.regions == "any":
         return [_anywhere("aws", f"{name} may route to any commercial AWS region")]
-    found = [_in_region("aws", r, f"{name} routes to") for r in profile["regions"]]
+    found = [_in_region("aws", r, f"{name} routes to") for r in profile.regions]
     source = region_place("aws", region)
-    if source is None or source.region not in profile["regions"]:
+    if source is None or source.region not in profile.regions:
         found.append(
             _in_region("aws", region, f"data at rest for {name} stays in the source region")
         )
@@ -102,49 +97,42 @@ def _bedrock(region: str, inference_profile: str | None) -> list[Destination]:
 
 
 def _vertex(location: str) -> list[Destination]:
-    for spec in catalog.load("managed_endpoints")["vertex"]["locations"]:
-        if spec["location"] != location.strip().lower():
-            continue
-        why = f"the Vertex AI {spec['location']} location"
-        if spec.get("regions") == "any":
-            return [_anywhere("gcp", f"{why} may process in any region ({spec['note']})")]
-        countries = allowed_countries([spec["jurisdiction"]])
-        return _each(
-            [p for p in provider_places("gcp") if p.country in countries], f"{why} may process in"
-        )
-    return [_in_region("gcp", location, "the regional Vertex AI endpoint processes in")]
+    spec = vertex_location(location)
+    if spec is None:
+        return [_in_region("gcp", location, "the regional Vertex AI endpoint processes in")]
+    why = f"the Vertex AI {spec.location} location"
+    if spec.jurisdiction is None:  # regions: any
+        return [_anywhere("gcp", f"{why} may process in any region ({spec.note})")]
+    return _each(places_in("gcp", spec.jurisdiction), f"{why} may process in")
 
 
 def _azure_openai(region: str, deployment_type: str | None) -> list[Destination]:
-    data = catalog.load("managed_endpoints")["azure_openai"]
-    wanted = squash(deployment_type or "")
-    scope = next((d["scope"] for d in data["deployment_types"] if wanted in d["names"]), None)
-    if scope is None:
+    kind = azure_deployment_type(deployment_type or "")
+    if kind is None:
         why = (
             f"Azure OpenAI deployment type {deployment_type!r} is not catalogued"
             if deployment_type
             else "no Azure OpenAI deployment type is declared (a Global one routes anywhere)"
         )
         return [Destination("azure", None, None, why)]
-    if scope == "global":
+    if kind.scope == "global":
         return [
             _anywhere("azure", f"a {deployment_type} deployment may be routed to any Azure region")
         ]
     home = region_place("azure", region)
     if home is None:
         return [_in_region("azure", region, f"the {deployment_type} deployment's resource is in")]
-    if scope == "regional":
+    if kind.scope == "regional":
         return _each(
             [p for p in provider_places("azure") if p.geography == home.geography],
             f"a {deployment_type} deployment in {home.region} stays in Azure geography"
             f" {home.geography}, which includes",
         )
-    for zone in data["data_zones"]:
-        countries = allowed_countries([zone["jurisdiction"]])
-        if home.country in countries:
+    for zone in azure_data_zones():
+        if zone.jurisdiction in home.jurisdictions:
             return _each(
-                [p for p in provider_places("azure") if p.country in countries],
-                f"a {deployment_type} deployment in {home.region} stays in the {zone['zone']} data"
+                places_in("azure", zone.jurisdiction),
+                f"a {deployment_type} deployment in {home.region} stays in the {zone.zone} data"
                 " zone, which includes",
             )
     why = f"no Azure OpenAI data zone is catalogued for {home.label()}"

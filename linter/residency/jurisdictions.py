@@ -1,6 +1,6 @@
 """Residency allow-lists: jurisdiction tags expanded to countries, and the ``within`` test.
 
-Semantics of an allow-list entry (case-insensitive):
+Semantics of an allow-list entry (case and punctuation do not matter):
 
 - ``EU``: the 27 EU member states only (not IS/LI/NO, not the UK or Switzerland).
 - ``EEA``: the EU plus Iceland, Liechtenstein and Norway.
@@ -13,42 +13,20 @@ Semantics of an allow-list entry (case-insensitive):
 - any other two-letter entry: an ISO 3166-1 country code (``DE``, ``CH``, ``US``).
 
 Anything else matches nothing; :func:`unknown_allowed` lists such entries so they can be
-reported. The tags and their members are data (``jurisdictions.yaml``), not code.
+reported. The tags and their members are data (:mod:`linter.catalog.jurisdictions`), not code.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
-from typing import Any
 
-from linter import catalog
+from linter.catalog.jurisdictions import countries_of_tag
 from linter.residency.places import ANYWHERE, Destination, Place
-
-
-@functools.cache
-def _tag_countries() -> dict[str, frozenset[str]]:
-    data = catalog.load("jurisdictions")
-    tags: dict[str, Any] = data["tags"]
-    by_scope: dict[str, set[str]] = {}
-    for decision in data["adequacy_decisions"]:
-        by_scope.setdefault(decision["scope"], set()).add(decision["country"])
-
-    def expand(tag: str) -> frozenset[str]:
-        spec = tags[tag]
-        found = set(spec.get("countries", []))
-        for scope in spec.get("adequacy", []):
-            found |= by_scope.get(scope, set())
-        for included in spec.get("includes", []):
-            found |= expand(included)
-        return frozenset(found)
-
-    return {tag.casefold(): expand(tag) for tag in tags}
 
 
 def _entry_countries(entry: str) -> frozenset[str] | None:
     text = entry.strip()
-    tag = _tag_countries().get(text.casefold())
+    tag = countries_of_tag(text)
     if tag is not None:
         return tag
     if len(text) == 2 and text.isalpha() and text.isascii():

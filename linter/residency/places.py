@@ -1,19 +1,15 @@
-"""Cloud regions resolved to places: country, jurisdiction tags, GDPR adequacy status."""
+"""Cloud regions as places to judge residency by: country, jurisdiction tags, GDPR adequacy."""
 
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass
 
-from linter import catalog
-from linter.residency.names import cloud_of
+from linter.catalog import regions
+from linter.catalog.regions import Region
 
 ANYWHERE = "*"
 """``Destination.region`` for routing that may reach any region of the provider."""
-
-# Zone -> region: AWS us-east-1a, GCP us-central1-a.
-_ZONE_SUFFIX = (re.compile(r"^(.*\d)[a-z]$"), re.compile(r"^(.*\d)-[a-z]$"))
 
 
 @dataclass(frozen=True)
@@ -49,39 +45,32 @@ class Destination:
 
 
 @functools.cache
-def _places() -> dict[tuple[str, str], Place]:
-    return {
-        (row["provider"], row["region"]): Place(
-            provider=row["provider"],
-            region=row["region"],
-            country=row["country"],
-            jurisdictions=frozenset(row["jurisdictions"]),
-            name=row["name"],
-            adequacy=row["adequacy"],
-            geography=row.get("geography"),
-        )
-        for row in catalog.load("regions")["regions"]
-    }
+def _place(region: Region) -> Place:
+    """The place of a catalogued region."""
+    return Place(
+        provider=region.provider,
+        region=region.region,
+        country=region.country,
+        jurisdictions=region.jurisdictions,
+        name=region.name,
+        adequacy=region.adequacy,
+        geography=region.geography,
+    )
 
 
-@functools.lru_cache(maxsize=4096)
 def region_place(provider: str, region: str) -> Place | None:
     """The place of ``region`` (zones such as ``us-east-1a`` or ``us-central1-a`` resolve to
     their region); None when the provider or region is not in the catalogue. ``provider`` may
     also be a managed-service name (``bedrock``)."""
-    cloud = cloud_of(provider)
-    if cloud is None:
-        return None
-    code = region.strip().lower()
-    place = _places().get((cloud, code))
-    if place is None:
-        for pattern in _ZONE_SUFFIX:
-            match = pattern.match(code)
-            if match:
-                return _places().get((cloud, match.group(1)))
-    return place
+    found = regions.region(provider, region)
+    return _place(found) if found is not None else None
 
 
-def provider_places(provider: str) -> list[Place]:
+def places_in(cloud: str, jurisdiction: str) -> list[Place]:
+    """The places of every region of ``cloud`` carrying a jurisdiction tag or country code."""
+    return [_place(found) for found in regions.regions_in(cloud, jurisdiction)]
+
+
+def provider_places(cloud: str) -> list[Place]:
     """Every catalogued region of a cloud, in catalogue order."""
-    return [place for (cloud, _), place in _places().items() if cloud == provider]
+    return [_place(found) for found in regions.regions_of(cloud)]

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from linter.residency import ANYWHERE, Destination, bedrock_profile, endpoint_destinations, within
+from linter.catalog.endpoints import bedrock_profile
+from linter.residency import ANYWHERE, Destination, endpoint_destinations, within
 
 
 def outside(destinations: list[Destination], allowed: list[str]) -> list[str | None]:
@@ -74,9 +75,9 @@ def test_bedrock_profile_parsing() -> None:
     profile, model = bedrock_profile(
         "arn:aws:bedrock:eu-central-1:111122223333:inference-profile/eu.amazon.nova-micro-v1:0"
     )
-    assert profile is not None and profile["prefix"] == "eu" and model == "amazon.nova-micro-v1:0"
+    assert profile is not None and profile.prefix == "eu" and model == "amazon.nova-micro-v1:0"
     profile, model = bedrock_profile("us-gov.anthropic.claude-3-5-sonnet-20240620-v1:0")
-    assert profile is not None and profile["prefix"] == "us-gov"
+    assert profile is not None and profile.prefix == "us-gov"
     assert bedrock_profile("anthropic.claude-3-5-sonnet-20240620-v1:0") == (
         None,
         "anthropic.claude-3-5-sonnet-20240620-v1:0",

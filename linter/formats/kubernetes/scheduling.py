@@ -24,16 +24,15 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from linter.catalog import regions
 from linter.catalog.instances import resolve_instance
 from linter.formats.kubernetes.labels import Label, catalogue
 from linter.formats.kubernetes.placeholders import unrendered
 from linter.formats.kubernetes.pods import PodSpec, Report, mapping, sequence
 from linter.formats.provenance import Origin
 from linter.load.positions import Path
-from linter.residency.places import region_place
 
 _MIB_PER_GIB = 1024
-_CLOUDS = ("aws", "gcp", "azure")
 _REQUIRED = ("affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution")
 
 
@@ -298,7 +297,8 @@ def _provider(used: _Used, out: Placement) -> Found | None:
         if spec is not None:
             return Found(spec.provider, out.instance_type.origin, out.instance_type.name)
     if out.region is not None:
-        clouds = [cloud for cloud in _CLOUDS if region_place(cloud, out.region.value) is not None]
+        code = out.region.value
+        clouds = [cloud for cloud in regions.clouds() if regions.region(cloud, code) is not None]
         if len(clouds) == 1:
             return Found(clouds[0], out.region.origin, out.region.name)
     return None
