@@ -21,7 +21,7 @@ from linter.config import LoadedConfig
 from linter.deferred import Deferred, defer
 from linter.discover import Candidate
 from linter.engine import Evaluator, activation, is_run_wide, profile_of
-from linter.facts import records, run_sides, target
+from linter.facts import RUN_WIDE, records, run_sides, target
 from linter.file_result import FileResult, LineInfo
 from linter.findings import Finding, Location
 from linter.formats import MARKERS, Format, InputFile, claimed, recognise
@@ -30,7 +30,7 @@ from linter.formats.manifest import Manifest
 from linter.load import Document, Limits, LoadedFile, is_json, load_source
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import parse_path
-from linter.policy.flatten import MISSING, resolve
+from linter.policy.flatten import MISSING, SEPARATOR, resolve
 from linter.policy.loader import CompiledRule
 from linter.report.fingerprint import line_hashes
 from linter.selection import RuleSettings
@@ -149,10 +149,12 @@ def _check_manifests(manifests: list[Manifest], plan: FirstPass, result: FileRes
 
 
 def _deferred(manifest: Manifest, variables: dict[str, Any], plan: FirstPass) -> Deferred:
-    """What the run-wide rules read of a manifest, resolved now (run-wide facts excepted)."""
+    """What the run-wide rules for the manifest's kind and profile read of it, resolved now
+    (run-wide facts excepted: they are known in the second pass)."""
     values = {}
-    for name in plan.run_wide.names.get(manifest.kind, ()):
-        if name.split("__")[:2] in (["facts", side] for side in run_sides()):
+    for name in plan.run_wide.names(manifest.kind, profile_of(manifest)):
+        parts = name.split(SEPARATOR, 2)
+        if parts[0] == "facts" and len(parts) > 1 and parts[1] in RUN_WIDE:
             continue
         value = resolve(variables, name)
         if value is not MISSING:

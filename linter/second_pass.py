@@ -41,18 +41,10 @@ def run_wide_findings(
     def find(file: str, document: int, part: int) -> Deferred | None:
         return deferred.get((file, document, part))
 
-    providers: dict[str, frozenset[str]] = {
-        kind: frozenset(
-            name.split("__")[1]
-            for name in names
-            if name.startswith("facts__") and name.split("__")[1] in RUN_WIDE
-        )
-        for kind, names in evaluator.names.items()
-    }
     for key, part in deferred.items():
         variables: dict[str, Any] = dict(nested(part.values))
         facts = dict(variables.get("facts", {}))
-        for provider in providers.get(part.kind, ()):
+        for provider in evaluator.providers(part.kind, part.profile) & RUN_WIDE:
             facts[provider] = run.fact(provider, key).as_data()
         variables["facts"] = facts
         yield from evaluator.evaluate(part, variables, part.profile, find)
