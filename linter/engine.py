@@ -23,7 +23,7 @@ from linter.formats.manifest import Manifest
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import format_path, parse_path
 from linter.policy.budget import CostModel, SizeOf, document_sizes, over_budget
-from linter.policy.flatten import MISSING, SEPARATOR, activation_roots, kind_variable, resolve
+from linter.policy.flatten import MISSING, SEPARATOR, activation_roots, kind_variable, member
 from linter.policy.loader import CompiledCheck, CompiledRule
 from linter.policy.template import Read
 from linter.selection import RuleSettings, resolve_severity
@@ -100,25 +100,57 @@ class _Outcome:
 
 class Values:
     """The values of one target's (flattened) names, each resolved from the activation once and
-    shared by its rules; MISSING for a path the target does not have."""
+    shared by its rules (``facts__memory__gpu`` is found in the value of ``facts__memory``);
+    MISSING for a path the target does not have."""
 
-    __slots__ = ("_activation", "_resolved")
+    __slots__ = ("_nodes", "_tokens", "activation")
 
     def __init__(self, activation: Mapping[str, Any]) -> None:
-        self._activation = activation
-        self._resolved: dict[str, Any] = {}
+        self.activation = activation
+        self._nodes: dict[str, Any] = {}
+        self._tokens: dict[str, str | None] = {}
 
     def __call__(self, name: str) -> Any:
+        value = self._node(name)
+        return dict(value) if isinstance(value, Facts) else value  # all of ``facts`` at once
+
+    def token(self, name: str) -> str | None:
+        """The value as a string that equals another's only for an equal value of the same
+        types (1, 1.0 and true differ); None for a value that is not plain data."""
         try:
-            return self._resolved[name]
+            return self._tokens[name]
         except KeyError:
             pass
-        activation = self._activation
-        value = activation[name] if name in activation else resolve(activation, name)
-        if isinstance(value, Facts):  # a rule reading all of ``facts`` at once
-            value = dict(value)
-        self._resolved[name] = value
+        found = self._tokens[name] = _token(self(name))
+        return found
+
+    def _node(self, name: str) -> Any:
+        try:
+            return self._nodes[name]
+        except KeyError:
+            pass
+        activation = self.activation
+        if name in activation:
+            value = activation[name]
+        else:
+            parent, separator, last = name.rpartition(SEPARATOR)
+            value = member(self._node(parent), last) if separator else MISSING
+        self._nodes[name] = value
         return value
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _token(value: Any) -> str | None:
+    if value is MISSING:
+        return ""  # no value's token is empty
+    if type(value) in _SCALARS:
+        return repr(value)  # quoted strings, digits, True, None: never a JSON list or map
+    try:
+        return json.dumps(value, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return None
 
 
 class Evaluator:
@@ -139,12 +171,15 @@ class Evaluator:
                     self.by_kind.setdefault(kind, []).append((rule, settings))
         self.budgets = {rule.id: _budget(rule, settings) for rule, settings in rules}
         self._reads = {rule: tuple(sorted(rule.reads - VARYING)) for rule, _ in rules}
+        #: What a rule's outcome is remembered under: the names it reads, less those within
+        #: another it reads (``facts__memory__inference__batch`` is in ``facts__memory``).
+        self._keys = {rule: _outermost(names) for rule, names in self._reads.items()}
         documents = activation_roots() - {"facts"}
         self._remembered = frozenset(
             rule for rule, _ in rules if not _reads_identity(rule, documents)
         )
         self._groups: dict[tuple[str, str | None], _Group] = {}
-        self._memo: dict[tuple[CompiledRule, str], _Outcome] = {}
+        self._memo: dict[tuple[CompiledRule, tuple[str, ...]], _Outcome] = {}
         self._memo_size = memo_size
 
     def __bool__(self) -> bool:
@@ -180,27 +215,25 @@ class Evaluator:
     def evaluate(
         self,
         target: Target,
-        activation: Mapping[str, Any],
+        values: Values,
         profile: str | None,
         find: Find,
     ) -> Iterator[Finding]:
-        """Findings of the rules for the target's kind and profile. ``activation`` holds the
-        variables (``document``, the kind's name, ``facts``), nested, or already flattened
-        names."""
+        """Findings of the rules for the target's kind and profile, on the target's ``values``
+        (of its activation: ``document``, the kind's name, ``facts``)."""
         applicable = self.applicable(target.kind, profile)
         if not applicable:
             return
-        values = Values(activation)
         sizes: list[SizeOf] = []  # the document's sizes, measured on the first evaluation
 
         def size_of() -> SizeOf:
             if not sizes:
-                sizes.append(document_sizes(nested(activation)))
+                sizes.append(document_sizes(nested(values.activation)))
             return sizes[0]
 
         for rule, settings in applicable:
             try:
-                outcome = self._outcome(rule, settings, values, size_of, activation)
+                outcome = self._outcome(rule, settings, values, size_of)
                 for fired in outcome.fired:
                     yield _finding(rule, fired, target, find)
                 error = outcome.error
@@ -223,17 +256,16 @@ class Evaluator:
         settings: RuleSettings,
         values: Values,
         size_of: Callable[[], SizeOf],
-        activation: Mapping[str, Any],
     ) -> _Outcome:
         """The rule's outcome on these values: remembered, or evaluated now."""
-        names = self._reads[rule]
-        key = _memo_key(names, values) if rule in self._remembered else None
+        key = _memo_key(self._keys[rule], values) if rule in self._remembered else None
         if key is not None:
             found = self._memo.get((rule, key))
             if found is not None:
                 return found
+        names = self._reads[rule]
         prepared = {name: value for name in names if (value := values(name)) is not MISSING}
-        outcome = _run(rule, settings, self.budgets[rule.id], prepared, size_of, activation)
+        outcome = _run(rule, settings, self.budgets[rule.id], prepared, size_of, values.activation)
         if key is not None:
             if len(self._memo) >= self._memo_size:
                 del self._memo[next(iter(self._memo))]
@@ -252,14 +284,15 @@ def _reads_identity(rule: CompiledRule, documents: frozenset[str]) -> bool:
     return False
 
 
-def _memo_key(names: Sequence[str], values: Values) -> str | None:
-    """The values of ``names`` as one string: equal strings mean equal values, of the same JSON
-    types (1 and 1.0 and true differ); None when a value is not JSON data."""
-    present = {name: value for name in names if (value := values(name)) is not MISSING}
-    try:
-        return json.dumps(present, separators=(",", ":"), allow_nan=True)
-    except (TypeError, ValueError):
-        return None
+def _outermost(names: Sequence[str]) -> tuple[str, ...]:
+    within = {name for name in names for other in names if name.startswith(other + SEPARATOR)}
+    return tuple(name for name in names if name not in within)
+
+
+def _memo_key(names: Sequence[str], values: Values) -> tuple[str, ...] | None:
+    """The tokens of the values of ``names``; None when one is not plain data."""
+    key = tuple(values.token(name) for name in names)
+    return None if None in key else key  # type: ignore[return-value]  # None checked
 
 
 def nested(activation: Mapping[str, Any]) -> Mapping[str, Any]:

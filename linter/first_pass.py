@@ -14,13 +14,12 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from linter import suppress
 from linter.config import LoadedConfig
 from linter.deferred import Anchors, Deferred, defer
 from linter.discover import Candidate
-from linter.engine import Evaluator, activation, is_run_wide, profile_of
+from linter.engine import Evaluator, Values, activation, is_run_wide, profile_of
 from linter.facts import RUN_WIDE, records, run_sides, target
 from linter.file_result import FileResult, LineInfo
 from linter.findings import Finding, Location
@@ -30,7 +29,7 @@ from linter.formats.manifest import Manifest
 from linter.load import Document, Limits, LoadedFile, is_json, load_source
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import parse_path
-from linter.policy.flatten import MISSING, SEPARATOR, resolve
+from linter.policy.flatten import MISSING, SEPARATOR
 from linter.policy.loader import CompiledRule
 from linter.report.fingerprint import line_hashes
 from linter.selection import RuleSettings
@@ -162,29 +161,29 @@ def _check_manifests(manifests: list[Manifest], plan: FirstPass, result: FileRes
         made = records(manifest)
         if any(record is not None for record in made):
             result.records.append((target(manifest), made))
-        variables = activation(manifest, residency)
+        values = Values(activation(manifest, residency))
         profile = profile_of(manifest)
         result.findings.extend(
-            plan.local.evaluate(manifest, variables, profile, lambda f, d, p: here.get((f, d, p)))
+            plan.local.evaluate(manifest, values, profile, lambda f, d, p: here.get((f, d, p)))
         )
         if manifest.kind in plan.anchors:
-            result.deferred.append(_deferred(manifest, variables, plan))
+            result.deferred.append(_deferred(manifest, values, profile, plan))
         if _reads_other_files(manifest):
             result.cacheable = False
 
 
-def _deferred(manifest: Manifest, variables: dict[str, Any], plan: FirstPass) -> Deferred:
+def _deferred(manifest: Manifest, values: Values, profile: str | None, plan: FirstPass) -> Deferred:
     """What the run-wide rules for the manifest's kind and profile read of it, resolved now
     (run-wide facts excepted: they are known in the second pass)."""
-    values = {}
-    for name in plan.run_wide.names(manifest.kind, profile_of(manifest)):
+    read = {}
+    for name in plan.run_wide.names(manifest.kind, profile):
         parts = name.split(SEPARATOR, 2)
         if parts[0] == "facts" and len(parts) > 1 and parts[1] in RUN_WIDE:
             continue
-        value = resolve(variables, name)
+        value = values(name)
         if value is not MISSING:
-            values[name] = value
-    return defer(manifest, values, plan.anchors[manifest.kind])
+            read[name] = value
+    return defer(manifest, read, plan.anchors[manifest.kind])
 
 
 def _reads_other_files(manifest: Manifest) -> bool:

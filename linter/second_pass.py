@@ -14,7 +14,7 @@ from typing import Any
 
 from linter import suppress
 from linter.deferred import Deferred
-from linter.engine import Evaluator, nested
+from linter.engine import Evaluator, Values, nested
 from linter.facts import RUN_WIDE, run_sides
 from linter.facts.run import RunIndex, RunInputs, Target
 from linter.file_result import FileResult
@@ -47,7 +47,7 @@ def run_wide_findings(
         for provider in evaluator.providers(part.kind, part.profile) & RUN_WIDE:
             facts[provider] = run.fact(provider, key).as_data()
         variables["facts"] = facts
-        yield from evaluator.evaluate(part, variables, part.profile, find)
+        yield from evaluator.evaluate(part, Values(variables), part.profile, find)
 
 
 def finalise(

@@ -52,7 +52,8 @@ def target(number: int, values: dict[str, Any]) -> Deferred:
 def findings(evaluator: Evaluator, *targets: Deferred) -> list[Finding]:
     out: list[Finding] = []
     for one in targets:
-        out.extend(evaluator.evaluate(one, engine.nested(one.values), None, lambda *_: None))
+        values = engine.Values(engine.nested(one.values))
+        out.extend(evaluator.evaluate(one, values, None, lambda *_: None))
     return out
 
 
