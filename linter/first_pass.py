@@ -126,6 +126,8 @@ def read_file(
     itself), its manifests and its text."""
     candidate = source.candidate
     result = FileResult(candidate.display, candidate.explicit)
+    if isinstance(source.content, bytes):
+        result.line_count = source.content.count(b"\n") + 1
     if source.content is None:
         result.skipped = candidate.explicit
         return result, [], ""

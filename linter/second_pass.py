@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from linter import suppress
 from linter.deferred import Deferred
-from linter.engine import Evaluator, Values, nested
-from linter.facts import RUN_WIDE, run_sides
-from linter.facts.run import RunIndex, RunInputs, Target
 from linter.file_result import FileResult
 from linter.findings import Finding
 from linter.policy.loader import Rulebook
 from linter.selection import RuleSettings, resolve_severity
+
+if TYPE_CHECKING:  # imported when the run-wide rules run: a run answered from the cache does not
+    from linter.engine import Evaluator
+    from linter.facts.run import RunInputs, Target
 
 
 def run_wide_findings(
@@ -28,6 +29,10 @@ def run_wide_findings(
 ) -> Iterator[Finding]:
     """The run-wide rules' findings, from the results of every file and the run's other
     inputs (budgets, the cost base)."""
+    from linter.engine import Values, nested
+    from linter.facts import RUN_WIDE, run_sides
+    from linter.facts.run import RunIndex
+
     if not evaluator:
         return
     run = RunIndex(run_sides(), inputs)
