@@ -10,13 +10,16 @@ the result cache with the rest of the file's results.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from linter.findings import Location
-from linter.formats.manifest import ABSENT, Manifest, value_at
 from linter.load.positions import Path, Span, format_path, parse_path
+
+if TYPE_CHECKING:  # formats are imported when a manifest is deferred, not when one is restored
+    from linter.formats.manifest import Manifest
 
 #: A located path: line, column, end line, end column and the original path (as written).
 Spot = tuple[int, int, int, int, str]
@@ -87,24 +90,40 @@ def _spot(raw: Any) -> Spot:
     return (*numbers, str(original))
 
 
-def defer(manifest: Manifest, values: dict[str, Any], anchors: Iterable[Path]) -> Deferred:
-    """A manifest's deferred part: ``values`` its run-wide rules read, and the spots of every
-    normalised path at or under one of ``anchors`` (the static start of the paths those rules
-    point at), and of each anchor's ancestors (where a path that is absent points)."""
+@dataclass(frozen=True)
+class Anchors:
+    """The paths of one kind's manifests that run-wide findings may point at (their own paths
+    and related locations): ``exact`` ones, a path alternative written out in full, and
+    ``subtrees``, where any path at or below may be pointed at (the static start of an
+    alternative with a placeholder, ``spec.endpoints[{item.endpoint}]``, and the paths run-wide
+    facts name). Each one's ancestors are located too: an absent path points at the nearest
+    one present."""
+
+    exact: frozenset[Path]
+    subtrees: frozenset[Path]
+
+    @functools.cached_property
+    def ancestors(self) -> frozenset[Path]:
+        anchors = self.exact | self.subtrees
+        found = {anchor[:end] for anchor in anchors for end in range(len(anchor))}
+        return frozenset(found - anchors)
+
+
+def defer(manifest: Manifest, values: dict[str, Any], anchors: Anchors) -> Deferred:
+    """A manifest's deferred part: ``values`` its run-wide rules read, and the spots of the
+    ``anchors`` it has (each exact one, each subtree and every path below it) and of their
+    ancestors, present or not."""
+    from linter.formats.manifest import ABSENT, has_path, value_at
+
     spots: dict[str, Spot] = {}
-    ancestors = {anchor[:end] for anchor in anchors for end in range(len(anchor))}
-    for anchor in [*anchors, *ancestors]:
-        for path in _under(manifest.data, anchor) if anchor in anchors else (anchor,):
-            location = manifest.location(path)
-            span = location.span
-            original = format_path(location.source_path) if location.source_path else ""
-            spots[format_path(path)] = (
-                span.line,
-                span.column,
-                span.end_line,
-                span.end_column,
-                original,
-            )
+    for anchor in anchors.subtrees:
+        for path in _under(manifest.data, anchor):
+            spots[format_path(path)] = _spot_of(manifest, path)
+    for anchor in anchors.exact:
+        if has_path(manifest.data, anchor):
+            spots[format_path(anchor)] = _spot_of(manifest, anchor)
+    for anchor in anchors.ancestors:
+        spots[format_path(anchor)] = _spot_of(manifest, anchor)
     profile = value_at(manifest.data, ("spec", "profile"))
     assumptions = [(format_path(path), note) for path, note in manifest.assumed()]
     return Deferred(
@@ -119,9 +138,18 @@ def defer(manifest: Manifest, values: dict[str, Any], anchors: Iterable[Path]) -
     )
 
 
+def _spot_of(manifest: Manifest, path: Path) -> Spot:
+    location = manifest.location(path)
+    span = location.span
+    original = format_path(location.source_path) if location.source_path else ""
+    return (span.line, span.column, span.end_line, span.end_column, original)
+
+
 def _under(data: Any, anchor: Path) -> Iterable[Path]:
     """``anchor`` and every path below it in ``data``, when it is there (an absent path is
     located at its nearest present ancestor)."""
+    from linter.formats.manifest import ABSENT, value_at
+
     node = value_at(data, anchor)
     if node is ABSENT:
         return

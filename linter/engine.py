@@ -9,8 +9,11 @@ configuration assumed of it.
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from linter import cel
@@ -19,9 +22,10 @@ from linter.findings import Finding, Location, Severity
 from linter.formats.manifest import Manifest
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import format_path, parse_path
-from linter.policy.budget import CostModel, document_sizes, over_budget
-from linter.policy.flatten import MISSING, SEPARATOR, kind_variable, resolve
+from linter.policy.budget import CostModel, SizeOf, document_sizes, over_budget
+from linter.policy.flatten import MISSING, SEPARATOR, activation_roots, kind_variable, member
 from linter.policy.loader import CompiledCheck, CompiledRule
+from linter.policy.template import Read
 from linter.selection import RuleSettings, resolve_severity
 
 EVALUATION_RULE = "GL006"
@@ -56,74 +60,239 @@ def is_run_wide(rule: CompiledRule) -> bool:
     return bool(rule.fact_providers & RUN_WIDE)
 
 
-class Evaluator:
-    """Enabled rules ready to run: grouped by kind, with the names each kind's rules read and
-    each rule's cost budget (options filled in) computed once per run."""
+#: Names a rule reads that are not the target's: its options, and per element of ``each`` the
+#: element, its index and the rule's variables, served by the context's resolver (adding a
+#: variable would make the backend convert the whole context again).
+VARYING = frozenset({"options", "item", "index", "variables"})
+#: At most this many outcomes are remembered per evaluator (the oldest are forgotten first).
+MEMO_SIZE = 4096
 
-    def __init__(self, rules: Rules) -> None:
+
+@dataclass(frozen=True)
+class _Group:
+    """The rules for one kind and profile, and what they read."""
+
+    rules: Rules
+    names: frozenset[str]  # of the target (flattened), options and items excepted
+    providers: frozenset[str]  # fact providers
+
+
+@dataclass(frozen=True)
+class _Fired:
+    """A check that fired, as CEL left it: where it points (the path template rendered), its
+    related entries, its message and fix. The same for every target with the same values."""
+
+    check: CompiledCheck
+    path: str
+    related: tuple[dict[str, Any], ...]
+    message: str
+    fix: str | None
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """What evaluating a rule gave: the checks that fired, in order, and why evaluation stopped
+    early (GL006), if it did."""
+
+    fired: tuple[_Fired, ...]
+    error: str | None = None
+
+
+class Values:
+    """The values of one target's (flattened) names, each resolved from the activation once and
+    shared by its rules (``facts__memory__gpu`` is found in the value of ``facts__memory``);
+    MISSING for a path the target does not have."""
+
+    __slots__ = ("_nodes", "_tokens", "activation")
+
+    def __init__(self, activation: Mapping[str, Any]) -> None:
+        self.activation = activation
+        self._nodes: dict[str, Any] = {}
+        self._tokens: dict[str, str | None] = {}
+
+    def __call__(self, name: str) -> Any:
+        value = self._node(name)
+        return dict(value) if isinstance(value, Facts) else value  # all of ``facts`` at once
+
+    def token(self, name: str) -> str | None:
+        """The value as a string that equals another's only for an equal value of the same
+        types (1, 1.0 and true differ); None for a value that is not plain data."""
+        try:
+            return self._tokens[name]
+        except KeyError:
+            pass
+        found = self._tokens[name] = _token(self(name))
+        return found
+
+    def _node(self, name: str) -> Any:
+        try:
+            return self._nodes[name]
+        except KeyError:
+            pass
+        activation = self.activation
+        if name in activation:
+            value = activation[name]
+        else:
+            parent, separator, last = name.rpartition(SEPARATOR)
+            value = member(self._node(parent), last) if separator else MISSING
+        self._nodes[name] = value
+        return value
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _token(value: Any) -> str | None:
+    if value is MISSING:
+        return ""  # no value's token is empty
+    if type(value) in _SCALARS:
+        return repr(value)  # quoted strings, digits, True, None: never a JSON list or map
+    try:
+        return json.dumps(value, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return None
+
+
+class Evaluator:
+    """Enabled rules ready to run: grouped by kind and profile, with the names each rule reads
+    of its target and each rule's cost budget (options filled in) computed once per run.
+
+    A rule's outcome depends only on the values it reads (its options are fixed for the run),
+    so it is remembered under those values: workloads that agree on everything a rule reads
+    share one evaluation, and only the parts that depend on the target (where a finding is in
+    its file, the assumptions it relies on) are computed for each. Rules that read a
+    workload's name are not remembered: no two workloads share one."""
+
+    def __init__(self, rules: Rules, memo_size: int = MEMO_SIZE) -> None:
         self.by_kind: dict[str, list[tuple[CompiledRule, RuleSettings]]] = {}
         for rule, settings in rules:
             if not rule.meta.engine:
                 for kind in rule.meta.scope.kinds:
                     self.by_kind.setdefault(kind, []).append((rule, settings))
-        self.names = {
-            kind: frozenset(name for rule, _ in applicable for name in rule.reads)
-            for kind, applicable in self.by_kind.items()
-        }
         self.budgets = {rule.id: _budget(rule, settings) for rule, settings in rules}
+        self._reads = {rule: tuple(sorted(rule.reads - VARYING)) for rule, _ in rules}
+        #: What a rule's outcome is remembered under: the names it reads, less those within
+        #: another it reads (``facts__memory__inference__batch`` is in ``facts__memory``).
+        self._keys = {rule: _outermost(names) for rule, names in self._reads.items()}
+        documents = activation_roots() - {"facts"}
+        self._remembered = frozenset(
+            rule for rule, _ in rules if not _reads_identity(rule, documents)
+        )
+        self._groups: dict[tuple[str, str | None], _Group] = {}
+        self._memo: dict[tuple[CompiledRule, tuple[str, ...]], _Outcome] = {}
+        self._memo_size = memo_size
 
     def __bool__(self) -> bool:
         return bool(self.by_kind)
 
+    def applicable(self, kind: str, profile: str | None) -> Rules:
+        """The rules for manifests of this kind and profile."""
+        return self._group(kind, profile).rules
+
+    def names(self, kind: str, profile: str | None) -> frozenset[str]:
+        """The names of a target the rules for its kind and profile read."""
+        return self._group(kind, profile).names
+
+    def providers(self, kind: str, profile: str | None) -> frozenset[str]:
+        """The fact providers the rules for a kind and profile read."""
+        return self._group(kind, profile).providers
+
+    def _group(self, kind: str, profile: str | None) -> _Group:
+        found = self._groups.get((kind, profile))
+        if found is None:
+            rules = tuple(
+                (rule, settings)
+                for rule, settings in self.by_kind.get(kind, ())
+                if not rule.meta.scope.profiles or profile in rule.meta.scope.profiles
+            )
+            found = self._groups[(kind, profile)] = _Group(
+                rules,
+                frozenset(name for rule, _ in rules for name in self._reads[rule]),
+                frozenset(provider for rule, _ in rules for provider in rule.fact_providers),
+            )
+        return found
+
     def evaluate(
         self,
         target: Target,
-        activation: Mapping[str, Any],
+        values: Values,
         profile: str | None,
         find: Find,
     ) -> Iterator[Finding]:
-        """Findings of the rules for the target's kind. ``activation`` holds the variables
-        (``document``, the kind's name, ``facts``), nested, or already flattened names."""
-        applicable = self.by_kind.get(target.kind)
+        """Findings of the rules for the target's kind and profile, on the target's ``values``
+        (of its activation: ``document``, the kind's name, ``facts``)."""
+        applicable = self.applicable(target.kind, profile)
         if not applicable:
             return
-        # Rule expressions are flattened (linter.policy.flatten) so that each reads only the
-        # values at the paths it names; the context holds exactly those names. What changes
-        # from rule to rule (options) or item to item (item, index) is served by a resolver:
-        # adding a variable would make the backend convert the whole context again.
-        prepared = {}
-        for name in self.names[target.kind]:
-            value = activation[name] if name in activation else resolve(activation, name)
-            if isinstance(value, Facts):  # a rule reading all of ``facts`` at once
-                value = dict(value)
-            if value is not MISSING:
-                prepared[name] = value
-        context = cel.new_context(prepared)
-        varying: dict[str, Any] = {}
-        context.set_variable_resolver(varying.get)
-        size_of = document_sizes(nested(activation))
+        sizes: list[SizeOf] = []  # the document's sizes, measured on the first evaluation
+
+        def size_of() -> SizeOf:
+            if not sizes:
+                sizes.append(document_sizes(nested(values.activation)))
+            return sizes[0]
+
         for rule, settings in applicable:
-            profiles = rule.meta.scope.profiles
-            if profiles and profile not in profiles:
-                continue
-            varying.clear()
-            varying["options"] = settings.options
             try:
-                refused = over_budget(self.budgets[rule.id], size_of)
-                if refused:
-                    raise cel.CelError(f"not run: {refused}")
-                yield from _evaluate_rule(rule, target, context, varying, find, activation)
-            except cel.CelError as err:
+                outcome = self._outcome(rule, settings, values, size_of)
+                for fired in outcome.fired:
+                    yield _finding(rule, fired, target, find)
+                error = outcome.error
+            except (cel.CelError, ValueError) as err:
+                error = explain(err)
+            if error is not None:
                 # Fail closed: a policy that cannot be checked (or would cost too much to check
                 # on this document) is reported at the policy's own severity, so an error-level
                 # rule still fails the run.
                 yield Finding(
                     EVALUATION_RULE,
                     resolve_severity(rule.meta, None, settings),
-                    f"rule {rule.id} ({rule.meta.name}) could not be evaluated here: "
-                    f"{explain(err)}",
+                    f"rule {rule.id} ({rule.meta.name}) could not be evaluated here: {error}",
                     target.location(("kind",)),
                 )
+
+    def _outcome(
+        self,
+        rule: CompiledRule,
+        settings: RuleSettings,
+        values: Values,
+        size_of: Callable[[], SizeOf],
+    ) -> _Outcome:
+        """The rule's outcome on these values: remembered, or evaluated now."""
+        key = _memo_key(self._keys[rule], values) if rule in self._remembered else None
+        if key is not None:
+            found = self._memo.get((rule, key))
+            if found is not None:
+                return found
+        names = self._reads[rule]
+        prepared = {name: value for name in names if (value := values(name)) is not MISSING}
+        outcome = _run(rule, settings, self.budgets[rule.id], prepared, size_of, values.activation)
+        if key is not None:
+            if len(self._memo) >= self._memo_size:
+                del self._memo[next(iter(self._memo))]
+            self._memo[(rule, key)] = outcome
+        return outcome
+
+
+def _reads_identity(rule: CompiledRule, documents: frozenset[str]) -> bool:
+    """Whether a rule reads a manifest's name (or a whole that holds it) from one of the
+    ``documents`` variables: its outcome is the target's own, never shared."""
+    identity = ("metadata", "name")
+    for name in rule.reads:
+        root, *path = name.split(SEPARATOR)
+        if root in documents and tuple(path[:2]) == identity[: len(path[:2])]:
+            return True
+    return False
+
+
+def _outermost(names: Sequence[str]) -> tuple[str, ...]:
+    within = {name for name in names for other in names if name.startswith(other + SEPARATOR)}
+    return tuple(name for name in names if name not in within)
+
+
+def _memo_key(names: Sequence[str], values: Values) -> tuple[str, ...] | None:
+    """The tokens of the values of ``names``; None when one is not plain data."""
+    key = tuple(values.token(name) for name in names)
+    return None if None in key else key  # type: ignore[return-value]  # None checked
 
 
 def nested(activation: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -143,7 +312,7 @@ def nested(activation: Mapping[str, Any]) -> Mapping[str, Any]:
 _UNDEFINED = re.compile(r"Undefined variable or function: '(\w+)'")
 
 
-def explain(error: cel.CelError) -> str:
+def explain(error: Exception) -> str:
     """The backend's message in manifest terms: a flattened name that is not defined is a path
     the document does not have."""
     message = str(error)
@@ -179,39 +348,60 @@ def _budget(rule: CompiledRule, settings: RuleSettings) -> CostModel:
     return (once + per_item).specialise("options", options)
 
 
-def _evaluate_rule(
+def _run(
     rule: CompiledRule,
-    target: Target,
-    context: Any,
-    varying: dict[str, Any],
-    find: Find,
+    settings: RuleSettings,
+    budget: CostModel,
+    prepared: dict[str, Any],
+    size_of: Callable[[], SizeOf],
     activation: Mapping[str, Any],
-) -> Iterator[Finding]:
-    if rule.applies is not None and not _truth(rule.applies, context, "applies"):
-        return
-    items: list[Any] = [None]
-    if rule.each is not None:
-        items = cel.evaluate(rule.each, context)
-        if not isinstance(items, list):
-            raise cel.CelError("`each` must evaluate to a list")
-    for index, item in enumerate(items):
+) -> _Outcome:
+    """Evaluate a rule on the values it reads (``prepared``: flattened name -> value)."""
+    context = cel.new_context(prepared)
+    varying: dict[str, Any] = {"options": settings.options}
+    context.set_variable_resolver(varying.get)
+
+    def read(name: str) -> Any:
+        """A name as CEL resolves it: the context's variable, else the resolver's non-null
+        value (a null from the resolver is an undefined variable)."""
+        if name in prepared:
+            return prepared[name]
+        value = varying.get(name)
+        return MISSING if value is None else value
+
+    fired: list[_Fired] = []
+    try:
+        refused = over_budget(budget, size_of())
+        if refused:
+            raise cel.CelError(f"not run: {refused}")
+        if rule.applies is not None and not _truth(rule.applies, context, "applies"):
+            return _Outcome(())
+        items: list[Any] = [None]
         if rule.each is not None:
-            varying["item"], varying["index"] = item, index
-        if rule.variables:
-            values: dict[str, Any] = {}
-            varying["variables"] = values
-            for name, program in rule.variables:
-                values[name] = cel.evaluate(program, context)
-            # Only now are the sizes of the variables known: check the rest against them.
-            sizes = document_sizes(
-                {**nested(activation), "variables": values, "options": varying["options"]}
-            )
-            refused = over_budget(rule.costs[1], sizes)
-            if refused:
-                raise cel.CelError(f"not run: {refused}")
-        for check in rule.checks:
-            if _truth(check.violation, context, "violation"):
-                yield _finding(rule, check, target, context, find)
+            items = cel.evaluate(rule.each, context)
+            if not isinstance(items, list):
+                raise cel.CelError("`each` must evaluate to a list")
+        for index, item in enumerate(items):
+            if rule.each is not None:
+                varying["item"], varying["index"] = item, index
+            if rule.variables:
+                values: dict[str, Any] = {}
+                varying["variables"] = values
+                for name, program in rule.variables:
+                    values[name] = cel.evaluate(program, context)
+                # Only now are the sizes of the variables known: check the rest against them.
+                sizes = document_sizes(
+                    {**nested(activation), "variables": values, "options": varying["options"]}
+                )
+                refused = over_budget(rule.costs[1], sizes)
+                if refused:
+                    raise cel.CelError(f"not run: {refused}")
+            for check in rule.checks:
+                if _truth(check.violation, context, "violation"):
+                    fired.append(_fire(check, context, read))
+    except cel.CelError as err:
+        return _Outcome(tuple(fired), explain(err))
+    return _Outcome(tuple(fired))
 
 
 def _truth(program: Any, context: Any, what: str) -> bool:
@@ -221,28 +411,42 @@ def _truth(program: Any, context: Any, what: str) -> bool:
     return value
 
 
-def _finding(
-    rule: CompiledRule,
-    check: CompiledCheck,
-    target: Target,
-    context: Any,
-    find: Find,
-) -> Finding:
-    path = pick_path(target, check.path.render(context))
-    related: tuple[Location, ...] = ()
+def _fire(check: CompiledCheck, context: Any, read: Read) -> _Fired:
+    path = check.path.render(context, read)
+    related: tuple[dict[str, Any], ...] = ()
     if check.related is not None:
-        related = tuple(_related(cel.evaluate(check.related, context), find))
-    message = check.message.render(context)
+        entries = cel.evaluate(check.related, context)
+        if not isinstance(entries, list):
+            raise cel.CelError("`related` must evaluate to a list of maps")
+        if not all(isinstance(entry, dict) for entry in entries):
+            raise cel.CelError("`related` entries must be maps with file, document and path")
+        related = tuple(entries)
+    return _Fired(
+        check,
+        path,
+        related,
+        check.message.render(context, read),
+        check.fix.render(context, read) if check.fix else None,
+    )
+
+
+def _finding(rule: CompiledRule, fired: _Fired, target: Target, find: Find) -> Finding:
+    """A fired check as a finding on ``target``; raises ValueError for a path that is not
+    one."""
+    path = pick_path(target, fired.path)
+    related = tuple(_related(fired.related, find))
+    message = fired.message
     assumed = relied_assumptions(rule, target)
     if assumed:
         message = f"{message} ({assumed})"
+    check = fired.check
     return Finding(
         rule.id,
         Severity(check.severity) if check.severity else None,
         message,
         target.location(path),
         related,
-        fix=check.fix.render(context) if check.fix else None,
+        fix=fired.fix,
     )
 
 
@@ -270,20 +474,22 @@ def _overlap(a: ManifestPath, b: tuple[str, ...]) -> bool:
 
 def pick_path(target: Target, spec: str) -> ManifestPath:
     """``spec.lifecycle | spec.resources``: the first alternative present in the normalised
-    document, else the first one (which then resolves to its nearest present ancestor)."""
-    alternatives = [parse_path(part.strip()) for part in spec.split("|")]
+    document, else the first one (which then resolves to its nearest present ancestor).
+    Raises ValueError for an alternative that is not a path."""
+    alternatives = _alternatives(spec)
     for path in alternatives:
         if target.present(path):
             return path
     return alternatives[0]
 
 
-def _related(entries: Any, find: Find) -> Iterator[Location]:
-    if not isinstance(entries, list):
-        raise cel.CelError("`related` must evaluate to a list of maps")
+@functools.lru_cache(maxsize=1024)
+def _alternatives(spec: str) -> tuple[ManifestPath, ...]:
+    return tuple(parse_path(part.strip()) for part in spec.split("|"))
+
+
+def _related(entries: Sequence[dict[str, Any]], find: Find) -> Iterator[Location]:
     for entry in entries:
-        if not isinstance(entry, dict):
-            raise cel.CelError("`related` entries must be maps with file, document and path")
         document, part = entry.get("document"), entry.get("part", 0)
         if not isinstance(document, int) or not isinstance(part, int):
             continue

@@ -4,17 +4,24 @@ else (no text, no parsed document), as plain data that the result cache can stor
 A :class:`FileResult` is independent of every other file, so an unchanged file's result is
 reused from the cache as it is; what depends on other files (run-wide facts and the rules that
 read them) is recomputed from the results' records and deferred parts in the second pass.
+
+In the cache a result is two parts: its own findings, suppressions and lines (``to_json``,
+compact: findings are arrays whose texts are numbers in a :class:`Strings` table shared by the
+whole entry, since many workloads share a message), and what the run-wide rules need of it
+(``wide_to_json``: records and deferred parts), stored apart and read only when those rules
+must run again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from linter.deferred import Deferred
-from linter.findings import Finding
-from linter.report.serialise import finding_from_dict, finding_to_dict
+from linter.findings import Finding, Location, Severity
+from linter.load.positions import Path, Span, format_path, parse_path
 from linter.suppress import Suppression
 
 #: A line's SARIF fingerprint (None when unknown) and its text, whitespace collapsed (baselines).
@@ -35,43 +42,43 @@ class FileResult:
     deferred: list[Deferred] = field(default_factory=list)
     lines: dict[int, LineInfo] = field(default_factory=dict)
     cacheable: bool = True  # False when the result depends on another file (model.config)
+    line_count: int = 1  # of the file's text: positions beyond it are not believed
+    cached: bool = False  # restored from the result cache (records and deferred parts apart)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, strings: Strings) -> dict[str, Any]:
+        """The file's own part, its texts numbered in ``strings``."""
         return {
             "checked": self.checked,
             "skipped": self.skipped,
-            "findings": [finding_to_dict(f, None) for f in self.findings],
+            "findings": [encode_finding(f, strings) for f in self.findings],
             "suppressions": [
                 [s.line, s.column, s.end_column, list(s.rule_ids), s.reason]
                 for s in self.suppressions
             ],
+            "lines": {str(line): list(info) for line, info in self.lines.items()},
+        }
+
+    def wide_to_json(self) -> dict[str, Any]:
+        """What the run-wide rules need of the file."""
+        return {
             "records": [[list(target), record] for target, record in self.records],
             "deferred": [d.to_json() for d in self.deferred],
-            "lines": {str(line): list(info) for line, info in self.lines.items()},
         }
 
     @classmethod
     def from_json(
-        cls, data: Mapping[str, Any], display: str, explicit: bool, line_count: int
+        cls,
+        data: Mapping[str, Any],
+        strings: Strings,
+        display: str,
+        explicit: bool,
+        line_count: int,
     ) -> FileResult:
         """A cached result for this file (its display path, and its text's line count to check
-        positions against); raises KeyError, TypeError or ValueError on anything doubtful."""
-        findings = [finding_from_dict(item) for item in data["findings"]]
-        for finding in findings:
-            if finding.location.file != display:
-                raise ValueError("a finding on another file")
-            for location in (finding.location, *finding.related):
-                span = location.span
-                if min(span.line, span.column) < 1 or (span.end_line, span.end_column) < (
-                    span.line,
-                    span.column,
-                ):
-                    raise ValueError("not a span")
-                if location.file == display and span.end_line > line_count + 1:
-                    raise ValueError("a position beyond the end of the file")
-        deferred = [Deferred.from_json(item) for item in data["deferred"]]
-        if any(d.file != display for d in deferred):
-            raise ValueError("a deferred part of another file")
+        positions against), without its records and deferred parts (``restore_wide``); raises
+        KeyError, TypeError or ValueError on anything doubtful."""
+        findings = [decode_finding(item, strings) for item in data["findings"]]
+        check_findings(findings, {display: line_count}, display)
         checked, skipped = data["checked"], data["skipped"]
         if not isinstance(checked, bool) or not isinstance(skipped, bool):
             raise TypeError("checked and skipped are true or false")
@@ -85,10 +92,21 @@ class FileResult:
                 Suppression(int(a), int(b), int(c), tuple(map(str, ids)), str(reason))
                 for a, b, c, ids, reason in data["suppressions"]
             ],
-            [(_target(target, display), dict(record)) for target, record in data["records"]],
-            deferred,
-            {int(line): (info[0], str(info[1])) for line, info in data["lines"].items()},
+            lines={int(line): (info[0], str(info[1])) for line, info in data["lines"].items()},
+            line_count=line_count,
+            cached=True,
         )
+
+    def restore_wide(self, data: Mapping[str, Any]) -> None:
+        """Its records and deferred parts from ``wide_to_json`` data; raises KeyError,
+        TypeError or ValueError on anything doubtful (and then changes nothing)."""
+        records = [
+            (_target(target, self.display), dict(record)) for target, record in data["records"]
+        ]
+        deferred = [Deferred.from_json(item) for item in data["deferred"]]
+        if any(d.file != self.display for d in deferred):
+            raise ValueError("a deferred part of another file")
+        self.records, self.deferred = records, deferred
 
 
 def _target(raw: Any, display: str) -> tuple[str, int, int]:
@@ -96,3 +114,129 @@ def _target(raw: Any, display: str) -> tuple[str, int, int]:
     if file != display:
         raise ValueError("a record of another file")
     return (str(file), int(document), int(part))
+
+
+class Strings:
+    """The texts of a cache entry (messages, fixes, paths, file names), each stored once and
+    referred to by number."""
+
+    def __init__(self, texts: Iterable[str] = ()) -> None:
+        self.texts = list(texts)
+        if not all(isinstance(text, str) for text in self.texts):
+            raise TypeError("the strings of an entry are strings")
+        self._numbers = {text: number for number, text in enumerate(self.texts)}
+
+    def number(self, text: str | None) -> int | None:
+        if text is None:
+            return None
+        found = self._numbers.get(text)
+        if found is None:
+            found = self._numbers[text] = len(self.texts)
+            self.texts.append(text)
+        return found
+
+    def text(self, number: Any) -> str | None:
+        """The text numbered ``number`` (None for None); ValueError for any other number."""
+        if number is None:
+            return None
+        if type(number) is not int or not 0 <= number < len(self.texts):
+            raise ValueError("not a string of this entry")
+        return self.texts[number]
+
+    def path(self, number: Any) -> Path:
+        """The path whose text is numbered ``number`` (parsed once per entry)."""
+        text = self.text(number)
+        return () if text is None else _parsed(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed(text: str) -> Path:
+    return parse_path(text)
+
+
+def encode_finding(finding: Finding, strings: Strings) -> list[Any]:
+    return [
+        finding.rule_id,
+        None if finding.severity is None else finding.severity.value,
+        strings.number(finding.message),
+        strings.number(finding.fix),
+        _encode_location(finding.location, strings),
+        [_encode_location(related, strings) for related in finding.related],
+        strings.number(finding.suppressed_reason),
+    ]
+
+
+def decode_finding(data: Sequence[Any], strings: Strings) -> Finding:
+    """Inverse of :func:`encode_finding`; raises KeyError, TypeError or ValueError on data of
+    another shape."""
+    rule_id, severity, message, fix, location, related, suppressed = data
+    if not isinstance(rule_id, str):
+        raise TypeError("a rule id is a string")
+    return Finding(
+        rule_id,
+        None if severity is None else Severity(severity),
+        _required(strings.text(message)),
+        _decode_location(location, strings),
+        tuple(_decode_location(item, strings) for item in related),
+        strings.text(suppressed),
+        strings.text(fix),
+    )
+
+
+def check_findings(
+    findings: Sequence[Finding], line_counts: Mapping[str, int], own: str | None = None
+) -> None:
+    """Findings read back must be on ``own`` file (or, without one, on a file of the run), with
+    every location on a file of the run (``line_counts``: each one's line count) and every span
+    one, within its file; raises ValueError if not."""
+    for finding in findings:
+        if own is not None and finding.location.file != own:
+            raise ValueError("a finding on another file")
+        for location in (finding.location, *finding.related):
+            span = location.span
+            count = line_counts.get(location.file)
+            if count is None:
+                raise ValueError("a location on a file outside the run")
+            if min(span.line, span.column) < 1 or (span.end_line, span.end_column) < (
+                span.line,
+                span.column,
+            ):
+                raise ValueError("not a span")
+            if span.end_line > count + 1:
+                raise ValueError("a position beyond the end of the file")
+
+
+def _encode_location(location: Location, strings: Strings) -> list[Any]:
+    span = location.span
+    return [
+        strings.number(location.file),
+        span.line,
+        span.column,
+        span.end_line,
+        span.end_column,
+        location.document,
+        strings.number(format_path(location.path)) if location.path else None,
+        strings.number(format_path(location.source_path)) if location.source_path else None,
+        strings.number(location.message),
+    ]
+
+
+def _decode_location(data: Sequence[Any], strings: Strings) -> Location:
+    file, line, column, end_line, end_column, document, path, source_path, message = data
+    numbers = (line, column, end_line, end_column)
+    if not all(type(n) is int for n in numbers) or not (document is None or type(document) is int):
+        raise TypeError("positions are integers")
+    return Location(
+        _required(strings.text(file)),
+        Span(line, column, end_line, end_column),
+        document,
+        strings.path(path),
+        strings.text(message),
+        strings.path(source_path),
+    )
+
+
+def _required(text: str | None) -> str:
+    if text is None:
+        raise ValueError("a required text is missing")
+    return text

@@ -14,14 +14,13 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from linter import suppress
 from linter.config import LoadedConfig
-from linter.deferred import Deferred, defer
+from linter.deferred import Anchors, Deferred, defer
 from linter.discover import Candidate
-from linter.engine import Evaluator, activation, is_run_wide, profile_of
-from linter.facts import records, run_sides, target
+from linter.engine import Evaluator, Values, activation, is_run_wide, profile_of
+from linter.facts import RUN_WIDE, records, run_sides, target
 from linter.file_result import FileResult, LineInfo
 from linter.findings import Finding, Location
 from linter.formats import MARKERS, Format, InputFile, claimed, recognise
@@ -30,7 +29,7 @@ from linter.formats.manifest import Manifest
 from linter.load import Document, Limits, LoadedFile, is_json, load_source
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import parse_path
-from linter.policy.flatten import MISSING, resolve
+from linter.policy.flatten import MISSING, SEPARATOR
 from linter.policy.loader import CompiledRule
 from linter.report.fingerprint import line_hashes
 from linter.selection import RuleSettings
@@ -48,7 +47,7 @@ class FirstPass:
     local: Evaluator
     run_wide: Evaluator
     #: Per kind: the paths run-wide findings may point at (and related locations).
-    anchors: dict[str, tuple[ManifestPath, ...]] = field(default_factory=dict)
+    anchors: dict[str, Anchors] = field(default_factory=dict)
     want_lines: bool = False  # keep fingerprints and line texts (SARIF, baselines)
     limits: Limits = field(default_factory=Limits)
 
@@ -62,25 +61,50 @@ class FirstPass:
         local = [(r, s) for r, s in rules if not is_run_wide(r)]
         wide = [(r, s) for r, s in rules if is_run_wide(r)]
         run_wide = Evaluator(wide)
-        anchors: dict[str, set[ManifestPath]] = {}
+        exact: dict[str, set[ManifestPath]] = {}
+        subtrees: dict[str, set[ManifestPath]] = {}
         for kind, applicable in run_wide.by_kind.items():
-            anchors.setdefault(kind, {("kind",)}).update(
-                path for rule, _ in applicable for path in _pointed_at(rule)
-            )
+            exact.setdefault(kind, {("kind",)})
+            for rule, _ in applicable:
+                for path, whole in _pointed_at(rule, kind):
+                    (subtrees if whole else exact).setdefault(kind, set()).add(path)
         for side in run_sides().values():
             for kind, paths in side.points_at.items():
-                anchors.setdefault(kind, set()).update(parse_path(p) for p in paths)
-        frozen = {kind: tuple(sorted(paths, key=str)) for kind, paths in anchors.items()}
-        return cls(config, Evaluator(local), run_wide, frozen, want_lines)
+                subtrees.setdefault(kind, set()).update(parse_path(p) for p in paths)
+        anchors = {
+            kind: Anchors(frozenset(exact.get(kind, ())), frozenset(subtrees.get(kind, ())))
+            for kind in exact.keys() | subtrees.keys()
+        }
+        return cls(config, Evaluator(local), run_wide, anchors, want_lines)
 
 
-def _pointed_at(rule: CompiledRule) -> Iterator[ManifestPath]:
-    """The static start of every path alternative a rule's checks point at
-    (``spec.endpoints[{item.endpoint}].model`` -> ``spec.endpoints``)."""
+def _pointed_at(rule: CompiledRule, kind: str) -> Iterator[tuple[ManifestPath, bool]]:
+    """Where a rule's checks on a manifest of ``kind`` may point: each path alternative written
+    out in full, and the static start of each with a placeholder, with everything below it
+    (``spec.endpoints[{item.endpoint}].model`` -> ``spec.endpoints``, True). An alternative
+    that is all placeholder (``{item.path}``) names a path a run-wide fact gives: those are
+    where the rule's providers say their facts point, or anywhere when one does not say."""
     for check in rule.meta.checks:
         for alternative in check.path.split("|"):
-            static = _PLACEHOLDER.sub("", alternative.strip()).rstrip(".[")
-            yield parse_path(static) if static else ()
+            written = alternative.strip()
+            static = _PLACEHOLDER.sub("", written).rstrip(".[")
+            if static == written:
+                yield parse_path(static), False
+            elif static:
+                yield parse_path(static), True
+            else:
+                yield from ((path, True) for path in _named_by_facts(rule, kind))
+
+
+def _named_by_facts(rule: CompiledRule, kind: str) -> Iterator[ManifestPath]:
+    """The paths of a manifest of ``kind`` that the run-wide facts a rule reads name; the whole
+    manifest, ``()``, unless each of them says."""
+    sides = [side for name, side in run_sides().items() if name in rule.fact_providers]
+    if not sides or any(kind not in side.points_at for side in sides):
+        yield ()
+        return
+    for side in sides:
+        yield from (parse_path(path) for path in side.points_at[kind])
 
 
 def lint_file(source: Source, plan: FirstPass) -> FileResult:
@@ -102,6 +126,8 @@ def read_file(
     itself), its manifests and its text."""
     candidate = source.candidate
     result = FileResult(candidate.display, candidate.explicit)
+    if isinstance(source.content, bytes):
+        result.line_count = source.content.count(b"\n") + 1
     if source.content is None:
         result.skipped = candidate.explicit
         return result, [], ""
@@ -137,27 +163,29 @@ def _check_manifests(manifests: list[Manifest], plan: FirstPass, result: FileRes
         made = records(manifest)
         if any(record is not None for record in made):
             result.records.append((target(manifest), made))
-        variables = activation(manifest, residency)
+        values = Values(activation(manifest, residency))
         profile = profile_of(manifest)
         result.findings.extend(
-            plan.local.evaluate(manifest, variables, profile, lambda f, d, p: here.get((f, d, p)))
+            plan.local.evaluate(manifest, values, profile, lambda f, d, p: here.get((f, d, p)))
         )
         if manifest.kind in plan.anchors:
-            result.deferred.append(_deferred(manifest, variables, plan))
+            result.deferred.append(_deferred(manifest, values, profile, plan))
         if _reads_other_files(manifest):
             result.cacheable = False
 
 
-def _deferred(manifest: Manifest, variables: dict[str, Any], plan: FirstPass) -> Deferred:
-    """What the run-wide rules read of a manifest, resolved now (run-wide facts excepted)."""
-    values = {}
-    for name in plan.run_wide.names.get(manifest.kind, ()):
-        if name.split("__")[:2] in (["facts", side] for side in run_sides()):
+def _deferred(manifest: Manifest, values: Values, profile: str | None, plan: FirstPass) -> Deferred:
+    """What the run-wide rules for the manifest's kind and profile read of it, resolved now
+    (run-wide facts excepted: they are known in the second pass)."""
+    read = {}
+    for name in plan.run_wide.names(manifest.kind, profile):
+        parts = name.split(SEPARATOR, 2)
+        if parts[0] == "facts" and len(parts) > 1 and parts[1] in RUN_WIDE:
             continue
-        value = resolve(variables, name)
+        value = values(name)
         if value is not MISSING:
-            values[name] = value
-    return defer(manifest, values, plan.anchors[manifest.kind])
+            read[name] = value
+    return defer(manifest, read, plan.anchors[manifest.kind])
 
 
 def _reads_other_files(manifest: Manifest) -> bool:

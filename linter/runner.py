@@ -2,35 +2,37 @@
 
 Two passes (docs/architecture.md): every file on its own, in worker processes for large runs
 (linter/first_pass.py), then what depends on more than one file (linter/second_pass.py). An
-unchanged file's first-pass result comes from the result cache; the second pass always runs
-(it is cheap: small records, no text).
+unchanged file's first-pass result comes from the result cache (linter/run_cache.py), and the
+second pass's too when no file changed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from linter.cache import ResultCache
 from linter.config import LoadedConfig
-from linter.costs.budgets import CostBase
 from linter.discover import Candidate, find_candidates
-from linter.facts.run import RunInputs
 from linter.file_result import FileResult, LineInfo
 from linter.findings import Finding
-from linter.first_pass import FirstPass, lint_file, read_file
-from linter.formats.manifest import Manifest
-from linter.load import DEFAULT_MAX_BYTES, Limits
+from linter.load import DEFAULT_MAX_BYTES
 from linter.parallel import fork_map
-from linter.policy.loader import Rulebook
+from linter.policy.loader import CompiledRule, Rulebook
 from linter.report.record import Report, RuleInfo
+from linter.run_cache import RunCache, files_digest
 from linter.run_record import run_key
 from linter.second_pass import finalise, run_wide_findings
 from linter.selection import RuleSettings, Selection, resolve_severity
 from linter.sources import Source, read_source
 from linter.wording import plural
+
+if TYPE_CHECKING:  # the engine, facts and formats are imported only when something is linted
+    from linter.costs.budgets import CostBase
+    from linter.first_pass import FirstPass
+    from linter.formats.manifest import Manifest
 
 # Below this many files starting worker processes costs more than it saves.
 PARALLEL_THRESHOLD = 200
@@ -97,16 +99,23 @@ def lint_paths(
     candidates = [*discovery.candidates, *extra]
     settings = selection.settings(rulebook)
     enabled = [(rule, settings[rule.id]) for rule in rulebook if rule.id in settings]
-    plan = FirstPass.plan(enabled, config, want_lines)
-    key = _key(rulebook, config, selection, want_lines) if cache is not None else ""
-    known = _cached(cache, key)
-    outcomes = _first_pass(candidates, plan, known, _max_bytes(config), jobs)
+    stored = RunCache(cache, _key(rulebook, config, selection, want_lines) if cache else "")
+    plan = _Plan(enabled, config, want_lines)
+    max_bytes = _max_bytes(config)
+    outcomes = _first_pass(candidates, plan, stored, max_bytes, jobs)
     results = [result for _, result in outcomes]
-    if cache is not None:
-        entries = {name: result.to_json() for name, result in outcomes if result.cacheable}
-        cache.put(key, {"files": entries})
-    inputs = RunInputs(tuple(config.config.budgets), cost_base)
-    run_wide = list(run_wide_findings(results, plan.run_wide, inputs))
+    digest = files_digest([name for name, _ in outcomes])
+    unchanged = all(result.cached for result in results)
+    run_wide = stored.run_wide(digest, results) if unchanged and cost_base is None else None
+    if run_wide is None:
+        for index in stored.restore_wide(outcomes):  # a damaged entry: lint the file again
+            outcomes[index] = _lint(read_source(candidates[index], max_bytes), plan())
+        results = [result for _, result in outcomes]
+        from linter.facts.run import RunInputs
+
+        inputs = RunInputs(tuple(config.config.budgets), cost_base)
+        run_wide = list(run_wide_findings(results, plan().run_wide, inputs))
+        stored.store(outcomes, run_wide if cost_base is None else None, digest)
     return RunResult(
         finalise(results, run_wide, rulebook, settings),
         rulebook,
@@ -118,6 +127,27 @@ def lint_paths(
         discovery.too_deep,
         selection.disabled_by_config(rulebook),
     )
+
+
+class _Plan:
+    """The first pass's plan, made on first use: a run answered from the cache never imports
+    the engine, facts or formats."""
+
+    def __init__(
+        self,
+        enabled: Sequence[tuple[CompiledRule, RuleSettings]],
+        config: LoadedConfig,
+        lines: bool,
+    ) -> None:
+        self._arguments = (enabled, config, lines)
+        self._made: FirstPass | None = None
+
+    def __call__(self) -> FirstPass:
+        if self._made is None:
+            from linter.first_pass import FirstPass
+
+            self._made = FirstPass.plan(*self._arguments)
+        return self._made
 
 
 def _key(rulebook: Rulebook, config: LoadedConfig, selection: Selection, lines: bool) -> str:
@@ -133,12 +163,6 @@ def _key(rulebook: Rulebook, config: LoadedConfig, selection: Selection, lines: 
     return run_key(inputs, rules)
 
 
-def _cached(cache: ResultCache | None, key: str) -> Mapping[str, Any]:
-    entry = cache.get(key) if cache is not None else None
-    files = entry.get("files") if entry else None
-    return files if isinstance(files, dict) else {}
-
-
 def _file_key(source: Source) -> str:
     candidate = source.candidate
     return f"{candidate.display}\0{candidate.explicit}\0{source.digest.hex()}"
@@ -146,40 +170,42 @@ def _file_key(source: Source) -> str:
 
 def _first_pass(
     candidates: Sequence[Candidate],
-    plan: FirstPass,
-    known: Mapping[str, Any],
+    plan: _Plan,
+    stored: RunCache,
     max_bytes: int,
     jobs: int,
 ) -> list[tuple[str, FileResult]]:
-    """Every file's result, in order, in forked workers for large runs."""
+    """Every file's result, in order, in forked workers for large runs: from the cache when
+    it has the file as read now, else linted."""
 
     def one(candidate: Candidate) -> tuple[str, FileResult]:
         source = read_source(candidate, max_bytes)
+        content = source.content
+        lines = content.count(b"\n") + 1 if isinstance(content, bytes) else 1
         name = _file_key(source)
-        cached = _restore(known.get(name), source)
-        return name, cached if cached is not None else lint_file(source, plan)
+        restored = stored.restore(name, candidate.display, candidate.explicit, lines)
+        return (name, restored) if restored is not None else _lint(source, plan())
 
     def chunk(start: int, stop: int) -> list[tuple[str, FileResult]]:
         return [one(candidate) for candidate in candidates[start:stop]]
 
+    if not stored.files:
+        plan()  # before forking, so that every worker has it
     parts = fork_map(chunk, len(candidates), jobs) if _worth_it(len(candidates), jobs) else None
     if parts is None:
         return chunk(0, len(candidates))
     return [outcome for part in parts for outcome in part]
 
 
-def _restore(entry: Any, source: Source) -> FileResult | None:
-    """A cached result, if it checks out against the file as read now; anything doubtful is a
-    miss (the entry is authenticated, and still checked like input)."""
-    if not isinstance(entry, dict):
-        return None
-    content = source.content
-    lines = content.count(b"\n") + 1 if isinstance(content, bytes) else 1
-    candidate = source.candidate
-    try:
-        return FileResult.from_json(entry, candidate.display, candidate.explicit, lines)
-    except (KeyError, TypeError, ValueError):
-        return None
+def _lint(source: Source, plan: FirstPass) -> tuple[str, FileResult]:
+    return _file_key(source), lint_file(source, plan)
+
+
+def lint_file(source: Source, plan: FirstPass) -> FileResult:
+    """The first pass on one file (linter/first_pass.py, imported on first use)."""
+    from linter.first_pass import lint_file as first_pass
+
+    return first_pass(source, plan)
 
 
 def _worth_it(count: int, jobs: int) -> bool:
@@ -211,6 +237,9 @@ def collect(candidates: Sequence[Candidate], config: LoadedConfig | None = None)
 def collect_sources(sources: Iterable[Source], config: LoadedConfig) -> Collected:
     """Recognise and adapt what was read, however it was read (from disk, or at a git
     revision by ``linter.costs.revision``)."""
+    from linter.first_pass import read_file
+    from linter.load import Limits
+
     out = Collected()
     for source in sources:
         result, manifests, _ = read_file(source, config, Limits())

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from linter import suppress
 from linter.deferred import Deferred
-from linter.engine import Evaluator, nested
-from linter.facts import RUN_WIDE, run_sides
-from linter.facts.run import RunIndex, RunInputs, Target
 from linter.file_result import FileResult
 from linter.findings import Finding
 from linter.policy.loader import Rulebook
 from linter.selection import RuleSettings, resolve_severity
+
+if TYPE_CHECKING:  # imported when the run-wide rules run: a run answered from the cache does not
+    from linter.engine import Evaluator
+    from linter.facts.run import RunInputs, Target
 
 
 def run_wide_findings(
@@ -28,6 +29,10 @@ def run_wide_findings(
 ) -> Iterator[Finding]:
     """The run-wide rules' findings, from the results of every file and the run's other
     inputs (budgets, the cost base)."""
+    from linter.engine import Values, nested
+    from linter.facts import RUN_WIDE, run_sides
+    from linter.facts.run import RunIndex
+
     if not evaluator:
         return
     run = RunIndex(run_sides(), inputs)
@@ -41,21 +46,13 @@ def run_wide_findings(
     def find(file: str, document: int, part: int) -> Deferred | None:
         return deferred.get((file, document, part))
 
-    providers: dict[str, frozenset[str]] = {
-        kind: frozenset(
-            name.split("__")[1]
-            for name in names
-            if name.startswith("facts__") and name.split("__")[1] in RUN_WIDE
-        )
-        for kind, names in evaluator.names.items()
-    }
     for key, part in deferred.items():
         variables: dict[str, Any] = dict(nested(part.values))
         facts = dict(variables.get("facts", {}))
-        for provider in providers.get(part.kind, ()):
+        for provider in evaluator.providers(part.kind, part.profile) & RUN_WIDE:
             facts[provider] = run.fact(provider, key).as_data()
         variables["facts"] = facts
-        yield from evaluator.evaluate(part, variables, part.profile, find)
+        yield from evaluator.evaluate(part, Values(variables), part.profile, find)
 
 
 def finalise(

@@ -55,6 +55,8 @@ def ids(out: str) -> list[tuple[str, int]]:
 
 
 def entries(cache: Path) -> list[Path]:
+    """Every entry; a run leaves two (its files' own results and, apart, their run-wide
+    parts: linter/run_cache.py)."""
     return sorted(cache.glob("runs/*/entry-*.bin"))
 
 
@@ -64,7 +66,7 @@ def test_second_run_is_served_from_the_cache(
     (tmp_path / "job.yaml").write_text(JOB)
     first = run_cli("check", "--format", "json", "job.yaml")
     assert ids(first.out) == [("GL202", 8)]
-    assert len(entries(cached)) == 1
+    assert len(entries(cached)) == 2
     calls = count_linting(monkeypatch)
     second = run_cli("check", "--format", "json", "job.yaml")
     assert (second.code, second.out, second.err, calls) == (first.code, first.out, first.err, [])
@@ -81,7 +83,7 @@ def test_any_change_misses(tmp_path: Path, cached: Path, monkeypatch: pytest.Mon
     # selection is part of the run's key: another entry
     job.write_text(JOB)
     assert ids(run_cli("check", "--format", "json", "--ignore", "GL202", "job.yaml").out) == []
-    assert len(entries(cached)) == 2
+    assert len(entries(cached)) == 4
 
 
 def test_only_changed_files_are_linted_again(
@@ -129,7 +131,7 @@ def test_environment_switches_and_default_location(
     monkeypatch.chdir(tmp_path)
     (tmp_path / "job.yaml").write_text(JOB)
     run_cli("check", "job.yaml")
-    assert len(entries(tmp_path / "xdg" / "gpulint")) == 1
+    assert len(entries(tmp_path / "xdg" / "gpulint")) == 2
     assert not (tmp_path / ".gpulint_cache").exists()
     monkeypatch.setenv("GPULINT_NO_CACHE", "1")
     assert ResultCache.for_repository(tmp_path) is None
@@ -138,12 +140,13 @@ def test_environment_switches_and_default_location(
 def test_the_cache_folders_and_secret_are_private(tmp_path: Path, cached: Path) -> None:
     (tmp_path / "job.yaml").write_text(JOB)
     run_cli("check", "job.yaml")
-    (entry,) = entries(cached)
-    for folder in (cached, cached / "runs", entry.parent):
+    found = entries(cached)
+    assert len(found) == 2
+    for folder in (cached, cached / "runs", *(entry.parent for entry in found)):
         assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     assert stat.S_IMODE((cached / "secret").stat().st_mode) == 0o600
     assert (cached / "secret").stat().st_size == 32
-    assert stat.S_IMODE(entry.stat().st_mode) == 0o600
+    assert [stat.S_IMODE(entry.stat().st_mode) for entry in found] == [0o600, 0o600]
 
 
 @pytest.mark.parametrize(
@@ -161,72 +164,111 @@ def test_a_damaged_entry_is_a_miss(
 ) -> None:
     (tmp_path / "job.yaml").write_text(JOB)
     first = run_cli("check", "--format", "json", "job.yaml")
-    (entry,) = entries(cached)
-    entry.write_bytes(damage(entry.read_bytes()))
+    for entry in entries(cached):
+        entry.write_bytes(damage(entry.read_bytes()))
     calls = count_linting(monkeypatch)
     again = run_cli("check", "--format", "json", "job.yaml")
     assert (again.code, again.out, calls) == (first.code, first.out, [1])
 
 
-def rewrite_entry(tmp_path: Path, cache_dir: Path, edit: Callable[[dict[str, Any]], None]) -> None:
-    """Edit the stored entry and store it with the user's own secret: authentic, and wrong."""
-    (entry,) = entries(cache_dir)
-    key = entry.name.removeprefix("entry-").removesuffix(".bin")
+Edit = Callable[[dict[str, Any], list[str]], None]
+
+
+def rewrite_entry(tmp_path: Path, cache_dir: Path, edit: Edit, own: bool = True) -> None:
+    """Edit every file's result in the run's entry of the files' own results (or, ``own``
+    false, of their run-wide parts) and store it with the user's own secret: authentic, and
+    wrong. ``edit`` gets a result and the entry's string table (own results only)."""
     cache = ResultCache.for_repository(tmp_path)
     assert cache is not None
-    data = cache.get(key)
-    assert data is not None
-    edit(data)
-    cache.put(key, data)
-
-
-def each_file(edit: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
-    def apply(data: dict[str, Any]) -> None:
-        for result in data["files"].values():
-            edit(result)
-
-    return apply
+    edited = 0
+    for entry in entries(cache_dir):
+        key = entry.name.removeprefix("entry-").removesuffix(".bin")
+        data = cache.get(key)
+        assert data is not None
+        if ("strings" in data) == own:
+            for result in data["files"].values():
+                edit(result, data.get("strings", []))
+            cache.put(key, data)
+            edited += 1
+    assert edited == 1
 
 
 @pytest.mark.parametrize(
     "change",
     [
         {"findings": [{"rule": "GL202"}]},  # wrong shape
+        {"findings": [["GL202", "error", 999, None, [], [], None]]},  # no such string
         {"checked": "1"},  # wrong type
         {"skipped": "no"},
-        {"records": [[["other.yaml", 0, 0], {}]]},  # a record of a file not in the run
-        {"deferred": [{"file": "/etc/passwd"}]},
     ],
-    ids=["shape", "type", "skipped", "records", "deferred"],
+    ids=["shape", "string", "type", "skipped"],
 )
 def test_an_authentic_entry_that_does_not_fit_the_run_is_a_miss(
-    change: dict[str, object], tmp_path: Path, cached: Path
+    change: dict[str, object], tmp_path: Path, cached: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / "job.yaml").write_text(JOB)
     first = run_cli("check", "--format", "json", "job.yaml")
-    rewrite_entry(tmp_path, cached, each_file(lambda result: result.update(change)))
-    assert run_cli("check", "--format", "json", "job.yaml").out == first.out
+    rewrite_entry(tmp_path, cached, lambda result, _: result.update(change))
+    calls = count_linting(monkeypatch)
+    assert (run_cli("check", "--format", "json", "job.yaml").out, calls) == (first.out, [1])
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"records": [[["elsewhere.yaml", 0, 0], {}]]},  # a record of a file not in the run
+        {"deferred": [{"file": "/etc/passwd"}]},
+        {"records": "none"},
+    ],
+    ids=["records", "deferred", "type"],
+)
+def test_run_wide_parts_that_do_not_fit_the_run_are_a_miss(
+    change: dict[str, object], tmp_path: Path, cached: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run-wide parts are read when another file changed: doubtful ones are linted again."""
+    other = JOB.replace("name: job", "name: other")
+    (tmp_path / "job.yaml").write_text(JOB)
+    (tmp_path / "other.yaml").write_text(other)
+    run_cli("check", "--format", "json", ".")
+    rewrite_entry(tmp_path, cached, lambda result, _: result.update(change), own=False)
+    (tmp_path / "other.yaml").write_text(other.replace("capacity: spot", "capacity: reserved"))
+    calls = count_linting(monkeypatch)
+    again = run_cli("check", "--format", "json", ".").out
+    assert calls == [1, 1]
+    assert again == run_cli("check", "--no-cache", "--format", "json", ".").out
+
+
+#: A stored location: [file (a string's number), line, column, end line, end column, ...].
+FILE, LINE, COLUMN, END_LINE, END_COLUMN = range(5)
 
 
 @pytest.mark.parametrize(
     "location",
     [
-        {"file": "elsewhere.yaml"},  # a finding on a file that was not linted
-        {"line": 99, "endLine": 99},  # beyond the end of the file
-        {"line": 0},  # lines start at 1
-        {"line": 5, "column": 4, "endLine": 5, "endColumn": 1},  # ends before it starts
+        {FILE: "elsewhere.yaml"},  # a finding on a file that was not linted
+        {LINE: 99, END_LINE: 99},  # beyond the end of the file
+        {LINE: 0},  # lines start at 1
+        {LINE: 5, COLUMN: 4, END_LINE: 5, END_COLUMN: 1},  # ends before it starts
     ],
     ids=["file", "past-end", "line-0", "backwards"],
 )
 def test_a_finding_outside_the_run_is_a_miss(
-    location: dict[str, object], tmp_path: Path, cached: Path
+    location: dict[int, object], tmp_path: Path, cached: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / "job.yaml").write_text(JOB)
     first = run_cli("check", "--format", "json", "job.yaml")
-    rewrite_entry(
-        tmp_path, cached, each_file(lambda result: result["findings"][0].update(location))
-    )
-    assert run_cli("check", "--format", "json", "job.yaml").out == first.out
+
+    def move(result: dict[str, Any], strings: list[str]) -> None:
+        stored = result["findings"][0][4]
+        for index, value in location.items():
+            if isinstance(value, str):
+                strings.append(value)
+                value = len(strings) - 1
+            stored[index] = value
+
+    rewrite_entry(tmp_path, cached, move)
+    calls = count_linting(monkeypatch)
+    assert (run_cli("check", "--format", "json", "job.yaml").out, calls) == (first.out, [1])
 
 
 def test_pruning_keeps_the_newest_entries_and_touches_nothing_else(

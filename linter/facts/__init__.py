@@ -159,6 +159,10 @@ class Facts(Mapping[str, Any]):
             self._data[name] = self.model(name).as_data()
         return self._data[name]
 
+    def __contains__(self, name: object) -> bool:
+        """Whether the manifest's kind has that fact; answered without computing it."""
+        return name in self._providers
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._providers)
 

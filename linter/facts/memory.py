@@ -17,6 +17,7 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
+from linter.facts import estimates
 from linter.facts.base import Fact, listing, percent
 from linter.facts.memory_sizing import ModelSource, Sizing, Status, size
 from linter.facts.placement import Placement
@@ -334,9 +335,7 @@ def _training_fact(estimate: Any, subject: Subject) -> TrainingMemory:
 def _smaller_gpu(required: int, where: Placement) -> str | None:
     """A catalogued GPU with less memory than the declared one that holds ``required`` with
     headroom, for right-sizing; None when the declared GPU is already the smallest that fits."""
-    from linter.memory import smallest_fitting_gpu
-
-    candidate = smallest_fitting_gpu(required, SMALLER_GPU_HEADROOM)
+    candidate = estimates.smallest_fitting_gpu(required, SMALLER_GPU_HEADROOM)
     if candidate is None or where.gpu is None or candidate.memory_bytes >= where.gpu.memory_bytes:
         return None
     return candidate.name
@@ -344,16 +343,12 @@ def _smaller_gpu(required: int, where: Placement) -> str | None:
 
 def _starts_with(sizing: Sizing, **changes: Any) -> Any:
     """The estimate with the workload's settings but ``changes``, when vLLM would start."""
-    from linter.memory import estimate_inference
-
-    trial = estimate_inference(sizing.arch, **{**sizing.settings, **changes})
+    trial = estimates.inference(sizing.arch, **{**sizing.settings, **changes})
     return trial if trial.refusal_cause != "weights" else None
 
 
 def _suggestions(sizing: Sizing) -> Suggestions:
     """What would leave room for a KV cache: more GPUs, a lower precision, a larger GPU."""
-    from linter.memory import smallest_fitting_gpu
-
     estimate = sizing.estimate
     room = estimate.available_bytes - estimate.overhead_bytes - (estimate.activation_bytes or 0)
     stages = estimate.pipeline_parallel
@@ -364,7 +359,7 @@ def _suggestions(sizing: Sizing) -> Suggestions:
         if trial is not None:
             lower, lower_gib = precision, _gib(trial.weights_bytes_per_gpu)
             break
-    larger = smallest_fitting_gpu(
+    larger = estimates.smallest_fitting_gpu(
         estimate.weights_bytes_per_gpu + estimate.overhead_bytes + (estimate.activation_bytes or 0),
         SMALLER_GPU_HEADROOM,
     )

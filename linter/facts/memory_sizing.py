@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from linter.facts import estimates
 from linter.facts.placement import Placement, resolve_placement
 from linter.formats.manifest import Manifest
 from linter.load.reader import Refusal, read_bounded
@@ -177,8 +178,6 @@ def _gpu_assumption(where: Placement) -> list[str]:
 def _inference(
     workload: Workload, where: Placement, arch: Any, source: ModelSource | None
 ) -> Sizing:
-    from linter.memory import estimate_inference
-
     spec = workload.spec
     serving = spec.serving
     assumed = _gpu_assumption(where)
@@ -207,7 +206,7 @@ def _inference(
         "engine_version": serving.engine_version,
         "kv_cache_memory_bytes": serving.kv_cache_memory_bytes,
     }
-    estimate = estimate_inference(arch, **settings)
+    estimate = estimates.inference(arch, **settings)
     return Sizing(
         "checked",
         estimate=estimate,
@@ -225,8 +224,6 @@ def _inference(
 def _training(
     workload: Workload, where: Placement, arch: Any, source: ModelSource | None
 ) -> Sizing:
-    from linter.memory import estimate_training
-
     tuning = workload.spec.fine_tuning
     assumed = _gpu_assumption(where)
     method = tuning.method
@@ -239,7 +236,7 @@ def _training(
         assumed.append(f"sequence length {sequence} (fineTuning.sequenceLength unset)")
     per_node = int(where.gpus_per_node or 1)
     assert where.gpu is not None
-    estimate = estimate_training(
+    estimate = estimates.training(
         arch,
         parameters=workload.spec.model.parameters,
         precision=workload.spec.model.precision or "bf16",

@@ -4,6 +4,7 @@ fixes speak its vocabulary (``--max-model-len``, ``vllmConfig.maxModelLen``,
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from pydantic import Field, create_model
@@ -24,6 +25,16 @@ NamesFact = create_model(  # one field per entry of linter.formats.fields.FIELDS
 
 def compute(subject: Subject) -> Fact:
     provenance = subject.manifest.provenance
-    names = {name: provenance.name(field.path) for name, field in FIELDS.items()}
+    if not provenance.names:  # gpulint's own format: every field is named by its path
+        return _own_names()
+    return _fact({name: provenance.name(field.path) for name, field in FIELDS.items()})
+
+
+@functools.cache
+def _own_names() -> Fact:
+    return _fact({name: format_path(field.path) for name, field in FIELDS.items()})
+
+
+def _fact(names: dict[str, str]) -> Fact:
     fact: Fact = NamesFact.model_validate(names)
     return fact

@@ -42,8 +42,10 @@ class RunSide:
     record: Callable[[Any], Any]
     index: Callable[[list[tuple[Target, Any]], RunInputs], Any]
     fact: Callable[[Any, Any], Any]
-    #: Per kind, the paths of a manifest that other workloads' findings point at as related
-    #: locations (a conflicting workload's pool, a ledger's entries).
+    #: Per kind, the paths of a manifest (each with everything below it) that the facts name:
+    #: where other workloads' findings point as related locations (a conflicting workload's
+    #: pool, a ledger's entries), and where a rule whose path is a fact's (``{item.path}``)
+    #: points. The first pass locates only these of each manifest.
     points_at: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 

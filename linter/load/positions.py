@@ -54,19 +54,22 @@ class ScalarSpan:
 def format_path(path: Path) -> str:
     """Render a manifest path the way users write it: ``spec.endpoints[0].region``; a key that
     holds a dot or a bracket is quoted: ``metadata.labels['kueue.x-k8s.io/queue-name']``."""
-    out = ""
+    parts: list[str] = []
     for part in path:
         if isinstance(part, int):
-            out += f"[{part}]"
-        elif not _plain(part):
-            out += f"[{part!r}]"
+            parts.append(f"[{part}]")
+        elif part.isidentifier() or _plain(part):  # isidentifier: the common case, fast
+            parts.append(f".{part}" if parts else part)
         else:
-            out += f".{part}" if out else str(part)
-    return out or "<document>"
+            parts.append(f"[{part!r}]")
+    return "".join(parts) or "<document>"
+
+
+_MARKS = re.compile(r"[.\[\]]")
 
 
 def _plain(key: str) -> bool:
-    return bool(key) and not any(mark in key for mark in ".[]")
+    return bool(key) and _MARKS.search(key) is None
 
 
 _INDEX = re.compile(r"\[([0-9]+)\]")

@@ -7,24 +7,61 @@ builds a string is a decision, which belongs in a fact.
 
 from __future__ import annotations
 
-from linter.policy.cel_paths import chain
-from linter.policy.cel_syntax import Binary, Call, Conditional, Literal, Node, children, parse
+from linter.policy.cel_syntax import (
+    Binary,
+    Call,
+    Conditional,
+    Ident,
+    Index,
+    Literal,
+    Node,
+    Select,
+    children,
+    parse,
+)
+from linter.policy.flatten import SEPARATOR
+
+#: How a plain-path placeholder is read without CEL: the variable its compiled (flattened)
+#: expression reads, then the keys and list indexes to follow from that variable's value.
+Lookup = tuple[str, tuple[str | int, ...]]
 
 
-def is_plain_path(expression: str) -> tuple[str | int, ...] | None:
-    """The path of an expression that is only a member chain from a variable, with literal
-    indexes (``facts.memory.reason``, ``item.quotas[0]``, ``labels["team"]``); else None.
-    Raises CelSyntaxError."""
-    found = chain(parse(expression))
-    if found is None:
+def plain_lookup(expression: str, roots: frozenset[str]) -> Lookup | None:
+    """The lookup that reads what ``expression`` evaluates to, once flattened with ``roots``
+    (linter/policy/flatten.py: leading field selections from a root become one name); None
+    unless the expression is a member chain with literal string keys and non-negative ``int``
+    indexes (a computed, negative or ``uint`` index is left to CEL). Raises CelSyntaxError."""
+    steps: list[tuple[str | int, bool]] = []  # (key, written as a field selection)
+    node = parse(expression)
+    while not isinstance(node, Ident):
+        if isinstance(node, Select):
+            steps.append((node.field, True))
+            node = node.operand
+            continue
+        key = _literal_key(node.index) if isinstance(node, Index) else None
+        if key is None or not isinstance(node, Index):
+            return None
+        steps.append((key, False))
+        node = node.operand
+    if node.name.startswith("."):
         return None
-    variable, segments = found
-    path: list[str | int] = [variable.name]
-    for segment, _, _ in segments:
-        if not isinstance(segment, (str, int)):
-            return None  # a computed index
-        path.append(segment)
-    return tuple(path)
+    steps.reverse()
+    name, first = node.name, 0
+    if name in roots:
+        while first < len(steps) and steps[first][1] and SEPARATOR not in str(steps[first][0]):
+            name += SEPARATOR + str(steps[first][0])
+            first += 1
+    return name, tuple(key for key, _ in steps[first:])
+
+
+def _literal_key(index: Node) -> str | int | None:
+    """A literal string key or non-negative ``int`` index (``1u`` and ``true`` are not)."""
+    if isinstance(index, Literal):
+        if index.kind == "string" and isinstance(index.value, str):
+            return index.value
+        if index.kind == "int" and isinstance(index.value, int) and index.value >= 0:
+            return index.value
+    return None
 
 
 def decisions(expression: str) -> list[tuple[int, int]]:

@@ -118,7 +118,17 @@ def resolve(activation: Mapping[str, object], name: str) -> object:
     parts = name.split(SEPARATOR)
     value: object = activation.get(parts[0], MISSING)
     for part in parts[1:]:
-        if not isinstance(value, Mapping) or part not in value:
-            return MISSING
-        value = value[part]
+        value = member(value, part)
     return value
+
+
+def member(holder: object, key: str) -> object:
+    """``holder[key]`` when ``holder`` is a mapping that has ``key``, else MISSING."""
+    if type(holder) is dict:  # the usual case, without an abstract class check
+        return holder.get(key, MISSING)
+    if isinstance(holder, Mapping):
+        try:
+            return holder[key]
+        except KeyError:  # also a fact that is not known yet (a run-wide one, in pass 1)
+            return MISSING
+    return MISSING

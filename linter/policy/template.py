@@ -1,18 +1,28 @@
 """Message templates: ``"needs {facts.memory.requiredGiB:.1f} GiB"``.
 
 Each ``{...}`` holds a CEL expression, optionally followed by a Python format spec after the last
-colon. Expressions are compiled when the rule is loaded and evaluated only when a check fires.
+colon. Expressions are compiled when the rule is loaded and evaluated only when a check fires. A
+placeholder that is a plain path (``{facts.memory.requiredGiB}``, ``{item.quotas[0]}``) is
+rendered by looking the value up, without running CEL, whenever the value is one CEL would give
+back unchanged.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from linter import cel
-from linter.policy.flatten import compile_rule_expression
+from linter.policy.cel_placeholders import Lookup, plain_lookup
+from linter.policy.flatten import MISSING, activation_roots, compile_rule_expression
+
+#: The value of a variable as the expression being rendered would see it, or MISSING.
+Read = Callable[[str], Any]
+# CEL's integers: int64, and uint64 above it; a larger Python int comes back as a double.
+_CEL_INTEGERS = range(-(2**63), 2**64)
 
 _FIELD = re.compile(r"\{\{|\}\}|\{([^{}]+)\}")
 # Widths and precisions are bounded: a rule file is untrusted data, and "{x:>999999999}" would
@@ -21,39 +31,83 @@ _FORMAT_SPEC = re.compile(r"[<>=^]?[+\- ]?#?0?\d{0,3}[,_]?(?:\.\d{1,2})?[bcdeEfF
 
 
 @dataclass(frozen=True)
+class Placeholder:
+    program: Any  # the compiled expression
+    spec: str  # the format spec, "" for none
+    lookup: Lookup | None  # how to read it without CEL, for a plain path
+
+
+@dataclass(frozen=True)
 class Template:
-    parts: tuple[str | tuple[Any, str], ...]  # literal text, or (compiled program, format spec)
+    parts: tuple[str | Placeholder, ...]  # literal text, or a placeholder
 
     @property
     def programs(self) -> list[Any]:
-        return [part[0] for part in self.parts if not isinstance(part, str)]
+        return [part.program for part in self.parts if isinstance(part, Placeholder)]
 
-    def render(self, context: Any) -> str:
+    def render(self, context: Any, read: Read) -> str:
+        """The text, with each placeholder's value: looked up through ``read`` for a plain
+        path, else evaluated in ``context``; ``?`` where it has none."""
         out: list[str] = []
         for part in self.parts:
             if isinstance(part, str):
                 out.append(part)
                 continue
-            program, spec = part
             try:
-                out.append(format_value(cel.evaluate(program, context), spec))
-            except (cel.CelError, ValueError):
+                value = _looked_up(part.lookup, read) if part.lookup else MISSING
+                if value is MISSING:
+                    value = cel.evaluate(part.program, context)
+                out.append(format_value(value, part.spec))
+            except (cel.CelError, ValueError, TypeError):  # TypeError: a spec the value lacks
                 out.append("?")
         return "".join(out)
 
 
+def _looked_up(lookup: Lookup, read: Read) -> Any:
+    """The value at a plain path, when CEL would give back the same value; MISSING otherwise
+    (the placeholder is then evaluated, and fails as CEL fails on a missing key)."""
+    name, keys = lookup
+    value = read(name)
+    for key in keys:
+        value = _step(value, key)
+        if value is MISSING:
+            return MISSING
+    return value if _as_in_cel(value) else MISSING
+
+
+def _step(value: Any, key: str | int) -> Any:
+    """``value[key]`` as CEL reads it (a map by string key, a list by index), or MISSING."""
+    if isinstance(value, dict):
+        return value.get(key, MISSING) if isinstance(key, str) else MISSING
+    if isinstance(value, list) and isinstance(key, int) and 0 <= key < len(value):
+        return value[key]
+    return MISSING
+
+
+def _as_in_cel(value: Any) -> bool:
+    """Whether CEL gives ``value`` back as it is: scalars, integers in its range, and lists of
+    them (a map is left to CEL: it renders as CEL gives it back)."""
+    if value is None or isinstance(value, (bool, str, float)):
+        return True
+    if isinstance(value, int):
+        return value in _CEL_INTEGERS
+    return isinstance(value, list) and all(_as_in_cel(item) for item in value)
+
+
 def parse_template(text: str) -> Template:
     """Compile a template; raises cel.CelError naming the expression that does not compile."""
-    parts: list[str | tuple[Any, str]] = []
+    parts: list[str | Placeholder] = []
+    roots = activation_roots()
     for part in _split(text):
         if isinstance(part, str):
             parts.append(part)
             continue
         field, expression, spec = part
         try:
-            parts.append((compile_rule_expression(expression), spec))
+            program = compile_rule_expression(expression)
         except cel.CelError as err:
             raise cel.CelError(f"in message placeholder {{{field}}}: {err}") from None
+        parts.append(Placeholder(program, spec, plain_lookup(expression, roots)))
     return Template(tuple(part for part in parts if part != ""))
 
 

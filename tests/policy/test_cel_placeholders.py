@@ -4,21 +4,28 @@ from __future__ import annotations
 
 import pytest
 
-from linter.policy.cel_placeholders import decisions, is_plain_path
+from linter.policy.cel_placeholders import decisions, plain_lookup
 from linter.policy.cel_syntax import CelSyntaxError
+
+ROOTS = frozenset({"facts", "workload"})
 
 
 @pytest.mark.parametrize(
-    ("expression", "path"),
+    ("expression", "lookup"),
     [
-        ("facts.memory.reason", ("facts", "memory", "reason")),
-        ("options", ("options",)),
-        (" item . quotas [0] ", ("item", "quotas", 0)),
-        ("workload.metadata.labels['team'].x", ("workload", "metadata", "labels", "team", "x")),
-        ("(facts.cost).spotPerHour", ("facts", "cost", "spotPerHour")),
-        ("l[1u]", ("l", 1)),
+        ("facts.memory.reason", ("facts__memory__reason", ())),
+        ("options", ("options", ())),
+        (" item . quotas [0] ", ("item", ("quotas", 0))),
+        ("workload.metadata.labels['team'].x", ("workload__metadata__labels", ("team", "x"))),
+        ("(facts.cost).spotPerHour", ("facts__cost__spotPerHour", ())),
+        ("facts.a__b.c", ("facts", ("a__b", "c"))),
+        ("item.a__b", ("item", ("a__b",))),
+        ("l[1]", ("l", (1,))),
+        ("l[1u]", None),
+        ("l[true]", None),
         ("l[i]", None),
-        ("l[-1]", ("l", -1)),
+        ("l[-1]", None),
+        (".facts.x", None),
         ("double(facts.memory.estimate.parameters) / 1e9", None),
         ("facts.x.size()", None),
         ("has(facts.x)", None),
@@ -28,8 +35,8 @@ from linter.policy.cel_syntax import CelSyntaxError
         ("[facts.x][0]", None),
     ],
 )
-def test_is_plain_path(expression: str, path: tuple[str | int, ...] | None) -> None:
-    assert is_plain_path(expression) == path
+def test_plain_lookup(expression: str, lookup: tuple[str, tuple[str | int, ...]] | None) -> None:
+    assert plain_lookup(expression, ROOTS) == lookup
 
 
 def spans_of(expression: str) -> list[str]:
@@ -81,6 +88,6 @@ def test_decisions_of_the_built_in_rule_gl209_message() -> None:
 
 def test_both_refuse_what_is_not_cel() -> None:
     with pytest.raises(CelSyntaxError):
-        is_plain_path("facts.")
+        plain_lookup("facts.", ROOTS)
     with pytest.raises(CelSyntaxError):
         decisions("a ?")

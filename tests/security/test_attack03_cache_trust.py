@@ -49,11 +49,13 @@ def forge(path: Path, edit: Any) -> None:
 
 
 def each_file(edit: Any) -> Any:
-    """An edit of every file result in an entry (entries map file keys to results)."""
+    """An edit of every file result in a run's entry of the files' own results (entries map
+    file keys to results; the entry of their run-wide parts is left alone)."""
 
     def apply(data: dict[str, Any]) -> None:
-        for result in data["files"].values():
-            edit(result)
+        if "strings" in data:
+            for result in data["files"].values():
+                edit(result, data["strings"])
 
     return apply
 
@@ -68,7 +70,7 @@ def test_a_forged_entry_does_not_mark_a_bad_manifest_clean(repo: Path, tmp_path:
     entries = cache_entries(tmp_path)
     assert entries
     for entry in entries:
-        forge(entry, each_file(lambda result: result.update(findings=[])))
+        forge(entry, each_file(lambda result, _: result.update(findings=[])))
     again = run_cli("check", "--format", "json", "job.yaml")
     assert (again.code, findings(again.out)) == (1, [("GL202", 8)])
 
@@ -76,8 +78,9 @@ def test_a_forged_entry_does_not_mark_a_bad_manifest_clean(repo: Path, tmp_path:
 def test_a_forged_entry_does_not_put_findings_on_other_files(repo: Path, tmp_path: Path) -> None:
     run_cli("check", "--format", "json", "job.yaml")
 
-    def elsewhere(result: dict[str, Any]) -> None:
-        result["findings"][0]["file"] = "/etc/passwd"
+    def elsewhere(result: dict[str, Any], strings: list[str]) -> None:
+        strings.append("/etc/passwd")
+        result["findings"][0][4][0] = len(strings) - 1  # the location's file
 
     for entry in cache_entries(tmp_path):
         forge(entry, each_file(elsewhere))
@@ -88,7 +91,7 @@ def test_a_forged_entry_does_not_put_findings_on_other_files(repo: Path, tmp_pat
 def test_a_malformed_entry_is_a_miss_not_a_crash(repo: Path, tmp_path: Path) -> None:
     run_cli("check", "--format", "json", "job.yaml")
     for entry in cache_entries(tmp_path):
-        forge(entry, each_file(lambda result: result.pop("checked")))
+        forge(entry, each_file(lambda result, _: result.pop("checked")))
     again = run_cli("check", "--format", "json", "job.yaml")
     assert (again.code, again.err, findings(again.out)) == (1, "", [("GL202", 8)])
 

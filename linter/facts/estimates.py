@@ -1,0 +1,69 @@
+"""The memory estimates of :mod:`linter.memory`, remembered under their inputs.
+
+A repository of thousands of workloads asks for the same few estimates over and over (one
+model on one GPU at one batch and context); each costs a millisecond or more. The estimates
+are pure functions of their arguments and their results are frozen, so equal inputs share one
+result. Inputs are compared by their ``repr``: a catalogue GPU (a pydantic model holding lists)
+is not hashable, and ``repr`` tells 1 from 1.0 and True where equality does not.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from linter.catalog.gpus import GpuSpec
+    from linter.memory.inference import InferenceEstimate
+    from linter.memory.training import TrainingEstimate
+
+#: Most results of each kind remembered (least recently used forgotten first).
+REMEMBERED = 4096
+
+
+class _Keyed:
+    """An argument that hashes and compares by its ``repr``."""
+
+    __slots__ = ("key", "value")
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self.key = repr(value)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Keyed) and self.key == other.key
+
+
+def inference(arch: Any, **settings: Any) -> InferenceEstimate:
+    """``linter.memory.estimate_inference(arch, **settings)``, remembered."""
+    return _inference(_Keyed(arch), _Keyed(settings))
+
+
+def training(arch: Any, **settings: Any) -> TrainingEstimate:
+    """``linter.memory.estimate_training(arch, **settings)``, remembered."""
+    return _training(_Keyed(arch), _Keyed(settings))
+
+
+@functools.lru_cache(maxsize=REMEMBERED)
+def smallest_fitting_gpu(required: int, headroom: float) -> GpuSpec | None:
+    """``linter.memory.smallest_fitting_gpu``, remembered."""
+    from linter.memory import smallest_fitting_gpu as find
+
+    return find(required, headroom)
+
+
+@functools.lru_cache(maxsize=REMEMBERED)
+def _inference(arch: _Keyed, settings: _Keyed) -> InferenceEstimate:
+    from linter.memory import estimate_inference
+
+    return estimate_inference(arch.value, **settings.value)
+
+
+@functools.lru_cache(maxsize=REMEMBERED)
+def _training(arch: _Keyed, settings: _Keyed) -> TrainingEstimate:
+    from linter.memory import estimate_training
+
+    return estimate_training(arch.value, **settings.value)

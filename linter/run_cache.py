@@ -1,0 +1,122 @@
+"""What a run reuses from the result cache (linter/cache.py), and what it leaves there.
+
+Under the run's key (linter/run_record.py) one entry holds each cacheable file's own result by
+file key (display path, whether it was named, hash of the bytes linted), compactly
+(linter/file_result.py), and the run-wide findings of the run that wrote it with the digest of
+that run's file keys: a run over exactly those files, every one unchanged, reuses them and
+never runs the second pass. What the run-wide rules need of each file (records, deferred
+parts) is a second entry, read only when they must run again. Everything read is
+authenticated by the store and still checked like input: anything doubtful is a miss.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from linter.cache import ResultCache
+from linter.file_result import FileResult, Strings, check_findings, decode_finding, encode_finding
+from linter.findings import Finding
+
+#: Appended to the run's key for the entry of the files' parts in the run-wide rules.
+_WIDE = "wide"
+
+
+def files_digest(names: Sequence[str]) -> str:
+    """The digest of a run's file keys, in run order."""
+    digest = hashlib.sha256()
+    for name in names:
+        digest.update(name.encode("utf-8", "surrogatepass") + b"\0")
+    return digest.hexdigest()
+
+
+class RunCache:
+    """The entries of one run's key; with no cache, a cache that never hits."""
+
+    def __init__(self, cache: ResultCache | None, key: str) -> None:
+        self._cache = cache
+        self._key = key
+        self.files: Mapping[str, Any] = {}
+        self.strings = Strings()
+        self._wide: Any = None
+        entry = cache.get(key) if cache is not None else None
+        if entry is not None:
+            try:
+                strings, files = Strings(entry["strings"]), entry["files"]
+            except (KeyError, TypeError):
+                return
+            if isinstance(files, dict):
+                self.files, self.strings, self._wide = files, strings, entry.get("wide")
+
+    def restore(
+        self, name: str, display: str, explicit: bool, line_count: int
+    ) -> FileResult | None:
+        """The stored result of the file with key ``name``, if there is one that fits it."""
+        entry = self.files.get(name)
+        if not isinstance(entry, dict):
+            return None
+        try:
+            return FileResult.from_json(entry, self.strings, display, explicit, line_count)
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def run_wide(self, digest: str, results: Sequence[FileResult]) -> list[Finding] | None:
+        """The stored run-wide findings, when they were found over the files of ``digest``
+        and fit ``results``."""
+        wide = self._wide
+        if not isinstance(wide, dict) or wide.get("files") != digest:
+            return None
+        line_counts = {result.display: result.line_count for result in results}
+        try:
+            findings = [decode_finding(item, self.strings) for item in wide["findings"]]
+            check_findings(findings, line_counts)
+        except (KeyError, TypeError, ValueError):
+            return None
+        return findings
+
+    def restore_wide(self, outcomes: Sequence[tuple[str, FileResult]]) -> list[int]:
+        """Fill in the records and deferred parts of the results restored from the cache; the
+        positions (in ``outcomes``) of those whose parts are missing or doubtful."""
+        cached = [index for index, (_, result) in enumerate(outcomes) if result.cached]
+        if not cached:
+            return []
+        entry = self._cache.get(self._wide_key()) if self._cache is not None else None
+        files = entry.get("files") if entry is not None else None
+        missing = []
+        for index in cached:
+            name, result = outcomes[index]
+            data = files.get(name) if isinstance(files, dict) else None
+            try:
+                if not isinstance(data, dict):
+                    raise ValueError("not stored")
+                result.restore_wide(data)
+            except (KeyError, TypeError, ValueError):
+                missing.append(index)
+        return missing
+
+    def store(
+        self,
+        outcomes: Sequence[tuple[str, FileResult]],
+        run_wide: Sequence[Finding] | None,
+        digest: str,
+    ) -> None:
+        """Leave this run's results: the cacheable files' own parts and, when given, the
+        run-wide findings over the files of ``digest``; then the files' run-wide parts."""
+        if self._cache is None:
+            return
+        strings = Strings()
+        kept = [(name, result) for name, result in outcomes if result.cacheable]
+        entry: dict[str, Any] = {
+            "files": {name: result.to_json(strings) for name, result in kept},
+        }
+        if run_wide is not None:
+            findings = [encode_finding(finding, strings) for finding in run_wide]
+            entry["wide"] = {"files": digest, "findings": findings}
+        entry["strings"] = strings.texts
+        self._cache.put(self._key, entry)
+        wide = {name: result.wide_to_json() for name, result in kept}
+        self._cache.put(self._wide_key(), {"files": wide})
+
+    def _wide_key(self) -> str:
+        return hashlib.sha256(f"{self._key}\0{_WIDE}".encode()).hexdigest()

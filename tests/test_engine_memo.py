@@ -1,0 +1,194 @@
+"""The evaluator remembers a rule's outcome under the values it reads: targets that agree on
+them share one evaluation, targets that differ in any of them do not, and what depends on the
+target itself (where a finding points) is never shared."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from linter import engine
+from linter.deferred import Deferred
+from linter.engine import Evaluator
+from linter.findings import Finding
+from linter.policy.loader import CompiledRule, load_rule
+from linter.selection import RuleSettings
+
+RULE = """\
+id: ACME{number}
+name: rule-{number}
+severity: warning
+summary: test rule
+scope: {{kinds: [Workload]}}
+{extra}
+checks:
+  - violation: '{violation}'
+    path: '{path}'
+    message: '{message}'
+docs:
+  whatItDoes: x
+  whyIsThisBad: x
+  example: "x: 1"
+  useInstead: "x: 1"
+"""
+
+
+def rule(tmp_path: Path, number: int = 100, extra: str = "", **fields: str) -> CompiledRule:
+    values = {"violation": "true", "path": "spec", "message": "m", **fields}
+    path = tmp_path / f"ACME{number}.yaml"
+    path.write_text(RULE.format(number=number, extra=extra, **values))
+    return load_rule(path)
+
+
+def target(number: int, values: dict[str, Any]) -> Deferred:
+    """A workload of its own file, with ``spec`` on line ``number``."""
+    spots = {"kind": (1, 1, 1, 5, "kind"), "spec": (number, 1, number, 5, "spec")}
+    return Deferred(f"w{number}.yaml", 0, 0, "Workload", None, values, spots)
+
+
+def findings(evaluator: Evaluator, *targets: Deferred) -> list[Finding]:
+    out: list[Finding] = []
+    for one in targets:
+        values = engine.Values(engine.nested(one.values))
+        out.extend(evaluator.evaluate(one, values, None, lambda *_: None))
+    return out
+
+
+@pytest.fixture
+def runs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
+    """The values each evaluation (not each lookup of a remembered outcome) ran on."""
+    seen: list[dict[str, Any]] = []
+    real = engine._run
+
+    def counted(*args: Any) -> Any:
+        seen.append(dict(args[3]))
+        return real(*args)
+
+    monkeypatch.setattr(engine, "_run", counted)
+    yield seen
+
+
+def test_targets_with_the_values_a_rule_reads_share_one_evaluation(
+    tmp_path: Path, runs: list[dict[str, Any]]
+) -> None:
+    evaluator = Evaluator(
+        [
+            (
+                rule(
+                    tmp_path,
+                    violation="workload.spec.serving.replicas > 2",
+                    message="{workload.spec.serving.replicas}",
+                ),
+                RuleSettings(),
+            )
+        ]
+    )
+    same = {"workload__spec__serving__replicas": 4, "workload__spec__resources__region": "a"}
+    other_unread = {
+        "workload__spec__serving__replicas": 4,
+        "workload__spec__resources__region": "b",
+    }
+    found = findings(evaluator, target(3, same), target(4, other_unread), target(5, same))
+    assert [(f.location.file, f.location.span.line, f.message) for f in found] == [
+        ("w3.yaml", 3, "4"),
+        ("w4.yaml", 4, "4"),
+        ("w5.yaml", 5, "4"),
+    ]
+    assert runs == [{"workload__spec__serving__replicas": 4}]
+
+
+def test_a_value_the_rule_reads_changes_the_verdict(
+    tmp_path: Path, runs: list[dict[str, Any]]
+) -> None:
+    evaluator = Evaluator(
+        [
+            (
+                rule(
+                    tmp_path,
+                    violation="workload.spec.serving.replicas + 1 == 2",
+                    message="{workload.spec.serving.replicas}",
+                ),
+                RuleSettings(),
+            )
+        ]
+    )
+    targets = [
+        target(3, {"workload__spec__serving__replicas": 1}),
+        target(4, {"workload__spec__serving__replicas": 1.0}),  # equal in Python, a double in CEL
+        target(5, {"workload__spec__serving__replicas": True}),
+        target(6, {}),  # absent: an evaluation error
+        target(7, {"workload__spec__serving__replicas": 1}),
+    ]
+    found = findings(evaluator, *targets)
+    failed = "rule ACME100 (rule-100) could not be evaluated here: "
+    assert [(f.rule_id, f.location.span.line, f.message) for f in found] == [
+        ("ACME100", 3, "1"),
+        ("GL006", 1, failed + "Unsupported operation: float + int"),
+        ("GL006", 1, failed + "Unsupported operation: bool + int"),
+        ("GL006", 1, failed + "no such field: workload.spec.serving.replicas"),
+        ("ACME100", 7, "1"),
+    ]
+    assert len(runs) == 4
+
+
+def test_a_rule_reading_the_workload_name_is_evaluated_for_each(
+    tmp_path: Path, runs: list[dict[str, Any]]
+) -> None:
+    evaluator = Evaluator([(rule(tmp_path, message="{workload.metadata.name}"), RuleSettings())])
+    values = {"workload__metadata__name": "chat"}
+    found = findings(evaluator, target(3, values), target(4, values))
+    assert [f.message for f in found] == ["chat", "chat"]
+    assert len(runs) == 2
+
+
+def test_an_evaluation_that_fails_part_way_is_replayed_whole(
+    tmp_path: Path, runs: list[dict[str, Any]]
+) -> None:
+    evaluator = Evaluator(
+        [
+            (
+                rule(
+                    tmp_path,
+                    extra="each: workload.spec.endpoints",
+                    violation='item.region.startsWith("eu")',
+                    message="item {index}",
+                ),
+                RuleSettings(),
+            )
+        ]
+    )
+    regions = [{"region": "eu-west-1"}, {"region": 5}, {"region": "eu-north-1"}]
+    values = {"workload__spec__endpoints": regions}
+    found = findings(evaluator, target(3, values), target(4, values))
+    expected = [
+        ("ACME100", "item 0"),
+        (
+            "GL006",
+            "rule ACME100 (rule-100) could not be evaluated "
+            "here: Undefined variable or function: 'startsWith'",
+        ),
+    ]
+    assert [(f.rule_id, f.message) for f in found] == expected * 2
+    assert len(runs) == 1
+
+
+def test_a_small_memory_forgets_and_stays_right(tmp_path: Path) -> None:
+    evaluator = Evaluator(
+        [(rule(tmp_path, message="{workload.spec.serving.replicas}"), RuleSettings())], memo_size=1
+    )
+    targets = [target(n, {"workload__spec__serving__replicas": n % 2}) for n in range(3, 9)]
+    assert [f.message for f in findings(evaluator, *targets)] == ["1", "0", "1", "0", "1", "0"]
+    assert len(evaluator._memo) == 1
+
+
+def test_options_are_part_of_what_is_remembered(tmp_path: Path) -> None:
+    options = "options:\n  limit: {type: integer, default: 1, description: x}"
+    compiled = rule(tmp_path, extra=options, message="{options.limit}")
+    first = Evaluator([(compiled, RuleSettings(options={"limit": 1}))])
+    second = Evaluator([(compiled, RuleSettings(options={"limit": 2}))])
+    one = target(3, {})
+    assert [f.message for f in findings(first, one)] == ["1"]
+    assert [f.message for f in findings(second, one)] == ["2"]
