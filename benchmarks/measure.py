@@ -31,6 +31,8 @@ class Command:
     cwd: Path
     #: A folder removed before every run (the cache of a "first run on a machine").
     fresh: Path | None = None
+    #: Run once unmeasured before the first round (to fill its caches, write bytecode).
+    warm_up: bool = True
 
 
 @dataclass(frozen=True)
@@ -86,12 +88,13 @@ def run_once(command: Command, output: Path) -> Sample:
 
 def measure_rounds(commands: Sequence[Command], rounds: int, scratch: Path) -> list[Series]:
     """Every command once per round, ``rounds`` rounds, the tools taking turns so that machine
-    noise hits them alike. One unmeasured round first writes bytecode, fills the caches the
-    commands rely on and warms the page cache."""
+    noise hits them alike. First one unmeasured run of each command that asks for it writes
+    bytecode, fills the caches the commands rely on and warms the page cache."""
     scratch.mkdir(parents=True, exist_ok=True)
     series = [Series(command, scratch / f"{index}.out") for index, command in enumerate(commands)]
     for entry in series:
-        run_once(entry.command, entry.output)
+        if entry.command.warm_up:
+            run_once(entry.command, entry.output)
     for _ in range(rounds):
         for entry in series:
             entry.samples.append(run_once(entry.command, entry.output))

@@ -10,9 +10,10 @@ from targets import CHECKOV, CJS, COLD, FIRST, ONE_JOB, WARM, Table, Verdict, ev
 
 METHOD = """\
 Every figure is the median of fresh processes (the fastest run in brackets where it helps), the
-tools taking turns in each round so that machine noise hits all of them alike, after one
-unmeasured round that writes bytecode and fills the caches the runs rely on. Memory is the peak
-resident set of the process tree (worker processes included). gpulint runs with its default
+tools taking turns in each round so that machine noise hits all of them alike, after an
+unmeasured run of each command that writes bytecode and fills the caches the runs rely on (from
+10,000 files, after the smaller counts, only the run that fills the result cache). Memory is the
+peak resident set of the process tree (worker processes included). gpulint runs with its default
 `--jobs` (every available CPU), `--format json --fail-on never`:
 
 - **cold**: the usual pre-commit or CI run: files changed, so no result cache (`--no-cache`);
