@@ -1,10 +1,18 @@
 """Generate N realistic gpulint manifests for benchmarks: every profile, 30-80 lines, a mix of
 clean and violating documents, spread over team folders, plus one QuotaLedger.
 
-    python benchmarks/generate.py OUT_DIR N [--seed S] [--kubernetes]
+    python benchmarks/generate.py OUT_DIR N [--seed S] [--kubernetes | --sharing shared|separate]
 
 With --kubernetes it writes N Kubernetes GPU Deployments instead (the input checkov scans),
 so tools can be compared on the same count of files.
+
+With --sharing it writes N serving workloads of one shape that gpulint finds nothing wrong with,
+for the cost of cross-file facts: ``shared`` puts every workload in one pool and one region, so
+all draw on one accelerator quota; ``separate`` gives each workload a pool of its own and spreads
+them over every region that offers the instance type (the fewest workloads per quota a cloud
+allows). Apart from pool and region the two sets are the same files (same seed, same values),
+and their ledger approves every quota they draw on. Having no findings, ``separate`` also
+measures memory without the findings.
 """
 
 from __future__ import annotations
@@ -147,6 +155,85 @@ def training(rng: random.Random, n: int, profile: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+# A serving workload that fits (8B bf16 on one 48 GB L40S) and breaks no rule: only its pool and
+# region vary between the --sharing sets.
+SERVING = """\
+apiVersion: gpulint.dev/v1alpha1
+kind: Workload
+metadata:
+  name: svc-{n}
+  labels:
+    team: team-{team}
+spec:
+  profile: inference
+  model:
+    id: meta-llama/Llama-3.1-8B-Instruct
+    precision: bf16
+  serving:
+    engine: vllm
+    maxBatchSize: {batch}
+    maxContextTokens: {context}
+    gpuMemoryUtilization: 0.9
+    replicas: 1
+    latencySensitive: false
+    expectedRequestsPerMinute: {rpm}
+  resources:
+    provider: aws
+    region: {region}
+    instanceType: {instance}
+    capacity: on-demand
+    pool: {pool}
+  lifecycle:
+    scaleToZero: true
+  data:
+    personalData: false
+  justification:
+    selfHosting: latency close to the application
+  acceptableUse:
+    reviewed: true
+"""
+SERVING_INSTANCE = "g6e.xlarge"
+# The AWS regions that offer it (linter/catalog/data/prices_instances.csv), each its own quota.
+SERVING_REGIONS = (
+    "us-east-1",
+    "us-east-2",
+    "us-west-2",
+    "eu-central-1",
+    "eu-north-1",
+    "eu-south-2",
+    "ap-northeast-1",
+    "ap-northeast-2",
+)
+SERVING_QUOTA = "L-DB2E81BA"  # AWS: Running On-Demand G and VT instances
+
+
+def serving(rng: random.Random, n: int, sharing: str) -> str:
+    shared = sharing == "shared"
+    return SERVING.format(
+        n=n,
+        team=n % 37,
+        batch=rng.choice([16, 24, 32]),
+        context=rng.choice([2048, 4096]),
+        rpm=rng.choice([10, 60, 300]),
+        region=SERVING_REGIONS[0 if shared else n % len(SERVING_REGIONS)],
+        instance=SERVING_INSTANCE,
+        pool="shared" if shared else f"pool-{n:05d}",
+    )
+
+
+def serving_ledger(count: int) -> str:
+    """Approves what every region's workloads need, so no quota finding is raised."""
+    entries = "".join(
+        f"    - {{provider: aws, region: {region}, quota: {SERVING_QUOTA}, "
+        f"capacity: on-demand, approved: {count * 8}}}\n"
+        for region in SERVING_REGIONS
+    )
+    return (
+        "apiVersion: gpulint.dev/v1alpha1\nkind: QuotaLedger\nmetadata:\n  name: quotas\n"
+        f"spec:\n  entries:\n{entries}"
+    )
+
+
 LEDGER = """\
 apiVersion: gpulint.dev/v1alpha1
 kind: QuotaLedger
@@ -198,7 +285,9 @@ def main() -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("count", type=int)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--kubernetes", action="store_true")
+    kinds = parser.add_mutually_exclusive_group()
+    kinds.add_argument("--kubernetes", action="store_true")
+    kinds.add_argument("--sharing", choices=("shared", "separate"), default=None)
     args = parser.parse_args()
     rng = random.Random(args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -207,11 +296,16 @@ def main() -> int:
         folder.mkdir(exist_ok=True)
         if args.kubernetes:
             text = DEPLOYMENT.format(n=n)
+        elif args.sharing:
+            text = serving(rng, n, args.sharing)
         else:
             kind = rng.choices(["inference", "fine-tuning", "training"], [5, 3, 1])[0]
             text = inference(rng, n) if kind == "inference" else training(rng, n, kind)
         (folder / f"workload-{n:05d}.yaml").write_text(text, encoding="utf-8")
-    if not args.kubernetes:
+    if args.sharing:
+        ledger = serving_ledger(args.count)
+        (args.out / "quota-ledger.yaml").write_text(ledger, encoding="utf-8")
+    elif not args.kubernetes:
         (args.out / "quota-ledger.yaml").write_text(LEDGER, encoding="utf-8")
     return 0
 

@@ -1,146 +1,217 @@
-"""Time gpulint against check-jsonschema and checkov on generated manifest sets.
+"""Measure gpulint against check-jsonschema and checkov, and write benchmarks/RESULTS.md.
 
-    python benchmarks/run.py [--counts 1 100 1000 10000] [--repeats 5] [--work DIR]
-                             [--check-jsonschema PATH] [--checkov PATH] [--out results.json]
+    python benchmarks/run.py --install-anchors            # the full run (about 15 minutes
+                                                          # on 2 CPUs)
+    python benchmarks/run.py --quick                      # a few minutes, for development
 
-Every timing is a fresh process, reported as the median of --repeats rounds in which every tool
-runs once (so machine noise hits them alike), with peak resident memory (/usr/bin/time %M, the
-largest process). gpulint runs three ways: cold (result cache off, its parsed rules and
-catalogues cached as after any earlier run), first (no cache at all) and warm (unchanged files,
-answered from the result cache). Tools that are not given are skipped. Nothing here is asserted:
-the numbers go to benchmarks/RESULTS.md.
+One command regenerates RESULTS.md and results/DATE.json from one run, so every figure and
+ratio in it was measured together. Per file count (default 1, 1,000, 10,000 and 20,000) the
+commands take turns in each round: gpulint cold, first, warm and with one job on generated
+gpulint manifests (first and one job up to 10,000), check-jsonschema on the same files with
+gpulint's schema (up to --anchor-max), gpulint and checkov on as many Kubernetes GPU Deployments
+(checkov up to --checkov-max), and the shared and separate sets of generate.py --sharing for
+the sharing ratio (at 10,000) and memory without findings (1,000 and 20,000). Nothing is
+asserted: the targets of issue 16 are judged in RESULTS.md (benchmarks/targets.py).
+
+Run it with the Python of the environment gpulint is installed in (its ``gpulint`` script is
+used). --install-anchors pip-installs check-jsonschema and checkov into WORK/anchors-venv when
+they are not there; --check-jsonschema and --checkov name other executables. A --quick run
+writes its RESULTS.md and JSON under WORK only.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import datetime
+import hashlib
 import json
-import os
-import platform
+import shlex
 import shutil
-import statistics
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+from environment import (
+    commit,
+    find_anchor,
+    install_anchors,
+    machine,
+    measured_env,
+    tool_version,
+)
+from measure import Command, Series, measure_rounds
+from report import render
+from targets import CHECKOV, CJS, COLD, FIRST, ONE_JOB, WARM
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-
-
-def _once(command: list[str], env: dict[str, str] | None) -> tuple[float, float]:
-    proc = subprocess.run(
-        ["/usr/bin/time", "-f", "%e %M", *command],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
-    wall, rss = proc.stderr.strip().splitlines()[-1].split()[-2:]
-    return float(wall), int(rss) / 1024
-
-
-def measure_together(
-    commands: dict[str, tuple[list[str], dict[str, str] | None]], repeats: int
-) -> dict[str, dict[str, float]]:
-    """Run every command once per round, ``repeats`` rounds, so that machine noise hits all
-    tools alike; median wall time (s), fastest run, and peak RSS (MiB) per command."""
-    samples: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
-    for _ in range(repeats):
-        for name, (command, env) in commands.items():
-            samples[name].append(_once(command, env))
-    return {
-        name: {
-            "median_s": statistics.median(t for t, _ in runs),
-            "min_s": min(t for t, _ in runs),
-            "peak_mib": max(m for _, m in runs),
-        }
-        for name, runs in samples.items()
-    }
-
-
-def generate(work: Path, count: int, kubernetes: bool = False) -> Path:
-    target = work / (f"k8s-{count}" if kubernetes else f"gpulint-{count}")
-    if not target.exists():
-        flags = ["--kubernetes"] if kubernetes else []
-        subprocess.run(
-            [sys.executable, str(HERE / "generate.py"), str(target), str(count), *flags], check=True
-        )
-    return target
-
-
-def files_of(folder: Path) -> list[str]:
-    return sorted(str(p) for p in folder.rglob("*.yaml"))
+# From here on: --large-repeats rounds and, after smaller counts, no warm-up run but the one
+# that fills the result cache; above it only cold and warm.
+LARGE = 10000
+SHARING_AT = 10000  # the count of the shared / separate comparison
+FLAT = (1000, 20000)  # memory without findings: the separate set at these counts
+SET_FLAGS = {
+    "gpulint": [],
+    "kubernetes": ["--kubernetes"],
+    "shared": ["--sharing", "shared"],
+    "separate": ["--sharing", "separate"],
+}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--counts", type=int, nargs="+", default=[1, 100, 1000, 10000])
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "gpulint-bench")
-    parser.add_argument("--gpulint", default=shutil.which("gpulint") or "gpulint")
+    parser.add_argument("--counts", type=int, nargs="+", default=[1, 1000, 10000, 20000])
+    parser.add_argument("--repeats", type=int, default=3, help="rounds below 10,000 files")
+    parser.add_argument("--large-repeats", type=int, default=2, help="rounds from 10,000 files")
+    parser.add_argument("--quick", action="store_true", help="1, 100 and 1,000 files, one round")
+    parser.add_argument("--work", type=Path, default=HERE / "_work")
+    parser.add_argument("--install-anchors", action="store_true")
     parser.add_argument("--check-jsonschema", dest="cjs", default=None)
     parser.add_argument("--checkov", default=None)
-    parser.add_argument(
-        "--checkov-max", type=int, default=1000, help="largest count checkov is run on"
-    )
-    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--anchor-max", type=int, default=10000, help="most files for cjs")
+    parser.add_argument("--checkov-max", type=int, default=1000)
     args = parser.parse_args()
-    args.work.mkdir(parents=True, exist_ok=True)
-    schema = str(REPO / "schemas" / "gpulint.schema.json")
-    cold = {**os.environ, "GPULINT_NO_CACHE": "1"}
-    results: dict[str, object] = {
-        "machine": {
-            "python": platform.python_version(),
-            "platform": platform.platform(),
-            "cpus": os.cpu_count(),
-        },
-        "runs": [],
+    if args.quick:
+        args.counts, args.repeats, args.large_repeats = [1, 100, 1000], 1, 1
+    work = args.work.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    if args.install_anchors:
+        install_anchors(work)
+    gpulint = str(Path(sys.executable).with_name("gpulint"))
+    anchors = {
+        CJS: find_anchor(CJS, work, args.cjs),
+        CHECKOV: find_anchor(CHECKOV, work, args.checkov),
     }
-    runs: list[dict[str, object]] = results["runs"]  # type: ignore[assignment]
-    for count in args.counts:
-        folder = generate(args.work, count)
-        files = files_of(folder)
-        targets = files if count == 1 else [str(folder)]
-        base = [args.gpulint, "check", "--fail-on", "never", "--format", "json"]
-        cache_dir = args.work / f"cache-{count}"
-        shutil.rmtree(cache_dir, ignore_errors=True)
-        warm_env = {**os.environ, "GPULINT_CACHE_DIR": str(cache_dir)}
-        subprocess.run([*base, *targets], capture_output=True, env=warm_env, check=False)  # fill it
-        commands: dict[str, tuple[list[str], dict[str, str] | None]] = {
-            # the usual pre-commit case: files changed since the last run (no result cache),
-            # gpulint's own parsed catalogues and rules already cached from an earlier run
-            "gpulint_cold": ([*base, "--no-cache", *targets], warm_env),
-            # the first run ever on a machine: no cache of any kind
-            "gpulint_first": ([*base, *targets], cold),
-            # unchanged files: answered from the result cache
-            "gpulint_warm": ([*base, *targets], warm_env),
-        }
-        if count >= 100:
-            commands["gpulint_one_job"] = ([*base, "--jobs", "1", *targets], cold)
-        if args.cjs:
-            commands["check_jsonschema"] = ([args.cjs, "--schemafile", schema, *files], None)
-        if args.checkov and count <= args.checkov_max:
-            k8s = generate(args.work, count, kubernetes=True)
-            commands["checkov"] = (
-                [
-                    args.checkov,
-                    "-d",
-                    str(k8s),
-                    "--framework",
-                    "kubernetes",
-                    "--quiet",
-                    "--compact",
-                    "--skip-download",
-                ],
-                None,
-            )
-        row: dict[str, object] = {"count": count, **measure_together(commands, args.repeats)}
-        runs.append(row)
-        print(json.dumps(row), flush=True)
-    if args.out:
-        args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    versions = {"gpulint": tool_version([gpulint, "--version"])}
+    versions.update(
+        {name: tool_version([path, "--version"]) for name, path in anchors.items() if path}
+    )
+    measurements = []
+    for count in sorted(args.counts):
+        rounds = args.repeats if count < LARGE else args.large_repeats
+        commands = plan(count, gpulint, anchors, args, work)
+        if count >= LARGE and min(args.counts) < count:  # caches and bytecode are warm
+            commands = [dataclasses.replace(c, warm_up=c.name == WARM) for c in commands]
+        for series in measure_rounds(commands, rounds, work / "out"):
+            row = {"set": series.command.group, "count": count, "tool": series.command.name}
+            row.update(series.summary())
+            if series.command.name == COLD:
+                row["findings"] = findings(series)
+            measurements.append(row)
+            print(json.dumps({k: row[k] for k in ("set", "count", "tool", "median_s", "peak_mib")}))
+    now = datetime.datetime.now(datetime.timezone.utc)
+    results = {
+        "date": now.strftime("%Y-%m-%d %H:%M UTC"),
+        "command": shlex.join(["python", "benchmarks/run.py", *sys.argv[1:]]),
+        "commit": commit(REPO),
+        "quick": args.quick,
+        "machine": machine(),
+        "versions": versions,
+        "settings": {"repeats": args.repeats, "large_repeats": args.large_repeats},
+        "measurements": measurements,
+    }
+    folder = work if args.quick else HERE
+    raw = f"{now:%Y-%m-%d}.json"
+    (folder / "results").mkdir(exist_ok=True)
+    (folder / "results" / raw).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    (folder / "RESULTS.md").write_text(render(results, raw), encoding="utf-8")
+    print(f"wrote {folder / 'RESULTS.md'} and {folder / 'results' / raw}")
     return 0
+
+
+def plan(
+    count: int,
+    gpulint: str,
+    anchors: dict[str, str | None],
+    args: argparse.Namespace,
+    work: Path,
+) -> list[Command]:
+    """The commands measured at ``count`` files, in the order they take turns."""
+    caches = work / "caches"
+    parsed = measured_env(caches / "parsed")  # parsed rules and catalogues, kept between runs
+    check = [gpulint, "check", "--format", "json", "--fail-on", "never"]
+    manifests = generate(work, "gpulint", count)
+    commands = [Command("gpulint", COLD, (*check, "--no-cache", manifests), parsed, work)]
+    if count <= LARGE:
+        first = caches / "first"
+        commands.append(
+            Command("gpulint", FIRST, (*check, manifests), measured_env(first), work, first)
+        )
+    warm = caches / f"warm-{count}"
+    shutil.rmtree(warm, ignore_errors=True)  # filled by the unmeasured first round
+    commands.append(Command("gpulint", WARM, (*check, manifests), measured_env(warm), work))
+    if 100 <= count <= LARGE:
+        one_job = (*check, "--no-cache", "--jobs", "1", manifests)
+        commands.append(Command("gpulint", ONE_JOB, one_job, parsed, work))
+    schema = str(REPO / "schemas" / "gpulint.schema.json")
+    cjs, checkov = anchors[CJS], anchors[CHECKOV]
+    if cjs and count <= args.anchor_max:
+        files = _yaml_files(work, manifests)
+        commands.append(
+            Command("gpulint", CJS, (cjs, "--schemafile", schema, *files), parsed, work)
+        )
+    if count <= LARGE:
+        deployments = generate(work, "kubernetes", count)
+        commands.append(
+            Command("kubernetes", COLD, (*check, "--no-cache", deployments), parsed, work)
+        )
+        if checkov and count <= args.checkov_max:
+            folder = str(Path(deployments).parent) if count == 1 else deployments
+            scan = (
+                "-d",
+                folder,
+                "--framework",
+                "kubernetes",
+                "--quiet",
+                "--compact",
+                "--skip-download",
+            )
+            commands.append(Command("kubernetes", CHECKOV, (checkov, *scan), parsed, work))
+    sharing_at = 1000 if args.quick else SHARING_AT
+    if count == sharing_at:
+        shared = generate(work, "shared", count)
+        commands.append(Command("shared", COLD, (*check, "--no-cache", shared), parsed, work))
+    if count == sharing_at or count in ((100, 1000) if args.quick else FLAT):
+        separate = generate(work, "separate", count)
+        commands.append(Command("separate", COLD, (*check, "--no-cache", separate), parsed, work))
+    return commands
+
+
+def generate(work: Path, set_name: str, count: int) -> str:
+    """The generated set (made again when generate.py changed), relative to ``work``: its
+    folder, or the one manifest when ``count`` is 1."""
+    generator = HERE / "generate.py"
+    flags = SET_FLAGS[set_name]
+    stamp = hashlib.sha256(generator.read_bytes() + repr(flags).encode()).hexdigest()
+    folder = work / "sets" / f"{set_name}-{count}"
+    marker = folder / ".generated"
+    if not marker.exists() or marker.read_text() != stamp:
+        shutil.rmtree(folder, ignore_errors=True)
+        subprocess.run(
+            [sys.executable, str(generator), str(folder), str(count), *flags], check=True
+        )
+        marker.write_text(stamp)
+    if count == 1:
+        (only,) = (folder / "team-00").glob("*.yaml")
+        return str(only.relative_to(work))
+    return str(folder.relative_to(work))
+
+
+def _yaml_files(work: Path, target: str) -> list[str]:
+    path = work / target
+    if path.is_file():
+        return [target]
+    return sorted(str(p.relative_to(work)) for p in path.rglob("*.yaml"))
+
+
+def findings(series: Series) -> int | None:
+    """How many findings gpulint's JSON report of the last run holds."""
+    try:
+        summary = json.loads(series.output.read_bytes())["summary"]
+        return int(summary["errors"] + summary["warnings"] + summary["notes"])
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 if __name__ == "__main__":

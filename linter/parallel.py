@@ -3,16 +3,15 @@
 Workers are forked so they inherit everything already loaded (compiled rules, parsed manifests,
 catalogues, run-wide indices) instead of receiving it pickled; only each slice's results travel
 back. Where ``fork`` is unavailable (Windows, or macOS where it is unsafe) or the work is small,
-callers run it in-process instead.
+callers run it in-process instead. multiprocessing and concurrent.futures are imported only when
+workers are started: a run of a few files never needs them.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -31,7 +30,11 @@ def available_cpus() -> int:
 
 
 def can_fork() -> bool:
-    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+    if not sys.platform.startswith("linux"):
+        return False
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def slices(total: int, parts: int) -> list[tuple[int, int]]:
@@ -57,6 +60,9 @@ def fork_map(task: Task[T], total: int, jobs: int) -> Sequence[T] | None:
     global _TASK
     if jobs <= 1 or total < 2 or not can_fork():
         return None
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     _TASK = task
     try:
         context = multiprocessing.get_context("fork")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from linter.load import Limits, load_bytes, load_text, read
+from linter.load import Limits, LoadProblem, load_bytes, load_text, read
 from linter.load.positions import Span, format_path, parse_path
 
 MANIFEST = """\
@@ -66,6 +66,12 @@ def test_json_positions_use_the_same_mechanism() -> None:
         ("a: !!str 8", "8"),
         ("a: !!float 8", 8.0),
         ("a: -.inf", float("-inf")),
+        ("a: +12", 12),
+        ("a: .5", 0.5),
+        ("a: -3", -3),
+        ("a: 1.5GiB", "1.5GiB"),
+        ("a: e5", "e5"),
+        ("a: !!int '12'", 12),
     ],
 )
 def test_scalars_follow_the_yaml_1_2_core_schema(text: str, value: object) -> None:
@@ -218,3 +224,70 @@ def test_an_escape_beyond_unicode_is_a_syntax_error(escape: str) -> None:
     assert loaded.documents == []
     [problem] = loaded.problems
     assert problem.message.startswith("YAML syntax error")
+
+
+# Every way a node is written (block and flow, scalar styles, tags, anchors, aliases, merges,
+# a duplicate key, a bad tag, an empty document) with the positions each one records.
+EVERY_NODE = """\
+base: &b {nodes: 1, capacity: spot}
+job:
+  <<: *b
+  name: 'it''s'
+  run: |
+    python train.py
+  fold: >-
+    a
+    b
+  quoted: "x\\ty"
+  items: [1, two, {k: v}, *b]
+  tagged: !!int "3"
+  bad: !!int three
+  name: again
+  ? complex
+  : value
+---
+- plain
+- &s shared
+- *s
+---
+"""
+
+
+def _everything(text: str) -> tuple[list[tuple[object, ...]], list[LoadProblem]]:
+    loaded = load_text(text)
+    return (
+        [
+            (d.index, d.data, d.source_map.document, d.source_map._spans, d.source_map._scalars)
+            for d in loaded.documents
+        ],
+        loaded.problems,
+    )
+
+
+def test_the_pure_parser_reads_what_the_c_parser_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without ruamel.yaml.clib (PyPy) events come from ruamel's pure-Python parser: same
+    documents, positions and problems."""
+    from ruamel.yaml import main
+
+    with_c = _everything(EVERY_NODE)
+    assert with_c[1] != []  # the duplicate key and the bad tag
+    monkeypatch.setattr(main, "CParser", None)
+    assert _everything(EVERY_NODE) == with_c
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "a: " + "[" * 300 + "]" * 300 + "\n",  # deeper than the limit: the file stops
+        "a: &x [*x]\n",  # a cycle
+        "a: [1, 2\nb: 3\n",  # a syntax error
+        "a: *nowhere\n",
+        "x: " + "\\" * 5 + "\n\x00",
+    ],
+)
+def test_a_file_that_stops_early_leaves_nothing_behind(hostile: str) -> None:
+    """Nothing is shared between files: what a hostile file did to the parser or the composer
+    cannot change how the next file reads."""
+    fresh = _everything(EVERY_NODE)
+    load_text(hostile)
+    assert _everything(EVERY_NODE) == fresh

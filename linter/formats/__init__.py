@@ -10,30 +10,52 @@ that parses as one of ours is always parsed.
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from collections.abc import Mapping
-from typing import Any
+from types import ModuleType
+from typing import Any, cast
 
-from linter.formats import (
-    dstack,
-    kubernetes,
-    kubernetes_capacity,
-    native,
-    production_stack,
-    skypilot,
-)
+from linter.formats import markers, native
 from linter.formats.base import Adapted, Format, InputFile
+
+
+def _deferred(name: str) -> ModuleType:
+    """The format module ``linter.formats.<name>``, executed when first used: importing every
+    adapter (their models, catalogues and engine tables) costs more than a whole run over a few
+    gpulint manifests, which never reach them. Its markers are in ``markers``."""
+    full = f"{__name__}.{name}"
+    loaded = sys.modules.get(full)
+    if loaded is not None:
+        return loaded
+    spec = importlib.util.find_spec(full)
+    assert spec is not None and spec.loader is not None
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[full] = module
+    spec.loader.exec_module(module)
+    globals()[name] = module  # as an import would: linter.formats.<name>
+    return module
+
+
+#: After gpulint's own, in recognition order, with their markers.
+_DEFERRED: tuple[tuple[str, tuple[bytes, ...]], ...] = (
+    ("kubernetes_capacity", markers.KUBERNETES_CAPACITY),
+    ("production_stack", markers.PRODUCTION_STACK),
+    ("kubernetes", markers.KUBERNETES),
+    ("dstack", markers.DSTACK),
+    ("skypilot", markers.SKYPILOT),
+)
 
 FORMATS: tuple[Format, ...] = (
     native,
-    kubernetes_capacity,
-    production_stack,
-    kubernetes,
-    dstack,
-    skypilot,
+    *(cast(Format, _deferred(name)) for name, _ in _DEFERRED),
 )
 
 
-MARKERS: tuple[bytes, ...] = tuple(marker for f in FORMATS for marker in f.markers)
+MARKERS: tuple[bytes, ...] = native.markers + tuple(
+    marker for _, found in _DEFERRED for marker in found
+)
 """Every format's markers: a file whose text holds none of them, and no backslash, is not parsed
 (``linter.load.read``; see the module docstring for why that is sound)."""
 

@@ -37,6 +37,7 @@ from linter.catalog.base import Catalogue, Record
 from linter.catalog.gpus import Vendor
 from linter.formats.base import Adapted, InputFile
 from linter.formats.builder import ManifestBuilder
+from linter.formats.markers import KUBERNETES_CAPACITY
 from linter.formats.provenance import Origin
 from linter.formats.quantity import parse_quantity
 from linter.formats.values import ValueProblem
@@ -45,7 +46,7 @@ from linter.load.positions import Path, format_path
 from linter.model import CapacityLimit
 
 name: str = "kubernetes-capacity"
-markers: tuple[bytes, ...] = (b"ClusterQueue", b"LocalQueue", b"ResourceQuota", b"NodePool")
+markers: tuple[bytes, ...] = KUBERNETES_CAPACITY
 
 
 class Named(Record):

@@ -36,13 +36,14 @@ from linter.formats.kubernetes.pods import mapping, quantity, sequence
 from linter.formats.kubernetes.scheduling import Found, NodeSelection, place
 from linter.formats.kubernetes.settings import normalised
 from linter.formats.kubernetes.workload import Unit, adapt_units
+from linter.formats.markers import PRODUCTION_STACK
 from linter.formats.provenance import Origin
 from linter.formats.shell import argv_commands
 from linter.load import Document
 from linter.load.positions import Path, format_path
 
 name: str = "production-stack"
-markers: tuple[bytes, ...] = (b"servingEngineSpec",)
+markers: tuple[bytes, ...] = PRODUCTION_STACK
 
 _SPEC = "servingEngineSpec"
 _KIND = "production-stack modelSpec"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import codecs
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import Any
@@ -207,12 +207,11 @@ def _shifted(problem: LoadProblem, lines: int) -> LoadProblem:
 def _compose(
     text: str, limits: Limits | None, pure: bool, lines: int = 0, offset: int = 0
 ) -> tuple[Composer, Exception | None]:
-    from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
     composer = Composer(limits or Limits(), lines, offset)
     try:
-        composer.feed(YAML(typ="safe", pure=pure).parse(text))
+        composer.feed(_events(text, pure))
     except YAMLError as err:
         return composer, err
     except (ValueError, OverflowError) as err:
@@ -222,6 +221,24 @@ def _compose(
         # parser's error about the same text is the one reported
         return composer, err
     return composer, None
+
+
+def _events(text: str, pure: bool) -> Iterator[Any]:
+    """The parse events of ``text``.
+
+    libyaml's parser is made straight from the text: a ``YAML()`` object would cost more than
+    parsing a small manifest (it looks for plug-ins and builds a loader class on every parse)
+    and, kept between files, would grow with every file it parsed. So nothing is shared between
+    files and a hostile file cannot leave state behind for the next. ruamel's pure-Python parser
+    (YAML 1.2; also where the C extension is not installed) goes through ``YAML()``.
+    """
+    from ruamel.yaml import main
+
+    c_parser = getattr(main, "CParser", None)  # None without ruamel.yaml.clib
+    if pure or c_parser is None:
+        events: Iterator[Any] = main.YAML(typ="safe", pure=True).parse(text)
+        return events
+    return iter(c_parser(text).get_event, None)
 
 
 def _syntax_problem(text: str, error: Exception) -> LoadProblem:

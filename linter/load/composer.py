@@ -11,14 +11,15 @@ JSON is parsed by the same code: it is YAML 1.2 flow syntax.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from linter.load.positions import Path, SourceMap, Span
-from linter.load.scalars import ScalarTagError, resolve
+from linter.load.scalars import ScalarTagError, resolve, resolve_plain
 
 MERGE_KEY = "<<"
+_NOWHERE = Span(1, 1, 1, 2)
 
 
 @dataclass(frozen=True)
@@ -50,9 +51,12 @@ class _Abort(Exception):
     """Stop reading the file: a limit was crossed or the structure cannot be represented."""
 
 
-@dataclass
+@dataclass(slots=True)
 class _Frame:
+    """An open mapping (``keys`` is its dict of key spans) or sequence (``keys`` is None)."""
+
     container: dict[str, Any] | list[Any]
+    keys: dict[str, Span] | None
     path: Path
     anchor: str | None
     start: Span
@@ -60,7 +64,6 @@ class _Frame:
     key: str | None = None
     key_span: Span | None = None
     key_is_merge: bool = False
-    keys: dict[str, Span] = field(default_factory=dict)
 
 
 class Composer:
@@ -69,9 +72,15 @@ class Composer:
     ``lines`` and ``offset`` place the events in a larger text when the parsed text is one part
     of it (one document of a file, re-read after another failed): the lines and characters
     before that part.
+
+    Every file of a run passes through here (about a hundred events for a 40-line manifest), so
+    events are dispatched on their type through a table, and a span is built only where it is
+    recorded or reported.
     """
 
     def __init__(self, limits: Limits, lines: int = 0, offset: int = 0) -> None:
+        from ruamel.yaml import events
+
         self.limits = limits
         self.lines = lines
         self.offset = offset
@@ -83,14 +92,24 @@ class Composer:
         self.problems: list[LoadProblem] = []
         self._stack: list[_Frame] = []
         self._anchors: dict[str, tuple[Any, int] | None] = {}
-        self._source_map: SourceMap | None = None
+        self._source_map = SourceMap(_NOWHERE)  # replaced at each document's start
         self._root: Any = None
         self._has_root = False
         self._weight = 0
+        self._handlers: dict[type, Callable[[Any], None]] = {
+            events.ScalarEvent: self._scalar,
+            events.MappingStartEvent: self._open_mapping,
+            events.SequenceStartEvent: self._open_sequence,
+            events.MappingEndEvent: self._close,
+            events.SequenceEndEvent: self._close,
+            events.AliasEvent: self._alias,
+            events.DocumentStartEvent: self._start_document,
+            events.DocumentEndEvent: self._end_document,
+        }
 
     def _span(self, event: Any) -> Span:
-        start, end, lines = event.start_mark, event.end_mark, self.lines
-        return Span(start.line + lines + 1, start.column + 1, end.line + lines + 1, end.column + 1)
+        start, end, lines = event.start_mark, event.end_mark, self.lines + 1
+        return Span(start.line + lines, start.column + 1, end.line + lines, end.column + 1)
 
     def _point(self, event: Any) -> Span:
         mark = event.start_mark
@@ -99,84 +118,126 @@ class Composer:
 
     def feed(self, events: Iterable[Any]) -> None:
         """Process every event; stops quietly after a problem that ends the file."""
+        handlers = self._handlers
         try:
             for event in events:
-                self._dispatch(event)
+                handler = handlers.get(type(event))
+                if handler is not None:  # stream start and end carry nothing
+                    handler(event)
         except _Abort:
             return
 
-    def _dispatch(self, event: Any) -> None:
-        name = type(event).__name__
-        if name == "DocumentStartEvent":
-            self._source_map = SourceMap(self._point(event))
-            self._anchors, self._root, self._has_root, self._weight = {}, None, False, 0
-        elif name == "DocumentEndEvent":
-            if self._has_root and self._source_map is not None:
-                self.documents.append(Document(len(self.documents), self._root, self._source_map))
-        elif name == "ScalarEvent":
-            self._scalar(event)
-        elif name in ("MappingStartEvent", "SequenceStartEvent"):
-            self._open(event, {} if name == "MappingStartEvent" else [])
-        elif name in ("MappingEndEvent", "SequenceEndEvent"):
-            self._close()
-        elif name == "AliasEvent":
-            self._alias(event)
+    def _start_document(self, event: Any) -> None:
+        self._source_map = SourceMap(self._point(event))
+        self._anchors, self._root, self._has_root, self._weight = {}, None, False, 0
+
+    def _end_document(self, event: Any) -> None:
+        if self._has_root:
+            self.documents.append(Document(len(self.documents), self._root, self._source_map))
 
     # -- nodes -------------------------------------------------------------------------------
 
     def _scalar(self, event: Any) -> None:
-        top = self._stack[-1] if self._stack else None
-        if isinstance(top, _Frame) and isinstance(top.container, dict) and top.key is None:
+        stack = self._stack
+        top = stack[-1] if stack else None
+        if top is not None and top.keys is not None and top.key is None:
             self._set_key(top, event)
             return
-        try:
-            value = resolve(event.value, event.tag, plain=event.style in ("", None))
-        except ScalarTagError as err:
-            self.problems.append(LoadProblem(str(err), self._span(event)))
-            value = event.value
+        text, style, tag = event.value, event.style, event.ctag
+        span = None
+        if tag is None:  # the usual case, without the cost of a tag's str() or the try
+            value = text if style else resolve_plain(text)
+        else:
+            try:
+                value = resolve(text, str(tag), plain=not style)
+            except ScalarTagError as err:
+                span = self._span(event)
+                self.problems.append(LoadProblem(str(err), span))
+                value = text
         if event.anchor:
             self._anchors[event.anchor] = (value, 1)
-        if isinstance(value, str) and top is not None and not top.key_is_merge:
-            self._record_scalar(event)
-        self._attach(value, 1, self._span(event))
+        if top is None:
+            self._attach_root(value, 1, span or self._span(event))
+            return
+        self._count(1, event, span)
+        if top.key_is_merge:
+            self._merge(top, value, span or self._span(event))
+            return
+        if top.keys is None:
+            path: Path = (*top.path, len(top.container))
+            span = span or self._span(event)
+            self._source_map.record(path, span)
+        else:
+            assert top.key is not None and top.key_span is not None
+            path = (*top.path, top.key)
+            self._source_map.record(path, top.key_span)
+        if isinstance(value, str):
+            # where a string value is written, so offsets inside it can be located later
+            self._source_map.record_scalar(
+                path,
+                span or self._span(event),
+                event.start_mark.index + self.offset,
+                event.end_mark.index + self.offset,
+                style or "",
+            )
+        self._put(top, value)
 
-    def _record_scalar(self, event: Any) -> None:
-        """Keep where a string value is written, so offsets inside it can be located later."""
-        if self._source_map is not None:
-            path, _ = self._child_path(self._span(event))
-            start = event.start_mark.index + self.offset
-            end = event.end_mark.index + self.offset
-            self._source_map.record_scalar(path, self._span(event), start, end, event.style or "")
+    def _open_mapping(self, event: Any) -> None:
+        self._open(event, {}, {})
 
-    def _open(self, event: Any, container: dict[str, Any] | list[Any]) -> None:
-        top = self._stack[-1] if self._stack else None
-        if top is not None and isinstance(top.container, dict) and top.key is None:
+    def _open_sequence(self, event: Any) -> None:
+        self._open(event, [], None)
+
+    def _open(
+        self, event: Any, container: dict[str, Any] | list[Any], keys: dict[str, Span] | None
+    ) -> None:
+        stack = self._stack
+        top = stack[-1] if stack else None
+        if top is not None and top.keys is not None and top.key is None:
             self._fail("a mapping or sequence used as a key is not supported", self._span(event))
-        if len(self._stack) >= self.limits.max_depth:
+        if len(stack) >= self.limits.max_depth:
             self._fail(
                 f"nesting is deeper than {self.limits.max_depth} levels; the rest of the file "
                 "was not read",
                 self._point(event),
                 limit=True,
             )
-        if not self._stack and self._source_map is not None:
-            self._source_map.document = self._point(event)  # the root node: where "the document" is
-        path, span = self._child_path(self._point(event))
-        if self._source_map is not None and path:
-            self._source_map.record(path, span)
-        if event.anchor:
-            self._anchors[event.anchor] = None  # started, not finished: an alias to it is a cycle
-        self._stack.append(_Frame(container, path, event.anchor, self._point(event)))
+        point = self._point(event)
+        if top is None:
+            self._source_map.document = point  # the root node: where "the document" is
+            path: Path = ()
+        elif top.keys is None:
+            path = (*top.path, len(top.container))
+            self._source_map.record(path, point)
+        else:
+            assert top.key is not None and top.key_span is not None
+            path = (*top.path, top.key)
+            self._source_map.record(path, top.key_span)
+        anchor = event.anchor
+        if anchor:
+            self._anchors[anchor] = None  # started, not finished: an alias to it is a cycle
+        stack.append(_Frame(container, keys, path, anchor, point))
 
-    def _close(self) -> None:
-        frame = self._stack.pop()
+    def _close(self, event: Any) -> None:
+        stack = self._stack
+        frame = stack.pop()
         if frame.anchor:
             self._anchors[frame.anchor] = (frame.container, frame.weight)
-        self._attach(frame.container, frame.weight, frame.start, recorded=True)
+        # already counted and recorded: its weight grew with every child
+        if not stack:
+            self._root, self._has_root = frame.container, True
+            return
+        top = stack[-1]
+        top.weight += frame.weight
+        if top.key_is_merge:
+            self._merge(top, frame.container, frame.start)
+        else:
+            self._put(top, frame.container)
 
     def _alias(self, event: Any) -> None:
-        top = self._stack[-1] if self._stack else None
-        if top is not None and isinstance(top.container, dict) and top.key is None:
+        stack = self._stack
+        top = stack[-1] if stack else None
+        if top is not None and top.keys is not None and top.key is None:
             self._fail("an alias used as a mapping key is not supported", self._span(event))
         target = self._anchors.get(event.anchor, False)
         if target is False:
@@ -184,15 +245,29 @@ class Composer:
         if target is None:
             self._fail(f"alias *{event.anchor} refers to itself (a cycle)", self._span(event))
         value, weight = target  # type: ignore[misc]
-        self._attach(value, weight, self._span(event))  # a merge (<<: *a) too: its weight counts
+        span = self._span(event)
+        if top is None:
+            self._attach_root(value, weight, span)
+            return
+        self._count(weight, event, span)
+        if top.key_is_merge:
+            self._merge(top, value, span)  # a merge (<<: *a) too: its weight counts
+            return
+        if top.keys is None:
+            self._source_map.record((*top.path, len(top.container)), span)
+        else:
+            assert top.key is not None and top.key_span is not None
+            self._source_map.record((*top.path, top.key), top.key_span)
+        self._put(top, value)
 
     # -- structure ---------------------------------------------------------------------------
 
     def _set_key(self, frame: _Frame, event: Any) -> None:
         key, span = str(event.value), self._span(event)
-        if key == MERGE_KEY and event.style in ("", None):
+        if key == MERGE_KEY and not event.style:
             frame.key, frame.key_span, frame.key_is_merge = key, span, True
             return
+        assert frame.keys is not None
         first = frame.keys.get(key)
         if first is not None:
             self.problems.append(
@@ -200,51 +275,50 @@ class Composer:
             )
         else:
             frame.keys[key] = span
-        frame.key, frame.key_span, frame.key_is_merge = key, span, False
+        frame.key, frame.key_span = key, span
 
-    def _child_path(self, item_span: Span) -> tuple[Path, Span]:
-        if not self._stack:
-            return (), item_span
-        top = self._stack[-1]
-        if isinstance(top.container, list):
-            return (*top.path, len(top.container)), item_span
-        assert top.key is not None and top.key_span is not None
-        return (*top.path, top.key), top.key_span
-
-    def _attach(self, value: Any, weight: int, span: Span | None, recorded: bool = False) -> None:
-        """Put a finished node into its parent (or make it the document root)."""
-        self._weight += weight if not recorded else 0
-        if not recorded and self._weight > self.limits.max_nodes:
+    def _count(self, weight: int, event: Any, span: Span | None) -> None:
+        """Add a new node's (expanded) weight to the document and its parent; stop the file
+        past the limit."""
+        self._weight += weight
+        if self._weight > self.limits.max_nodes:
             self._fail(
                 f"the document expands to more than {self.limits.max_nodes:,} nodes (alias "
                 "expansion?); the rest of the file was not read",
-                span or (self._source_map.document if self._source_map else Span(1, 1, 1, 2)),
+                span or self._span(event),
                 limit=True,
             )
-        if not self._stack:
-            self._root, self._has_root = value, True
-            return
-        top = self._stack[-1]
-        top.weight += weight
-        if top.key_is_merge:
-            self._merge(top, value, span or Span(1, 1, 1, 2))
-            return
-        path, key_span = self._child_path(span or Span(1, 1, 1, 2))
-        if self._source_map is not None and not recorded:
-            self._source_map.record(path, key_span)
-        if isinstance(top.container, list):
-            top.container.append(value)
+        self._stack[-1].weight += weight
+
+    def _attach_root(self, value: Any, weight: int, span: Span) -> None:
+        """A scalar or alias as the document's root node."""
+        self._weight += weight
+        if self._weight > self.limits.max_nodes:
+            self._fail(
+                f"the document expands to more than {self.limits.max_nodes:,} nodes (alias "
+                "expansion?); the rest of the file was not read",
+                span,
+                limit=True,
+            )
+        self._root, self._has_root = value, True
+
+    @staticmethod
+    def _put(frame: _Frame, value: Any) -> None:
+        """Put a finished node into its parent (at the pending key of a mapping)."""
+        container = frame.container
+        if isinstance(container, list):
+            container.append(value)
         else:
-            assert top.key is not None
-            top.container[top.key] = value
-            top.key = None
+            assert frame.key is not None
+            container[frame.key] = value
+            frame.key = None
 
     def _merge(self, frame: _Frame, value: Any, span: Span) -> None:
         """Apply a YAML merge key (``<<: *defaults``): explicit keys win over merged ones.
 
-        Only reached through :meth:`_attach`, which has already counted the merged value's whole
-        weight towards the document and ``frame``: merged entries share their values, so a
-        mapping built from merges is as heavy as what it holds, however few bytes spell it.
+        The merged value's whole weight has already been counted towards the document and
+        ``frame``: merged entries share their values, so a mapping built from merges is as heavy
+        as what it holds, however few bytes spell it.
         """
         sources = value if isinstance(value, list) else [value]
         if not all(isinstance(source, dict) for source in sources):

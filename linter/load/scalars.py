@@ -24,6 +24,8 @@ _INT_HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
 _FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
 _INF = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z")
 _NAN = {".nan", ".NaN", ".NAN"}
+# The first characters the number patterns above accept.
+_NUMBER_STARTS = tuple("+-.0123456789")
 
 
 class ScalarTagError(ValueError):
@@ -38,6 +40,8 @@ def resolve_plain(text: str) -> Scalar:
         return True
     if text in _FALSE:
         return False
+    if not text.startswith(_NUMBER_STARTS):  # most text: no number can start so
+        return text
     number = _number(text)
     return text if number is None else number
 

@@ -16,11 +16,12 @@ from typing import Any
 from linter.formats.base import Adapted, InputFile
 from linter.formats.dstack.configuration import FORMAT
 from linter.formats.dstack.configuration import adapt as _adapt
+from linter.formats.markers import DSTACK
 from linter.formats.platforms import platforms
 from linter.load import Document
 
 name: str = FORMAT
-markers: tuple[bytes, ...] = tuple(kind.encode() for kind in platforms().dstack.types)
+markers: tuple[bytes, ...] = DSTACK
 
 _TYPE_LINE = re.compile(
     r"^type:\s*[\"']?(task|service|dev-environment|fleet)[\"']?\s*(#.*)?$", re.M

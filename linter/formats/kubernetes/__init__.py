@@ -32,6 +32,7 @@ from linter.formats.kubernetes.context import Context
 from linter.formats.kubernetes.labels import gpu_resources
 from linter.formats.kubernetes.pods import Container, mapping
 from linter.formats.kubernetes.workload import FORMAT, Unit, adapt_units
+from linter.formats.markers import KUBERNETES
 from linter.formats.provenance import Origin
 from linter.formats.shell import script_commands
 from linter.load import Document
@@ -63,7 +64,7 @@ KINDS: dict[tuple[str, str], Reader] = {
 ALWAYS_OURS = frozenset({("serving.kserve.io", "LLMInferenceService")})
 
 name: str = FORMAT
-markers: tuple[bytes, ...] = (b"apiVersion",)
+markers: tuple[bytes, ...] = KUBERNETES
 
 _KIND_LINE = re.compile(
     r"^kind:\s*[\"']?(" + "|".join(sorted({k for _, k in KINDS})) + r")[\"']?\s*$", re.MULTILINE

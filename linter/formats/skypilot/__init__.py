@@ -19,13 +19,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from linter.formats.base import Adapted, InputFile
+from linter.formats.markers import SKYPILOT
 from linter.formats.platforms import platforms
 from linter.formats.skypilot.task import FORMAT
 from linter.formats.skypilot.task import adapt as _adapt
 from linter.load import Document
 
 name: str = FORMAT
-markers: tuple[bytes, ...] = tuple(key.encode() for key in platforms().skypilot.recognised_by)
+markers: tuple[bytes, ...] = SKYPILOT
 
 _SUFFIXES = (".sky.yaml", ".sky.yml")
 _RESOURCES_KEY = re.compile(r"^resources:", re.M)

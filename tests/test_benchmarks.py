@@ -1,0 +1,166 @@
+"""The benchmark scripts (benchmarks/): the generated sets, and how a run's figures become
+verdicts and RESULTS.md. No timing is measured or asserted here."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))  # the scripts import each other as run.py does
+report = importlib.import_module("report")
+targets = importlib.import_module("targets")
+
+
+def _generate(folder: Path, count: int, *flags: str) -> dict[str, str]:
+    subprocess.run(
+        [sys.executable, str(BENCHMARKS / "generate.py"), str(folder), str(count), *flags],
+        check=True,
+    )
+    return {
+        str(path.relative_to(folder)): path.read_text(encoding="utf-8")
+        for path in sorted(folder.rglob("*.yaml"))
+    }
+
+
+def _lines_with(files: dict[str, str], key: str) -> set[str]:
+    return {
+        line.strip()
+        for name, text in files.items()
+        if name != "quota-ledger.yaml"
+        for line in text.splitlines()
+        if line.strip().startswith(key)
+    }
+
+
+def test_shared_and_separate_sets_differ_only_in_pool_and_region(tmp_path: Path) -> None:
+    shared = _generate(tmp_path / "shared", 40, "--sharing", "shared")
+    separate = _generate(tmp_path / "separate", 40, "--sharing", "separate")
+    assert shared.keys() == separate.keys()
+    assert len(shared) == 41  # and one ledger
+    assert _lines_with(shared, "pool:") == {"pool: shared"}
+    assert _lines_with(shared, "region:") == {"region: us-east-1"}
+    assert len(_lines_with(separate, "pool:")) == 40
+    assert len(_lines_with(separate, "region:")) == 8
+    for name, text in shared.items():
+        if name == "quota-ledger.yaml":
+            continue
+        other = separate[name].splitlines()
+        differing = [
+            (ours.split(":")[0], theirs.split(":")[0])
+            for ours, theirs in zip(text.splitlines(), other, strict=True)
+            if ours != theirs
+        ]
+        assert set(differing) <= {("    region", "    region"), ("    pool", "    pool")}
+
+
+def test_generated_sets_are_the_same_for_a_seed(tmp_path: Path) -> None:
+    first = _generate(tmp_path / "a", 25, "--sharing", "separate", "--seed", "3")
+    again = _generate(tmp_path / "b", 25, "--sharing", "separate", "--seed", "3")
+    other = _generate(tmp_path / "c", 25, "--sharing", "separate", "--seed", "4")
+    assert first == again
+    assert first != other
+
+
+def _row(set_name: str, count: int, tool: str, median: float, peak: float = 50.0) -> dict[str, Any]:
+    return {
+        "set": set_name,
+        "count": count,
+        "tool": tool,
+        "median_s": median,
+        "min_s": median,
+        "peak_mib": peak,
+        "runs": [[median, peak]],
+        "outputs": [f"{set_name}-{count}"],
+    }
+
+
+MEASURED = [
+    _row("gpulint", 1, targets.COLD, 0.30),
+    _row("gpulint", 1, targets.CJS, 0.40),
+    _row("gpulint", 1000, targets.COLD, 1.0, 70),
+    _row("gpulint", 1000, targets.WARM, 0.3, 60),
+    _row("gpulint", 10000, targets.COLD, 6.0, 90),
+    _row("gpulint", 10000, targets.WARM, 0.5, 120),
+    _row("gpulint", 10000, targets.ONE_JOB, 9.0, 90),
+    _row("gpulint", 10000, targets.CJS, 30.0, 40),
+    _row("gpulint", 20000, targets.COLD, 23.0, 150),
+    _row("kubernetes", 1000, targets.COLD, 1.0),
+    _row("kubernetes", 1000, targets.CHECKOV, 9.0),
+    _row("shared", 10000, targets.COLD, 6.6),
+    _row("separate", 10000, targets.COLD, 6.0),
+    _row("separate", 1000, targets.COLD, 1.0, 60),
+    _row("separate", 20000, targets.COLD, 20.0, 89),
+]
+
+
+def test_each_target_is_judged_on_the_figures_of_its_run() -> None:
+    verdicts = targets.evaluate(MEASURED)
+    assert [(v.measured, v.met) for v in verdicts] == [
+        ("6.00 s", False),
+        ("5.00x faster", True),
+        ("9.0x faster", False),
+        ("0.75x its time", True),
+        ("1.48x", True),
+        ("1.15x", False),
+        ("1.10x", True),
+        ("12.0x faster", True),
+        ("120 MiB", False),
+        ("identical", True),
+    ]
+
+
+def test_a_target_without_its_figures_is_not_measured() -> None:
+    verdicts = targets.evaluate([_row("gpulint", 1, targets.COLD, 0.3)])
+    assert {v.met for v in verdicts} == {None}
+    assert {v.measured for v in verdicts} == {"not measured"}
+
+
+def test_outputs_that_differ_between_jobs_fail_the_identity_target() -> None:
+    differing = [*MEASURED[:-1], {**MEASURED[6], "outputs": ["other"]}]
+    assert targets.same_outputs(differing) is False
+    assert targets.same_outputs(MEASURED) is True
+
+
+@pytest.fixture
+def results() -> dict[str, Any]:
+    return {
+        "date": "2026-12-02 10:00 UTC",
+        "command": "python benchmarks/run.py --install-anchors",
+        "commit": "0123456789ab",
+        "quick": False,
+        "machine": {
+            "cpu": "Test CPU",
+            "cpus": 2,
+            "cpus_available": 2,
+            "memory_gib": 24.0,
+            "os": "Linux",
+            "python": "3.11.7",
+        },
+        "versions": {"gpulint": "0.1.0", "check-jsonschema": "0.39.0", "checkov": "3.3.30"},
+        "settings": {"repeats": 3, "large_repeats": 2},
+        "measurements": MEASURED,
+    }
+
+
+def test_results_md_says_what_was_run_and_quotes_its_figures(results: dict[str, Any]) -> None:
+    text = report.render(results, "2026-12-02.json")
+    assert "at commit `0123456789ab`; check-jsonschema 0.39.0, checkov 3.3.30" in text
+    assert "```sh\npython benchmarks/run.py --install-anchors\n```" in text
+    assert (
+        "## Summary\n\nOn 2 CPUs gpulint checks one manifest in 0.30 s (check-jsonschema: "
+        "0.40 s), 1,000 manifests in 1.00 s, 10,000 manifests in 6.00 s (check-jsonschema: "
+        "30.0 s) and 20,000 manifests in 23.0 s. checkov takes 9.00 s on 1,000 Kubernetes GPU "
+        "Deployments, which gpulint checks in 1.00 s.\n"
+    ) in text
+    assert (
+        "| 10,000 | - | 6.00 s, 90 MiB | - | 0.50 s, 120 MiB | 9.00 s, 90 MiB | 30.0 s, 40 MiB |"
+        in text
+    )
+    assert "| warm re-run of 10,000 with a peak under 100 MiB | 120 MiB | **not met** |" in text
+    assert "| 10,000 | 6.60 s, 50 MiB | 6.00 s, 50 MiB |" in text
