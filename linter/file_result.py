@@ -14,7 +14,6 @@ must run again.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -144,14 +143,9 @@ class Strings:
         return self.texts[number]
 
     def path(self, number: Any) -> Path:
-        """The path whose text is numbered ``number`` (parsed once per entry)."""
+        """The path whose text is numbered ``number``."""
         text = self.text(number)
-        return () if text is None else _parsed(text)
-
-
-@functools.lru_cache(maxsize=4096)
-def _parsed(text: str) -> Path:
-    return parse_path(text)
+        return () if text is None else parse_path(text)
 
 
 def encode_finding(finding: Finding, strings: Strings) -> list[Any]:

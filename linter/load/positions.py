@@ -8,6 +8,7 @@ and asks the source map where that path is.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from dataclasses import dataclass
 from typing import Literal, Union
@@ -53,7 +54,14 @@ class ScalarSpan:
 
 def format_path(path: Path) -> str:
     """Render a manifest path the way users write it: ``spec.endpoints[0].region``; a key that
-    holds a dot or a bracket is quoted: ``metadata.labels['kueue.x-k8s.io/queue-name']``."""
+    holds a dot or a bracket is quoted: ``metadata.labels['kueue.x-k8s.io/queue-name']``.
+
+    Remembered: a run renders the same few hundred paths for every finding and record."""
+    return _formatted(tuple(path))
+
+
+@functools.lru_cache(maxsize=16384)
+def _formatted(path: Path) -> str:
     parts: list[str] = []
     for part in path:
         if isinstance(part, int):
@@ -76,9 +84,10 @@ _INDEX = re.compile(r"\[([0-9]+)\]")
 _QUOTED_KEY = re.compile(r"""\[('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\]""")
 
 
+@functools.lru_cache(maxsize=16384)
 def parse_path(text: str) -> Path:
     """Inverse of :func:`format_path`: dotted names, ``[N]`` indices and quoted ``['a.b']`` keys;
-    raises ValueError for anything else."""
+    raises ValueError for anything else. Remembered, like :func:`format_path`."""
     parts: list[PathPart] = []
     position = 0
     while True:
