@@ -16,8 +16,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from linter.bundled import package_stamp
 from linter.cache_store import CacheStore
-from linter.resources import package_stamp
 
 KEEP_ENTRIES = 512
 MAX_ENTRY_BYTES = 16 * 1024 * 1024

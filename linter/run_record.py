@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
-from linter.resources import package_stamp
+from linter.bundled import package_stamp
 
 FORMAT = 3
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from linter.bundled import bundled
 from linter.cli import main
 from linter.config import LoadedConfig, load_config
 from linter.policy.loader import Rulebook, load_rulebook
-from linter.resources import bundled
 from linter.runner import RunResult, lint_paths
 from linter.selection import Selection
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from conftest import REPO
 
+from linter.bundled import bundled
 from linter.policy.loader import Rulebook
 from linter.policy.testing import run_rule
-from linter.resources import bundled
 
 FIXTURES = REPO / "tests" / "rules"
 RULE_IDS = sorted(p.stem for p in bundled("rules").glob("*.yaml"))

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
+from linter.bundled import bundled
 from linter.policy.docs import SECTIONS, markdown
 from linter.policy.loader import load_rule, rule_files
 from linter.policy.reference import pages
-from linter.resources import bundled
 
 RULE_FILES = rule_files([REPO / "rules"])
 

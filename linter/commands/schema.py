@@ -29,8 +29,8 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from linter.bundled import bundled
     from linter.errors import UsageError
-    from linter.resources import bundled
 
     name = SCHEMA_FILES.get(args.kind.lower())
     if name is None:

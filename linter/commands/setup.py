@@ -6,10 +6,10 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
+from linter.bundled import bundled
 from linter.config import LoadedConfig, find_config, load_config
 from linter.policy.loader import Rulebook, load_rulebook
 from linter.repository import repository_root
-from linter.resources import bundled
 from linter.selection import Selection
 
 

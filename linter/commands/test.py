@@ -28,11 +28,11 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from linter.bundled import bundled
     from linter.commands.setup import load_setup
     from linter.errors import UsageError
     from linter.policy.loader import Rulebook, load_rulebook
     from linter.policy.testing import load_rules, run_rule
-    from linter.resources import bundled
 
     setup = load_setup(argparse.Namespace(config=args.config, rules_dir=[]))
     folders = [Path(d) for d in args.directories] or [

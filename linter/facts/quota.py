@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from linter.catalog.regions import clouds
 from linter.facts.base import MAX_LISTED, Fact, Tally, listing
 from linter.facts.placement import resolve_placement
 from linter.facts.pool import Reference
@@ -31,7 +32,6 @@ from linter.quota import (
     units_needed,
 )
 
-CLOUD_PROVIDERS = frozenset({"aws", "gcp", "azure"})
 Status = Literal["approved", "requested", "denied", "missing"]
 
 
@@ -94,7 +94,7 @@ def record(manifest: Manifest) -> dict[str, Any] | None:
     workload = manifest.model
     return {
         "name": manifest.name,
-        "cloud": workload.spec.resources.provider in CLOUD_PROVIDERS,
+        "cloud": workload.spec.resources.provider in clouds(),
         "draws": _draws(workload),
         "endpoints": _endpoints(workload),
         "offered": _availability(workload),
@@ -104,11 +104,7 @@ def record(manifest: Manifest) -> dict[str, Any] | None:
 def _draws(workload: Workload) -> list[dict[str, Any]]:
     where = resolve_placement(workload)
     resources = workload.spec.resources
-    if (
-        resources.provider not in CLOUD_PROVIDERS
-        or not resources.region
-        or where.gpus_per_node is None
-    ):
+    if resources.provider not in clouds() or not resources.region or where.gpus_per_node is None:
         return []
     keys = quota_for(
         resources.provider,
@@ -161,7 +157,7 @@ def _endpoints(workload: Workload) -> list[dict[str, Any]]:
 
 def _availability(workload: Workload) -> bool | None:
     resources = workload.spec.resources
-    if resources.provider not in CLOUD_PROVIDERS or not resources.region:
+    if resources.provider not in clouds() or not resources.region:
         return None
     return offered_in_region(
         resources.provider,

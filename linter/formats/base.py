@@ -41,7 +41,7 @@ class Format(Protocol):
     #: Short name shown in ``gpulint facts`` and ``convert`` (``kubernetes``, ``skypilot``).
     name: str
     #: Byte strings of which a document of this format must contain at least one (as a key or
-    #: value) when written without escapes; see :func:`linter.formats.may_hold_documents`.
+    #: value) when written without escapes; see ``linter.formats.MARKERS``.
     markers: tuple[bytes, ...]
 
     def recognises(self, data: Mapping[str, Any], source: InputFile) -> bool:

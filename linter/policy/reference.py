@@ -9,9 +9,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from linter.bundled import bundled
 from linter.policy.docs import markdown
 from linter.policy.loader import load_rulebook
-from linter.resources import bundled
 
 AREAS = (
     ("GL0", "Input and engine"),

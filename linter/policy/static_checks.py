@@ -16,12 +16,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from linter.bundled import bundled
 from linter.policy.cel_lexer import ExpressionError
 from linter.policy.cel_paths import PathProblem, check_paths, element_of, paths
 from linter.policy.flatten import kind_variable
 from linter.policy.rule_file import RuleFile
 from linter.policy.template import placeholder_offsets
-from linter.resources import bundled
 
 #: JSON types of rule option values, as OptionSpec names them.
 _OPTION_SCHEMAS: dict[str, dict[str, Any]] = {

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from linter import cel
+from linter.bundled import bundled
 from linter.discover import discover
 from linter.engine import activation
 from linter.facts import run_index
@@ -30,7 +31,6 @@ from linter.policy.cel_paths import Path, Wildcard
 from linter.policy.flatten import compile_rule_expression
 from linter.policy.loader import CompiledRule, load_rulebook
 from linter.policy.template import placeholders
-from linter.resources import bundled
 from linter.runner import collect
 
 EACH, ANY = Wildcard.EACH, Wildcard.ANY
