@@ -210,3 +210,31 @@ def test_results_beyond_githubs_limit_are_cut_most_severe_first(
         "gpulint: warning: 2 results are more than GitHub code scanning accepts "
         "in one run; the SARIF holds the 1 most severe\n"
     )
+
+
+def test_engine_findings_carry_their_rule_files_severity(tmp_path: Path) -> None:
+    """Regression: engine rules (schema, parse, suppression problems) once took severities
+    from literals in code, so SARIF's result level disagreed with the rule's
+    defaultConfiguration. Each comes from rules/GL00N.yaml now, like every other rule's."""
+    workload = "apiVersion: gpulint.dev/v1alpha1\nkind: Workload\nmetadata: {name: a}\nspec:\n"
+    (tmp_path / "schema.yaml").write_text(workload + "  profile: nonsense\n")
+    (tmp_path / "broken.yaml").write_text(workload + "  profile: [training\n")
+    (tmp_path / "notes.yaml").write_text(
+        workload + "  profile: training  # gpulint: ignore[GL201]\n"
+        "  resources:  # gpulint: ignore[GL202] nothing here\n"
+        "    accelerator: {type: H100, count: 1}\n"
+    )
+    document = json.loads(run_cli("check", "--format", "sarif", str(tmp_path)).out)
+    validate(document)
+    run = document["runs"][0]
+    levels = {
+        rule["id"]: rule["defaultConfiguration"]["level"] for rule in run["tool"]["driver"]["rules"]
+    }
+    found = sorted((r["ruleId"], r["level"]) for r in run["results"] if r["ruleId"] < "GL1")
+    assert found == [
+        ("GL001", "error"),
+        ("GL002", "error"),
+        ("GL004", "warning"),
+        ("GL005", "warning"),
+    ]
+    assert all(levels[rule_id] == level for rule_id, level in found)
