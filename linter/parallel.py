@@ -54,11 +54,15 @@ def _run(bounds: tuple[int, int]) -> object:
     return _TASK(*bounds)
 
 
+# Below this many items (files, or manifests in pass 2) starting workers costs more than it saves.
+PARALLEL_THRESHOLD = 200
+
+
 def fork_map(task: Task[T], total: int, jobs: int) -> Sequence[T] | None:
     """``task(start, stop)`` for slices of ``range(total)`` in ``jobs`` forked workers, results in
-    order; None when it should run in-process instead (one job, or no fork)."""
+    order; None when it should run in-process instead (one job, too few items, or no fork)."""
     global _TASK
-    if jobs <= 1 or total < 2 or not can_fork():
+    if jobs <= 1 or total < PARALLEL_THRESHOLD or not can_fork():
         return None
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor

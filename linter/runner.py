@@ -34,9 +34,6 @@ if TYPE_CHECKING:  # the engine, facts and formats are imported only when someth
     from linter.first_pass import FirstPass
     from linter.formats.manifest import Manifest
 
-# Below this many files starting worker processes costs more than it saves.
-PARALLEL_THRESHOLD = 200
-
 
 @dataclass
 class RunResult:
@@ -114,7 +111,7 @@ def lint_paths(
         from linter.facts.run import RunInputs
 
         inputs = RunInputs(tuple(config.config.budgets), cost_base)
-        run_wide = list(run_wide_findings(results, plan().run_wide, inputs))
+        run_wide = run_wide_findings(results, plan().run_wide, inputs, jobs)
         stored.store(outcomes, run_wide if cost_base is None else None, digest)
     return RunResult(
         finalise(results, run_wide, rulebook, settings),
@@ -191,7 +188,7 @@ def _first_pass(
 
     if not stored.files:
         plan()  # before forking, so that every worker has it
-    parts = fork_map(chunk, len(candidates), jobs) if _worth_it(len(candidates), jobs) else None
+    parts = fork_map(chunk, len(candidates), jobs)
     if parts is None:
         return chunk(0, len(candidates))
     return [outcome for part in parts for outcome in part]
@@ -206,10 +203,6 @@ def lint_file(source: Source, plan: FirstPass) -> FileResult:
     from linter.first_pass import lint_file as first_pass
 
     return first_pass(source, plan)
-
-
-def _worth_it(count: int, jobs: int) -> bool:
-    return jobs > 1 and count >= PARALLEL_THRESHOLD
 
 
 def _max_bytes(config: LoadedConfig | None) -> int:

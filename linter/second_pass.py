@@ -9,13 +9,14 @@ severity.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from linter import suppress
 from linter.deferred import Deferred
 from linter.file_result import FileResult
 from linter.findings import Finding
+from linter.parallel import fork_map
 from linter.policy.loader import Rulebook
 from linter.selection import RuleSettings, resolve_severity
 
@@ -25,16 +26,18 @@ if TYPE_CHECKING:  # imported when the run-wide rules run: a run answered from t
 
 
 def run_wide_findings(
-    results: Sequence[FileResult], evaluator: Evaluator, inputs: RunInputs
-) -> Iterator[Finding]:
+    results: Sequence[FileResult], evaluator: Evaluator, inputs: RunInputs, jobs: int = 1
+) -> list[Finding]:
     """The run-wide rules' findings, from the results of every file and the run's other
-    inputs (budgets, the cost base)."""
+    inputs (budgets, the cost base). The indices are built once; the manifests are then
+    evaluated in forked workers for large runs (each finding depends only on its manifest and
+    the indices, so the order and the findings are those of one process)."""
     from linter.engine import Values, nested
     from linter.facts import RUN_WIDE, run_sides
     from linter.facts.run import RunIndex
 
     if not evaluator:
-        return
+        return []
     run = RunIndex(run_sides(), inputs)
     deferred: dict[Target, Deferred] = {}
     for result in results:
@@ -42,17 +45,26 @@ def run_wide_findings(
             run.add(target, records)
         for part in result.deferred:
             deferred[(part.file, part.index, part.part)] = part
+    parts = list(deferred.items())
 
     def find(file: str, document: int, part: int) -> Deferred | None:
         return deferred.get((file, document, part))
 
-    for key, part in deferred.items():
-        variables: dict[str, Any] = dict(nested(part.values))
-        facts = dict(variables.get("facts", {}))
-        for provider in evaluator.providers(part.kind, part.profile) & RUN_WIDE:
-            facts[provider] = run.fact(provider, key).as_data()
-        variables["facts"] = facts
-        yield from evaluator.evaluate(part, Values(variables), part.profile, find)
+    def evaluate(start: int, stop: int) -> list[Finding]:
+        found: list[Finding] = []
+        for key, part in parts[start:stop]:
+            variables: dict[str, Any] = dict(nested(part.values))
+            facts = dict(variables.get("facts", {}))
+            for provider in evaluator.providers(part.kind, part.profile) & RUN_WIDE:
+                facts[provider] = run.fact(provider, key).as_data()
+            variables["facts"] = facts
+            found.extend(evaluator.evaluate(part, Values(variables), part.profile, find))
+        return found
+
+    chunks = fork_map(evaluate, len(parts), jobs)
+    if chunks is None:
+        return evaluate(0, len(parts))
+    return [finding for chunk in chunks for finding in chunk]
 
 
 def finalise(
