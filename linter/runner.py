@@ -8,10 +8,10 @@ second pass's too when no file changed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from linter.cache import ResultCache
 from linter.config import LoadedConfig
@@ -28,6 +28,8 @@ from linter.second_pass import finalise, run_wide_findings
 from linter.selection import RuleSettings, Selection, resolve_severity
 from linter.sources import Source, read_source
 from linter.wording import plural
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:  # the engine, facts and formats are imported only when something is linted
     from linter.costs.budgets import CostBase
@@ -172,25 +174,44 @@ def _first_pass(
     max_bytes: int,
     jobs: int,
 ) -> list[tuple[str, FileResult]]:
-    """Every file's result, in order, in forked workers for large runs: from the cache when
-    it has the file as read now, else linted."""
+    """Every file's result, in order: from the cache when it has the file as read now, else
+    linted, in forked workers for large runs.
 
-    def one(candidate: Candidate) -> tuple[str, FileResult]:
+    With nothing cached each worker reads its own files. With a cache the parent reads and
+    hashes every file and restores what it can; only the files left are forked out: sending a
+    restored result back from a worker costs more than restoring it."""
+    if not stored.files:
+        return _lint_all(
+            candidates, plan, lambda candidate: read_source(candidate, max_bytes), jobs
+        )
+    outcomes: list[tuple[str, FileResult] | None] = []
+    left: list[Source] = []
+    for candidate in candidates:
         source = read_source(candidate, max_bytes)
         content = source.content
         lines = content.count(b"\n") + 1 if isinstance(content, bytes) else 1
         name = _file_key(source)
         restored = stored.restore(name, candidate.display, candidate.explicit, lines)
-        return (name, restored) if restored is not None else _lint(source, plan())
+        outcomes.append((name, restored) if restored is not None else None)
+        if restored is None:
+            left.append(source)
+    linted = iter(_lint_all(left, plan, lambda source: source, jobs))
+    return [outcome if outcome is not None else next(linted) for outcome in outcomes]
+
+
+def _lint_all(
+    items: Sequence[T], plan: _Plan, source_of: Callable[[T], Source], jobs: int
+) -> list[tuple[str, FileResult]]:
+    """Lint ``items`` (candidates, or sources already read), in order."""
 
     def chunk(start: int, stop: int) -> list[tuple[str, FileResult]]:
-        return [one(candidate) for candidate in candidates[start:stop]]
+        return [_lint(source_of(item), plan()) for item in items[start:stop]]
 
-    if not stored.files:
+    if items:
         plan()  # before forking, so that every worker has it
-    parts = fork_map(chunk, len(candidates), jobs)
+    parts = fork_map(chunk, len(items), jobs)
     if parts is None:
-        return chunk(0, len(candidates))
+        return chunk(0, len(items))
     return [outcome for part in parts for outcome in part]
 
 

@@ -36,6 +36,11 @@ class Span:
     end_line: int
     end_column: int
 
+    def __reduce__(self) -> tuple[type[Span], tuple[int, int, int, int]]:
+        """Pickled as its four numbers: worker results (hundreds of thousands of spans in a
+        large run) unpickle about twice as fast as through the generic slots state."""
+        return (Span, (self.line, self.column, self.end_line, self.end_column))
+
 
 @dataclass(frozen=True, slots=True)
 class ScalarSpan:

@@ -53,10 +53,10 @@ def read_bounded(path: Path, limit: int, root: Path | None = None) -> bytes | Re
     link may point elsewhere in the repository, not out of it). Without it (a path the user
     named on the command line) links are followed wherever they go.
     """
-    target, flags = path, _FLAGS
+    target, flags = os.fspath(path), _FLAGS
     if root is not None:
-        real = Path(os.path.realpath(path))
-        if not real.is_relative_to(os.path.realpath(root)):
+        real, inside = os.path.realpath(path), os.path.realpath(root)
+        if real != inside and not real.startswith(inside.rstrip(os.sep) + os.sep):
             return Refusal("outside", f"a symbolic link to a file outside {root}")
         target, flags = real, flags | _NOFOLLOW
     return _read_opened(lambda: os.open(target, flags), limit)
