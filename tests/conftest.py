@@ -19,6 +19,26 @@ from linter.selection import Selection
 
 REPO = Path(__file__).resolve().parent.parent
 
+#: An organisation rule file to fill in (``number``, ``name``, ``extra`` lines, ``violation``,
+#: ``path``, ``message``), for tests of the engine on rules of their own.
+ORG_RULE = """\
+id: ACME{number}
+name: {name}
+severity: warning
+summary: test rule
+scope: {{kinds: [Workload]}}
+{extra}
+checks:
+  - violation: '{violation}'
+    path: '{path}'
+    message: '{message}'
+docs:
+  whatItDoes: x
+  whyIsThisBad: x
+  example: "x: 1"
+  useInstead: "x: 1"
+"""
+
 
 @pytest.fixture(autouse=True)
 def no_result_cache(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,25 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import run_cli
-
-RULE = """\
-id: ACME{number}
-name: {name}
-severity: warning
-summary: test rule
-scope: {{kinds: [Workload]}}
-{extra}
-checks:
-  - violation: '{violation}'
-    path: '{path}'
-    message: '{message}'
-docs:
-  whatItDoes: x
-  whyIsThisBad: x
-  example: "x: 1"
-  useInstead: "x: 1"
-"""
+from conftest import ORG_RULE, run_cli
 
 JOB = """\
 apiVersion: gpulint.dev/v1alpha1
@@ -45,7 +27,7 @@ def run(tmp_path: Path, **fields: str) -> list[tuple[str, int, int, str]]:
     rules.mkdir(exist_ok=True)
     values = {"number": "100", "name": "test-rule", "extra": "", "path": "spec", "message": "m"}
     values.update(fields)
-    (rules / "ACME100.yaml").write_text(RULE.format(**values))
+    (rules / "ACME100.yaml").write_text(ORG_RULE.format(**values))
     job = tmp_path / "job.yaml"
     job.write_text(JOB)
     result = run_cli(
@@ -70,7 +52,7 @@ def test_a_typo_in_a_fact_path_is_refused_at_load(tmp_path: Path) -> None:
     rules = tmp_path / "rules"
     rules.mkdir()
     rule = rules / "ACME100.yaml"
-    text = RULE.format(
+    text = ORG_RULE.format(
         number="100",
         name="test-rule",
         extra="",
@@ -88,7 +70,7 @@ def test_a_typo_in_a_fact_path_is_refused_at_load(tmp_path: Path) -> None:
 def test_a_rule_failing_at_run_time_fails_closed_at_its_own_severity(tmp_path: Path) -> None:
     rules = tmp_path / "rules"
     rules.mkdir()
-    text = RULE.format(
+    text = ORG_RULE.format(
         number="100",
         name="test-rule",
         extra="",

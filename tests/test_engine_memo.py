@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import ORG_RULE
 
 from linter import engine
 from linter.deferred import Deferred
@@ -17,29 +18,11 @@ from linter.findings import Finding
 from linter.policy.loader import CompiledRule, load_rule
 from linter.selection import RuleSettings
 
-RULE = """\
-id: ACME{number}
-name: rule-{number}
-severity: warning
-summary: test rule
-scope: {{kinds: [Workload]}}
-{extra}
-checks:
-  - violation: '{violation}'
-    path: '{path}'
-    message: '{message}'
-docs:
-  whatItDoes: x
-  whyIsThisBad: x
-  example: "x: 1"
-  useInstead: "x: 1"
-"""
-
 
 def rule(tmp_path: Path, number: int = 100, extra: str = "", **fields: str) -> CompiledRule:
     values = {"violation": "true", "path": "spec", "message": "m", **fields}
     path = tmp_path / f"ACME{number}.yaml"
-    path.write_text(RULE.format(number=number, extra=extra, **values))
+    path.write_text(ORG_RULE.format(number=number, name=f"rule-{number}", extra=extra, **values))
     return load_rule(path)
 
 
