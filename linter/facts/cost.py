@@ -29,6 +29,7 @@ CHEAPER_TEXT = {"api": "the API", "self-hosted": "self-hosting", "equal": "neith
 MISSING_FIELD = {
     "no-volume": "expectedTokensPerMinute",
     "no-region": "region",
+    "no-provider": "provider",
     "no-instance-type": "instanceType",
 }
 

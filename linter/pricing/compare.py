@@ -22,6 +22,7 @@ from linter.pricing.monthly import fleet_per_hour
 MissingCode = Literal[
     "no-offering",
     "no-offering-allowed",
+    "no-provider",
     "no-instance-type",
     "no-region",
     "no-instance-price",
@@ -73,8 +74,10 @@ class SelfHosted:
 
 def _hourly(hosted: SelfHosted) -> tuple[InstancePrice | None, float | None, list[Missing]]:
     """The region's own price and the hourly cost of every instance, or what is missing."""
-    if not hosted.instance_type or not hosted.provider:
-        return None, None, [Missing("no-instance-type", "no provider and instance type declared")]
+    if not hosted.provider:
+        return None, None, [Missing("no-provider", "no cloud provider declared")]
+    if not hosted.instance_type:
+        return None, None, [Missing("no-instance-type", "no instance type declared")]
     name = f"{hosted.instance_type} ({hosted.provider})"
     if hosted.region is None:
         return None, None, [Missing("no-region", f"no region declared for {name}")]

@@ -277,6 +277,37 @@ def test_gl209_hours_per_month_change_both_sides(tmp_path: Path, rulebook: Ruleb
     assert comparison["breakEvenTokensPerMinute"] == 76_212  # the same at any hours
 
 
+def test_gl209_on_the_reproduction_of_issue_10(tmp_path: Path, rulebook: Rulebook) -> None:
+    """A p5.48xlarge inference workload in us-east-1 with 20,000 tokens a minute was told to
+    declare the token volume it declared (the instance's missing price was the cause). The
+    catalogue prices it ($55.04/h), and GL209 compares over the workload's hours."""
+    spec = CHAT_8B.replace("10000", "20000").replace("g5.xlarge", "p5.48xlarge") % ("", "", "")
+    assert messages(tmp_path, rulebook, "GL209", workload("chat", spec)) == [
+        (
+            7,
+            "self-hosts meta-llama/Llama-3.1-8B-Instruct, which a managed API also serves "
+            "(bedrock): at 20,000 tokens/min over 730 hours a month, bedrock "
+            "meta.llama3-1-8b-instruct-v1:0 in us-east-1 costs $192.72/month against "
+            "$40,179.20/month self-hosted, so the API is cheaper by $39,986.48/month (every "
+            "offering residency allows: bedrock meta.llama3-1-8b-instruct-v1:0 in us-east-1 "
+            "$192.72/month and bedrock us.meta.llama3-1-8b-instruct-v1:0 in us $192.72/month)",
+        )
+    ]
+
+
+def test_gl209_names_the_one_field_missing_for_a_price(tmp_path: Path, rulebook: Rulebook) -> None:
+    """A provider without an instance type is not 'no provider and instance type'."""
+    spec = CHAT_8B.replace("instanceType: g5.xlarge", "accelerator: {type: H100, count: 8}")
+    assert messages(tmp_path, rulebook, "GL209", workload("chat", spec % ("", "", ""))) == [
+        (
+            7,
+            "self-hosts meta-llama/Llama-3.1-8B-Instruct, which a managed API also serves "
+            "(bedrock); costs not compared: no instance type declared "
+            "(spec.resources.instanceType)",
+        )
+    ]
+
+
 def test_gl209_says_exactly_what_is_missing(tmp_path: Path, rulebook: Rulebook) -> None:
     text = workload(
         "chat", CHAT_8B.replace("expectedTokensPerMinute: 10000", "maxBatchSize: 8") % ("", "", "")

@@ -177,7 +177,12 @@ def test_no_offering_in_an_allowed_region() -> None:
         (
             SelfHosted("on-prem", "dc1", None, "on-demand"),
             1000,
-            [Missing("no-instance-type", "no provider and instance type declared")],
+            [Missing("no-instance-type", "no instance type declared")],
+        ),
+        (
+            SelfHosted(None, "us-east-1", "g5.xlarge", "on-demand"),
+            1000,
+            [Missing("no-provider", "no cloud provider declared")],
         ),
         (
             SelfHosted("aws", "us-east-1", "z9.huge", "on-demand"),
