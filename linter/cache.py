@@ -18,12 +18,12 @@ from typing import Any
 
 from linter.cache_store import CacheStore
 
-KEEP_ENTRIES = 8  # per repository
+KEEP_ENTRIES = 12  # per repository: a run keeps up to three (linter/run_cache.py, report_cache.py)
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 
 
 class ResultCache:
-    """JSON entries of one repository's runs."""
+    """Entries of one repository's runs: JSON objects, or bytes."""
 
     def __init__(self, store: CacheStore) -> None:
         self._store = store
@@ -37,14 +37,25 @@ class ResultCache:
 
     def get(self, key: str) -> dict[str, Any] | None:
         """The entry stored under ``key``; None on a miss or anything doubtful."""
-        payload = self._store.get(key)
+        payload = self.get_bytes(key)
         if payload is None:
             return None
         try:
-            entry = json.loads(payload)
+            entry = json.loads(str(payload, "utf-8"))
         except (ValueError, RecursionError):
             return None
         return entry if isinstance(entry, dict) else None
 
     def put(self, key: str, entry: dict[str, Any]) -> None:
-        self._store.put(key, json.dumps(entry, separators=(",", ":")).encode())
+        self.put_bytes(key, json.dumps(entry, separators=(",", ":")).encode())
+
+    def get_bytes(self, key: str) -> memoryview | None:
+        """The authentic bytes stored under ``key`` (linter/report_cache.py keeps text)."""
+        return self._store.get(key)
+
+    def has(self, key: str) -> bool:
+        """Whether something is stored under ``key`` (``get`` still checks it)."""
+        return self._store.has(key)
+
+    def put_bytes(self, key: str, payload: bytes) -> None:
+        self._store.put(key, payload)

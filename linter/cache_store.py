@@ -106,8 +106,9 @@ class CacheStore:
         root = user_cache_root()
         return None if root is None else cls(root, folder, max_bytes, keep)
 
-    def get(self, key: str) -> bytes | None:
-        """The payload stored under ``key``, if it is there and authentic."""
+    def get(self, key: str) -> memoryview | None:
+        """The payload stored under ``key``, if it is there and authentic (a view of the bytes
+        read: a kept report can be tens of megabytes, and is not copied)."""
         _check_key(key)
         try:
             with self._opened(create=False) as folder:
@@ -118,11 +119,21 @@ class CacheStore:
             return None
         if isinstance(content, Refusal) or content[_MAC_LENGTH : _MAC_LENGTH + 1] != b"\n":
             return None
-        payload = content[_MAC_LENGTH + 1 :]
+        payload = memoryview(content)[_MAC_LENGTH + 1 :]
         assert self._secret is not None
         if not hmac.compare_digest(content[:_MAC_LENGTH], self._mac(key, payload)):
             return None
         return payload
+
+    def has(self, key: str) -> bool:
+        """Whether an entry is stored under ``key`` (a regular file; not yet authenticated)."""
+        _check_key(key)
+        try:
+            with self._opened(create=False) as folder:
+                status = os.stat(_entry_name(key), dir_fd=folder, follow_symlinks=False)
+        except OSError:
+            return False
+        return stat.S_ISREG(status.st_mode)
 
     def put(self, key: str, payload: bytes) -> None:
         """Store ``payload`` under ``key`` and drop the oldest entries beyond ``keep``; an entry
@@ -135,10 +146,12 @@ class CacheStore:
             replace_file(_entry_name(key), entry, dir_fd=folder, mode=0o600)
             self._prune(folder)
 
-    def _mac(self, key: str, payload: bytes) -> bytes:
+    def _mac(self, key: str, payload: bytes | memoryview) -> bytes:
         assert self._secret is not None
-        message = "/".join(self.folder).encode() + b"\0" + key.encode() + b"\0" + payload
-        return hmac.new(self._secret, message, hashlib.sha256).hexdigest().encode()
+        mac = hmac.new(self._secret, "/".join(self.folder).encode() + b"\0", hashlib.sha256)
+        mac.update(key.encode() + b"\0")
+        mac.update(payload)
+        return mac.hexdigest().encode()
 
     @contextlib.contextmanager
     def _opened(self, create: bool) -> Iterator[int]:

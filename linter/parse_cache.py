@@ -33,7 +33,7 @@ def parsed(kind: str, content: bytes, parse: Callable[[], Any]) -> Any:
     payload = store.get(key)
     if payload is not None:
         try:
-            return json.loads(payload)
+            return json.loads(str(payload, "utf-8"))
         except (ValueError, RecursionError):
             pass
     value = parse()

@@ -12,7 +12,7 @@ authenticated by the store and still checked like input: anything doubtful is a 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from linter.cache import ResultCache
@@ -23,7 +23,7 @@ from linter.findings import Finding
 _WIDE = "wide"
 
 
-def files_digest(names: Sequence[str]) -> str:
+def files_digest(names: Iterable[str]) -> str:
     """The digest of a run's file keys, in run order."""
     digest = hashlib.sha256()
     for name in names:

@@ -22,6 +22,7 @@ from linter.load import DEFAULT_MAX_BYTES
 from linter.parallel import fork_map
 from linter.policy.loader import CompiledRule, Rulebook
 from linter.report.record import Report, RuleInfo
+from linter.report_cache import KeptReport, ReportSlot
 from linter.run_cache import RunCache, files_digest
 from linter.run_record import run_key
 from linter.second_pass import finalise, run_wide_findings
@@ -50,6 +51,10 @@ class RunResult:
     excluded: list[str] = field(default_factory=list)  # files matched by ``exclude``
     too_deep: list[str] = field(default_factory=list)  # folders too deep to search
     disabled_rules: list[str] = field(default_factory=list)  # ids turned off by the config
+    # The report kept by an earlier run over the same files with the same output (then
+    # ``findings`` is empty), or where to keep this run's (linter/report_cache.py).
+    kept: KeptReport | None = None
+    slot: ReportSlot | None = None
 
     def report(self) -> Report:
         """The record renderers take: findings, and every rule with this run's severity."""
@@ -88,20 +93,46 @@ def lint_paths(
     extra: Sequence[Candidate] = (),
     want_lines: bool = False,
     cost_base: CostBase | None = None,
+    output: str | None = None,
 ) -> RunResult:
     """Lint files and directories (and ``extra`` candidates already read: standard input).
-    With ``cache``, an unchanged file's first-pass result is reused. With ``want_lines``, the
-    result keeps the fingerprint and text of every line a finding points at. ``cost_base`` is
-    what the budgets' increase limits compare with (it is read in the second pass only, so
-    cached results stay valid)."""
+    With ``cache``, an unchanged file's first-pass result is reused, and with ``output`` (the
+    key of the output's format and options) so is the report of an earlier run over the same
+    files (``RunResult.kept``). With ``want_lines``, the result keeps the fingerprint and text
+    of every line a finding points at. ``cost_base`` is what the budgets' increase limits
+    compare with (it is read in the second pass only, so cached results stay valid)."""
     discovery = find_candidates(paths, config.config.exclude, root)
     candidates = [*discovery.candidates, *extra]
     settings = selection.settings(rulebook)
     enabled = [(rule, settings[rule.id]) for rule in rulebook if rule.id in settings]
-    stored = RunCache(cache, _key(rulebook, config, selection, want_lines) if cache else "")
+    run_key = _key(rulebook, config, selection, want_lines) if cache else ""
     plan = _Plan(enabled, config, want_lines)
     max_bytes = _max_bytes(config)
-    outcomes = _first_pass(candidates, plan, stored, max_bytes, jobs)
+    sources = None if cache is None else [read_source(c, max_bytes) for c in candidates]
+    slot = None
+    if cache is not None and sources is not None and output is not None:
+        slot = ReportSlot(cache, run_key, files_digest(map(_file_key, sources)), output)
+        kept = None
+        if slot.exists():
+            sources = None  # the kept report is all this run needs: let the files' bytes go first
+            kept = slot.get()
+        if kept is None and sources is None:  # a kept report that does not check out
+            sources = [read_source(c, max_bytes) for c in candidates]
+            slot = ReportSlot(cache, run_key, files_digest(map(_file_key, sources)), output)
+        if kept is not None:
+            return RunResult(
+                [],
+                rulebook,
+                settings,
+                kept.files_checked,
+                list(kept.skipped),
+                excluded=discovery.excluded,
+                too_deep=discovery.too_deep,
+                disabled_rules=selection.disabled_by_config(rulebook),
+                kept=kept,
+            )
+    stored = RunCache(cache, run_key)
+    outcomes = _first_pass(candidates, sources, plan, stored, max_bytes, jobs)
     results = [result for _, result in outcomes]
     digest = files_digest([name for name, _ in outcomes])
     unchanged = all(result.cached for result in results)
@@ -125,6 +156,7 @@ def lint_paths(
         discovery.excluded,
         discovery.too_deep,
         selection.disabled_by_config(rulebook),
+        slot=slot,
     )
 
 
@@ -169,6 +201,7 @@ def _file_key(source: Source) -> str:
 
 def _first_pass(
     candidates: Sequence[Candidate],
+    sources: Sequence[Source] | None,
     plan: _Plan,
     stored: RunCache,
     max_bytes: int,
@@ -177,20 +210,20 @@ def _first_pass(
     """Every file's result, in order: from the cache when it has the file as read now, else
     linted, in forked workers for large runs.
 
-    With nothing cached each worker reads its own files. With a cache the parent reads and
-    hashes every file and restores what it can; only the files left are forked out: sending a
-    restored result back from a worker costs more than restoring it."""
-    if not stored.files:
+    Without a cache each worker reads its own files. With one the parent has read and hashed
+    every file (``sources``) and restores what it can; only the files left are forked out:
+    sending a restored result back from a worker costs more than restoring it."""
+    if sources is None:
         return _lint_all(
             candidates, plan, lambda candidate: read_source(candidate, max_bytes), jobs
         )
     outcomes: list[tuple[str, FileResult] | None] = []
     left: list[Source] = []
-    for candidate in candidates:
-        source = read_source(candidate, max_bytes)
+    for source in sources:
         content = source.content
         lines = content.count(b"\n") + 1 if isinstance(content, bytes) else 1
         name = _file_key(source)
+        candidate = source.candidate
         restored = stored.restore(name, candidate.display, candidate.explicit, lines)
         outcomes.append((name, restored) if restored is not None else None)
         if restored is None:

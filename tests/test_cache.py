@@ -15,6 +15,7 @@ from conftest import run_cli
 from linter import runner
 from linter.cache import ResultCache
 from linter.cache_store import CacheStore
+from linter.report_cache import ReportSlot
 
 JOB = """\
 apiVersion: gpulint.dev/v1alpha1
@@ -31,6 +32,10 @@ spec:
 
 @pytest.fixture
 def cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The result cache on, without kept reports: the files' entries are the subject here
+    (tests/test_report_cache.py tests the report kept on top of them)."""
+    monkeypatch.setattr(ReportSlot, "exists", lambda self: False)
+    monkeypatch.setattr(ReportSlot, "put", lambda self, report: None)
     monkeypatch.delenv("GPULINT_NO_CACHE")
     monkeypatch.setenv("GPULINT_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.chdir(tmp_path)
@@ -131,7 +136,7 @@ def test_environment_switches_and_default_location(
     monkeypatch.chdir(tmp_path)
     (tmp_path / "job.yaml").write_text(JOB)
     run_cli("check", "job.yaml")
-    assert len(entries(tmp_path / "xdg" / "gpulint")) == 2
+    assert len(entries(tmp_path / "xdg" / "gpulint")) == 3  # the files' two, the kept report
     assert not (tmp_path / ".gpulint_cache").exists()
     monkeypatch.setenv("GPULINT_NO_CACHE", "1")
     assert ResultCache.for_repository(tmp_path) is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from linter.config import LoadedConfig
     from linter.discover import Candidate
     from linter.report.record import RenderOptions
+    from linter.report_cache import KeptReport
     from linter.runner import RunResult
 
 HELP = "lint manifests (files or directories, recursively)"
@@ -125,6 +127,8 @@ def run(args: argparse.Namespace) -> int:
         from linter.costs.base import load_baseline
 
         cost_base = load_baseline(args.cost_base, files, setup.config, Path.cwd()).cost_base()
+    options = _options(args)
+    keep = not (args.baseline or args.write_baseline or cost_base or "-" in paths or options.color)
     result = lint_paths(
         files,
         setup.rulebook,
@@ -135,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
         extra=_stdin(args, setup.config) if "-" in paths else (),
         want_lines=args.format == "sarif" or bool(args.baseline or args.write_baseline),
         cost_base=cost_base,
+        output=_output_key(args, options) if keep else None,
     )
     for skipped in result.skipped:
         _note(f"skipped {skipped}: no document of a format gpulint reads")
@@ -147,19 +152,19 @@ def run(args: argparse.Namespace) -> int:
         return _write_baseline(result, Path(args.write_baseline))
     if args.baseline:
         result = _apply_baseline(result, Path(args.baseline))
-    report = _render(result, args)
+    kept = result.kept or _render(result, args.format, options)
+    for warning in kept.warnings:
+        _note(f"warning: {warning}")
+    if result.slot is not None:
+        result.slot.put(kept)
     if args.output:
-        write_report(Path(args.output), report, "cannot write the report")
+        write_report(Path(args.output), str(kept.data, "utf-8"), "cannot write the report")
     else:
-        sys.stdout.write(report)
+        _print(kept.data)
     fail_on = args.fail_on or setup.config.config.fail_on or "error"
     if fail_on == "never":
         return 0
-    threshold = Severity(fail_on).rank
-    failing = any(
-        f.suppressed_reason is None and f.level.rank >= threshold for f in result.findings
-    )
-    return 1 if failing else 0
+    return 1 if kept.worst is not None and kept.worst >= Severity(fail_on).rank else 0
 
 
 def _stdin(args: argparse.Namespace, config: LoadedConfig) -> list[Candidate]:
@@ -184,13 +189,40 @@ def _note(message: str) -> None:
     print(f"gpulint: {printable(message)}", file=sys.stderr)
 
 
-def _render(result: RunResult, args: argparse.Namespace) -> str:
+def _render(result: RunResult, format_name: str, options: RenderOptions) -> KeptReport:
+    """The report as this run prints it, with what the exit status needs."""
     from linter.report import renderer
+    from linter.report_cache import KeptReport
 
-    rendered = renderer(args.format)(result.report(), _options(args))
-    for warning in rendered.warnings:
-        _note(f"warning: {warning}")
-    return rendered.text
+    rendered = renderer(format_name)(result.report(), options)
+    ranks = [f.level.rank for f in result.findings if f.suppressed_reason is None]
+    return KeptReport(
+        rendered.text.encode("utf-8"),
+        tuple(rendered.warnings),
+        max(ranks, default=None),
+        result.files_checked,
+        tuple(result.skipped),
+    )
+
+
+def _print(data: bytes | memoryview) -> None:
+    """The report on standard output: its UTF-8 bytes as they are when standard output is a
+    UTF-8 byte stream (a kept report is not decoded), else as text in the stream's encoding."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    encoding = (getattr(sys.stdout, "encoding", None) or "").replace("-", "").lower()
+    if buffer is None or encoding != "utf8":  # a text stream (tests, embedding), another encoding
+        sys.stdout.write(str(data, "utf-8"))
+        return
+    sys.stdout.flush()
+    buffer.write(data)
+    buffer.flush()
+
+
+def _output_key(args: argparse.Namespace, options: RenderOptions) -> str:
+    """Everything besides the findings that the printed report depends on."""
+    return json.dumps(
+        [args.format, str(options.base), str(options.root), options.category, options.color]
+    )
 
 
 def _options(args: argparse.Namespace) -> RenderOptions:

@@ -81,7 +81,7 @@ def _read_opened(opener: Callable[[], int], limit: int) -> bytes | Refusal:
             return Refusal(
                 "too-large", f"file is {status.st_size:,} bytes, above the {limit:,}-byte limit"
             )
-        data = _read_at_most(descriptor, limit + 1)
+        data = _read_at_most(descriptor, limit + 1, status.st_size + 1)
     except OSError as err:
         return Refusal("unreadable", err.strerror or str(err))
     finally:
@@ -91,13 +91,17 @@ def _read_opened(opener: Callable[[], int], limit: int) -> bytes | Refusal:
     return data
 
 
-def _read_at_most(descriptor: int, count: int) -> bytes:
+def _read_at_most(descriptor: int, count: int, expected: int) -> bytes:
+    """Up to ``count`` bytes; the first read asks for the ``expected`` size, so that a file
+    that did not change since its fstat arrives in one piece, never copied (a kept report can
+    be tens of megabytes)."""
     chunks: list[bytes] = []
-    remaining = count
+    remaining, size = count, max(1, min(count, expected))
     while remaining > 0:
-        chunk = os.read(descriptor, min(remaining, _CHUNK))
+        chunk = os.read(descriptor, min(remaining, size))
         if not chunk:
             break
         chunks.append(chunk)
         remaining -= len(chunk)
-    return b"".join(chunks)
+        size = _CHUNK
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)

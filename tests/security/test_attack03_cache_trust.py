@@ -40,8 +40,15 @@ def cache_entries(tmp_path: Path) -> list[Path]:
 
 
 def forge(path: Path, edit: Any) -> None:
-    """Rewrite the JSON object in an entry (after any prefix it carries) with ``edit``."""
+    """Rewrite the JSON object in an entry (after any prefix it carries) with ``edit``; a kept
+    report (linter/report_cache.py) is rewritten to claim a clean run."""
     raw = path.read_bytes()
+    mac_end = raw.index(b"\n") + 1
+    if raw[mac_end : mac_end + 10].isdigit():
+        head = b'{"warnings":[],"worst":null,"filesChecked":1,"skipped":[]}'
+        text = b'{"schemaVersion":1,"findings":[]}\n'
+        path.write_bytes(raw[:mac_end] + f"{len(head):010d}".encode() + head + text)
+        return
     start = raw.index(b"{")
     data = json.loads(raw[start:])
     edit(data)

@@ -1,0 +1,152 @@
+"""The kept report: a run over unchanged files prints the report of the run that made it, without
+restoring a finding; anything that could change the output, or any doubt, is a miss."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import run_cli
+
+from linter import file_result
+from linter.cache import ResultCache
+from linter.report_cache import KeptReport
+
+JOB = """\
+apiVersion: gpulint.dev/v1alpha1
+kind: Workload
+metadata: {name: job}
+spec:
+  profile: training
+  resources:
+    accelerator: {type: H100, count: 8}
+    capacity: spot
+  lifecycle: {idleShutdownMinutes: 600}
+"""
+
+
+@pytest.fixture
+def cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.delenv("GPULINT_NO_CACHE")
+    monkeypatch.setenv("GPULINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "job.yaml").write_text(JOB)
+    return tmp_path / "cache"
+
+
+def no_restoring(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From now on, restoring a file's result from the result cache fails the test."""
+
+    def refuse(*_: Any, **__: Any) -> Any:
+        raise AssertionError("a finding was restored: the kept report was not used")
+
+    monkeypatch.setattr(file_result.FileResult, "from_json", refuse)
+
+
+def report_entries(cache: Path) -> list[Path]:
+    """The entries that are kept reports (the others are JSON objects)."""
+    store = ResultCache.for_repository(cache.parent)
+    assert store is not None
+    out = []
+    for path in sorted(cache.glob("runs/*/entry-*.bin")):
+        key = path.name.removeprefix("entry-").removesuffix(".bin")
+        if store.get(key) is None and store.get_bytes(key) is not None:
+            out.append(path)
+    return out
+
+
+@pytest.mark.parametrize("output", ["text", "json", "sarif", "github"])
+def test_an_unchanged_run_prints_the_kept_report(
+    output: str, cached: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = run_cli("check", "--format", output, "job.yaml")
+    assert first.code == 1
+    no_restoring(monkeypatch)
+    again = run_cli("check", "--format", output, "job.yaml")
+    assert (again.code, again.out, again.err) == (first.code, first.out, first.err)
+
+
+def test_the_exit_status_comes_from_the_kept_severities(
+    cached: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GL202 is an error and GL201 a warning here: the kept report answers every --fail-on."""
+    codes = {level: run_cli("check", "--fail-on", level, "job.yaml").code for level in ("error",)}
+    no_restoring(monkeypatch)
+    for level, code in (("error", 1), ("warning", 1), ("note", 1), ("never", 0)):
+        codes[level] = run_cli("check", "--fail-on", level, "job.yaml").code
+        assert codes[level] == code
+    assert run_cli("check", "--ignore", "GL202", "--fail-on", "error", "job.yaml").code == 0
+
+
+def test_a_changed_file_or_other_output_options_miss(cached: Path, tmp_path: Path) -> None:
+    first = run_cli("check", "--format", "json", "job.yaml")
+    sarif = run_cli("check", "--format", "sarif", "job.yaml").out
+    assert json.loads(sarif)["version"] == "2.1.0"  # not the JSON report kept for --format json
+    (tmp_path / "job.yaml").write_text(JOB.replace("capacity: spot", "capacity: on-demand"))
+    after = run_cli("check", "--format", "json", "job.yaml")
+    assert [f["ruleId"] for f in json.loads(first.out)["findings"]] == ["GL202", "GL201"]
+    assert [f["ruleId"] for f in json.loads(after.out)["findings"]] == ["GL203", "GL201"]
+    assert len(report_entries(cached)) == 3
+
+
+def test_runs_whose_output_depends_on_more_keep_nothing(
+    cached: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert run_cli("check", "--write-baseline", "base.json", "job.yaml").code == 0
+    assert run_cli("check", "--baseline", "base.json", "job.yaml").code == 0
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(JOB.encode())))
+    assert run_cli("check", "--stdin-filename", "x.yaml", "-").code == 1
+    assert report_entries(cached) == []
+
+
+def test_the_output_file_gets_the_kept_report(
+    cached: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = run_cli("check", "--format", "json", "job.yaml")
+    no_restoring(monkeypatch)
+    assert run_cli("check", "--format", "json", "--output", "out.json", "job.yaml").out == ""
+    assert (tmp_path / "out.json").read_text() == first.out
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda b: b[:-1] + b"x", id="edited"),
+        pytest.param(lambda b: b[:70], id="truncated"),
+        pytest.param(lambda b: b"", id="empty"),
+    ],
+)
+def test_a_damaged_kept_report_is_a_miss(damage: Any, cached: Path) -> None:
+    first = run_cli("check", "--format", "json", "job.yaml")
+    (entry,) = report_entries(cached)
+    entry.write_bytes(damage(entry.read_bytes()))
+    again = run_cli("check", "--format", "json", "job.yaml")
+    assert (again.code, again.out, again.err) == (first.code, first.out, first.err)
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        KeptReport(b"\xff\xfe not UTF-8", (), 3, 1, ()),
+        KeptReport(b"{}", (), -1, 1, ()),
+    ],
+    ids=["bytes", "rank"],
+)
+def test_an_authentic_kept_report_that_does_not_check_out_is_a_miss(
+    report: KeptReport, cached: Path
+) -> None:
+    """Stored with the user's own secret, but not what gpulint writes: linted again."""
+    first = run_cli("check", "--format", "json", "job.yaml")
+    (entry,) = report_entries(cached)
+    store = ResultCache.for_repository(cached.parent)
+    assert store is not None
+    head = json.dumps(
+        {"warnings": [], "worst": report.worst, "filesChecked": 1, "skipped": []}
+    ).encode()
+    key = entry.name.removeprefix("entry-").removesuffix(".bin")
+    store.put_bytes(key, f"{len(head):010d}".encode() + head + bytes(report.data))
+    again = run_cli("check", "--format", "json", "job.yaml")
+    assert (again.code, again.out) == (first.code, first.out)
