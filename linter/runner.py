@@ -108,17 +108,10 @@ def lint_paths(
     run_key = _key(rulebook, config, selection, want_lines) if cache else ""
     plan = _Plan(enabled, config, want_lines)
     max_bytes = _max_bytes(config)
-    sources = None if cache is None else [read_source(c, max_bytes) for c in candidates]
+    sources: list[Source] | None = None
     slot = None
-    if cache is not None and sources is not None and output is not None:
-        slot = ReportSlot(cache, run_key, files_digest(map(_file_key, sources)), output)
-        kept = None
-        if slot.exists():
-            sources = None  # the kept report is all this run needs: let the files' bytes go first
-            kept = slot.get()
-        if kept is None and sources is None:  # a kept report that does not check out
-            sources = [read_source(c, max_bytes) for c in candidates]
-            slot = ReportSlot(cache, run_key, files_digest(map(_file_key, sources)), output)
+    if cache is not None and output is not None:
+        kept, sources, slot = _look_up_report(cache, run_key, output, candidates, max_bytes)
         if kept is not None:
             return RunResult(
                 [],
@@ -131,6 +124,8 @@ def lint_paths(
                 disabled_rules=selection.disabled_by_config(rulebook),
                 kept=kept,
             )
+    elif cache is not None:
+        sources = _read_all(candidates, max_bytes)
     stored = RunCache(cache, run_key)
     outcomes = _first_pass(candidates, sources, plan, stored, max_bytes, jobs)
     results = [result for _, result in outcomes]
@@ -139,7 +134,8 @@ def lint_paths(
     run_wide = stored.run_wide(digest, results) if unchanged and cost_base is None else None
     if run_wide is None:
         for index in stored.restore_wide(outcomes):  # a damaged entry: lint the file again
-            outcomes[index] = _lint(read_source(candidates[index], max_bytes), plan())
+            assert sources is not None  # only a cache restores, and with one every file was read
+            outcomes[index] = _lint(sources[index], plan())
         results = [result for _, result in outcomes]
         from linter.facts.run import RunInputs
 
@@ -158,6 +154,28 @@ def lint_paths(
         selection.disabled_by_config(rulebook),
         slot=slot,
     )
+
+
+def _read_all(candidates: Sequence[Candidate], max_bytes: int) -> list[Source]:
+    return [read_source(candidate, max_bytes) for candidate in candidates]
+
+
+def _look_up_report(
+    cache: ResultCache, run_key: str, output: str, candidates: Sequence[Candidate], max_bytes: int
+) -> tuple[KeptReport | None, list[Source] | None, ReportSlot]:
+    """The report kept for the files as read now; else the files and where this run's report
+    goes. Their bytes are let go before a kept report is read (it is all the run needs), and
+    read again only when it does not check out."""
+    sources = _read_all(candidates, max_bytes)
+    slot = ReportSlot(cache, run_key, files_digest(map(_file_key, sources)), output)
+    if not slot.exists():
+        return None, sources, slot
+    del sources
+    kept = slot.get()
+    if kept is not None:
+        return kept, None, slot
+    again = _read_all(candidates, max_bytes)
+    return None, again, ReportSlot(cache, run_key, files_digest(map(_file_key, again)), output)
 
 
 class _Plan:

@@ -220,9 +220,7 @@ def _print(data: bytes | memoryview) -> None:
 
 def _output_key(args: argparse.Namespace, options: RenderOptions) -> str:
     """Everything besides the findings that the printed report depends on."""
-    return json.dumps(
-        [args.format, str(options.base), str(options.root), options.category, options.color]
-    )
+    return json.dumps([args.format, str(options.base), str(options.root), options.category])
 
 
 def _options(args: argparse.Namespace) -> RenderOptions:

@@ -126,17 +126,7 @@ class _Reader:
 
     def entries(self, path: Path) -> Iterator[tuple[Path, Mapping[str, Any]]]:
         """The mappings of the list at ``path`` with their paths; anything else is a finding."""
-        found = self.value(path)
-        if found is None:
-            return
-        if not isinstance(found, list):
-            self.fail(path, f"{format_path(path)} must be a list")
-            return
-        for index, item in enumerate(found):
-            if isinstance(item, Mapping):
-                yield (*path, index), item
-            else:
-                self.fail((*path, index), f"{format_path((*path, index))} must be a mapping")
+        return self._items(path, Mapping, "a mapping")
 
     def string(self, path: Path, required: bool = False) -> str | None:
         found = self.value(path)
@@ -149,6 +139,10 @@ class _Reader:
         return found
 
     def strings(self, path: Path) -> Iterator[tuple[Path, str]]:
+        """The strings of the list at ``path`` with their paths; anything else is a finding."""
+        return self._items(path, str, "a string")
+
+    def _items(self, path: Path, kind: type, noun: str) -> Iterator[tuple[Path, Any]]:
         found = self.value(path)
         if found is None:
             return
@@ -156,10 +150,10 @@ class _Reader:
             self.fail(path, f"{format_path(path)} must be a list")
             return
         for index, item in enumerate(found):
-            if isinstance(item, str):
+            if isinstance(item, kind):
                 yield (*path, index), item
             else:
-                self.fail((*path, index), f"{format_path((*path, index))} must be a string")
+                self.fail((*path, index), f"{format_path((*path, index))} must be {noun}")
 
     def amount(self, path: Path, what: str) -> float | None:
         """A quantity of GPUs; ``what`` is the object's own name for it."""
