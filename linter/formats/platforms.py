@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
 from linter.catalog import load_file
 from linter.catalog.base import Catalogue, Record
-from linter.formats.shell import Env
+
+if TYPE_CHECKING:  # the shell parser (~10 ms) is for adapters; recognition reads this module
+    from linter.formats.shell import Env
 
 #: What a platform variable holds: a quantity of the workload, or something known only at run time.
 Quantity = Literal["gpus-per-node", "gpus-total", "nodes", "unknown"]
