@@ -14,6 +14,7 @@ two trees are equal when they mean the same.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Literal as TypingLiteral
@@ -192,8 +193,11 @@ def children(node: Node) -> tuple[Node, ...]:
     raise TypeError(f"not a CEL node: {node!r}")
 
 
+@functools.lru_cache(maxsize=2048)
 def parse(source: str) -> Node:
-    """The syntax tree of ``source``; raises CelSyntaxError."""
+    """The syntax tree of ``source``; raises CelSyntaxError. Remembered (trees are immutable):
+    loading the rules reads each expression several times (budget check, flattening, message
+    placeholders), and parsing them all again is a tenth of start-up."""
     parser = _Parser(source)
     tree = parser.parse()
     if len(parser.tokens) - 1 > MAX_DEPTH:  # else too few tokens to nest deeper: each node has one

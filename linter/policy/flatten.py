@@ -10,6 +10,7 @@ evaluation error either way (an undefined name instead of a missing key).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 
 from linter.policy.cel_lexer import ExpressionError
@@ -83,6 +84,7 @@ def _flat_chain(node: Select, roots: frozenset[str]) -> tuple[int, int, str] | N
     return prefix.start, prefix.end, SEPARATOR.join([operand.name, *fields[:usable]])
 
 
+@functools.cache  # asked for every expression the rules compile
 def activation_roots() -> frozenset[str]:
     """The variables rules see: the document as ``document`` and under its kind's name, and
     ``facts``. (``options``, ``item`` and ``index`` are small and are not flattened.)"""
