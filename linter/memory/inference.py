@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from linter.catalog.engines import catalogue
 from linter.catalog.gpus import GpuSpec
 from linter.memory.architecture import Architecture
-from linter.memory.calibration import Calibration
 from linter.memory.engine import (
     Accounting,
     accounting_for,
@@ -39,6 +38,9 @@ from linter.memory.kv_cache import (
 from linter.memory.units import GIB, check_precision, kv_element_bytes
 from linter.memory.weights import weight_bytes
 from linter.memory.weights import weights_per_gpu as weights_share
+
+if TYPE_CHECKING:  # a calibration comes only from ``gpulint memory``: a check never loads it
+    from linter.memory.calibration import Calibration
 
 DEFAULT_PRECISION = "bf16"
 #: Why vLLM would not start: no KV room is left after the weights, activations and overhead
