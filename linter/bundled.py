@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import sys
 from pathlib import Path
 
@@ -25,8 +26,13 @@ def package_stamp() -> str:
     of the installed package: a changed gpulint (a development checkout, a reinstall of the same
     version) never reuses what an older one cached."""
     stamps = [__version__, sys.version.split()[0]]
-    for path in sorted(_PACKAGE.rglob("*")):
-        if path.suffix in (".py", ".yaml", ".json"):
-            status = path.stat()
-            stamps.append(f"{path.relative_to(_PACKAGE)}:{status.st_size}:{status.st_mtime_ns}")
+    # os.walk without the bytecode folders: Path.rglob over them took ~10 ms of every start-up.
+    for folder, subfolders, names in os.walk(_PACKAGE):
+        subfolders[:] = sorted(name for name in subfolders if name != "__pycache__")
+        for name in sorted(names):
+            if os.path.splitext(name)[1] in (".py", ".yaml", ".json"):
+                path = os.path.join(folder, name)
+                status = os.stat(path)
+                relative = os.path.relpath(path, _PACKAGE)
+                stamps.append(f"{relative}:{status.st_size}:{status.st_mtime_ns}")
     return hashlib.sha256("\n".join(stamps).encode()).hexdigest()
