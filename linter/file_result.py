@@ -21,6 +21,7 @@ from typing import Any
 from linter.deferred import Deferred
 from linter.findings import Finding, Location, Severity
 from linter.load.positions import Path, Span, format_path, parse_path
+from linter.packed import Chunk, pack
 from linter.suppress import Suppression
 
 #: A line's SARIF fingerprint (None when unknown) and its text, whitespace collapsed (baselines).
@@ -29,7 +30,20 @@ LineInfo = tuple[str | None, str]
 Record = tuple[tuple[str, int, int], dict[str, Any]]
 
 
-@dataclass
+@dataclass(slots=True)
+class WideParts:
+    """What the run-wide rules need of one file: what its manifests recorded for the run-wide
+    facts, and their deferred parts."""
+
+    records: list[Record] = field(default_factory=list)
+    deferred: list[Deferred] = field(default_factory=list)
+
+
+#: A file's wide parts once packed with other files' (linter/packed.py): chunk and number.
+PackedParts = tuple[Chunk, int]
+
+
+@dataclass(slots=True)  # a run holds one per file until it ends
 class FileResult:
     display: str
     explicit: bool
@@ -37,12 +51,26 @@ class FileResult:
     skipped: bool = False  # named on the command line but holds nothing of ours
     findings: list[Finding] = field(default_factory=list)  # before suppressions and severities
     suppressions: list[Suppression] = field(default_factory=list)
-    records: list[Record] = field(default_factory=list)
-    deferred: list[Deferred] = field(default_factory=list)
+    wide: WideParts | PackedParts = field(default_factory=WideParts)
     lines: dict[int, LineInfo] = field(default_factory=dict)
     cacheable: bool = True  # False when the result depends on another file (model.config)
     line_count: int = 1  # of the file's text: positions beyond it are not believed
     cached: bool = False  # restored from the result cache (records and deferred parts apart)
+    digest: bytes = b""  # of the bytes linted (linter/sources.py)
+
+    @property
+    def key(self) -> str:
+        """What the result cache stores it under: display path, whether it was named, and the
+        hash of the bytes linted (an edit of any kind is another key)."""
+        return file_key(self.display, self.explicit, self.digest)
+
+    def wide_parts(self) -> WideParts:
+        """Its records and deferred parts, unpacked if they were packed (``pack_wide``)."""
+        if isinstance(self.wide, WideParts):
+            return self.wide
+        chunk, number = self.wide
+        parts: WideParts = chunk.items()[number]
+        return parts
 
     def to_json(self, strings: Strings) -> dict[str, Any]:
         """The file's own part, its texts numbered in ``strings``."""
@@ -59,9 +87,10 @@ class FileResult:
 
     def wide_to_json(self) -> dict[str, Any]:
         """What the run-wide rules need of the file."""
+        parts = self.wide_parts()
         return {
-            "records": [[list(target), record] for target, record in self.records],
-            "deferred": [d.to_json() for d in self.deferred],
+            "records": [[list(target), record] for target, record in parts.records],
+            "deferred": [d.to_json() for d in parts.deferred],
         }
 
     @classmethod
@@ -105,7 +134,19 @@ class FileResult:
         deferred = [Deferred.from_json(item) for item in data["deferred"]]
         if any(d.file != self.display for d in deferred):
             raise ValueError("a deferred part of another file")
-        self.records, self.deferred = records, deferred
+        self.wide = WideParts(records, deferred)
+
+
+def pack_wide(results: Sequence[FileResult]) -> None:
+    """Pack the wide parts of ``results`` together: the run holds every file's until the
+    second pass, and packed they take a few percent of the memory (linter/packed.py)."""
+    packed_parts = pack([result.wide_parts() for result in results])
+    for result, packed in zip(results, packed_parts, strict=True):
+        result.wide = packed
+
+
+def file_key(display: str, explicit: bool, digest: bytes) -> str:
+    return f"{display}\0{explicit}\0{digest.hex()}"
 
 
 def _target(raw: Any, display: str) -> tuple[str, int, int]:

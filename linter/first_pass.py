@@ -125,7 +125,7 @@ def read_file(
     """Parse, recognise and adapt one file: its result so far (findings about the input
     itself), its manifests and its text."""
     candidate = source.candidate
-    result = FileResult(candidate.display, candidate.explicit)
+    result = FileResult(candidate.display, candidate.explicit, digest=source.digest)
     if isinstance(source.content, bytes):
         result.line_count = source.content.count(b"\n") + 1
     if source.content is None:
@@ -159,17 +159,18 @@ def read_file(
 def _check_manifests(manifests: list[Manifest], plan: FirstPass, result: FileResult) -> None:
     here = {target(m): m for m in manifests}
     residency = plan.config.config.residency
+    wide = result.wide_parts()
     for manifest in manifests:
         made = records(manifest)
         if any(record is not None for record in made):
-            result.records.append((target(manifest), made))
+            wide.records.append((target(manifest), made))
         values = Values(activation(manifest, residency))
         profile = profile_of(manifest)
         result.findings.extend(
             plan.local.evaluate(manifest, values, profile, lambda f, d, p: here.get((f, d, p)))
         )
         if manifest.kind in plan.anchors:
-            result.deferred.append(_deferred(manifest, values, profile, plan))
+            wide.deferred.append(_deferred(manifest, values, profile, plan))
         if _reads_other_files(manifest):
             result.cacheable = False
 
@@ -218,7 +219,8 @@ def _lines(text: str, result: FileResult) -> dict[int, LineInfo]:
     """Fingerprint and text of every line a finding of this file may point at: local findings,
     and the spots of its deferred parts."""
     wanted = {f.location.span.line for f in result.findings}
-    wanted |= {spot[0] for deferred in result.deferred for spot in deferred.spots.values()}
+    deferred = result.wide_parts().deferred
+    wanted |= {spot[0] for part in deferred for spot in part.spots.values()}
     wanted |= {s.line for s in result.suppressions}
     lines = text.splitlines()
     hashes = line_hashes(text) if text else []

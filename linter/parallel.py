@@ -54,7 +54,7 @@ def _run(bounds: tuple[int, int]) -> object:
     return _TASK(*bounds)
 
 
-# Below this many items (files, or manifests in pass 2) starting workers costs more than it saves.
+# Below this many items (files, in either pass) starting workers costs more than it saves.
 PARALLEL_THRESHOLD = 200
 
 

@@ -16,7 +16,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from linter.cache import ResultCache
-from linter.file_result import FileResult, Strings, check_findings, decode_finding, encode_finding
+from linter.file_result import (
+    FileResult,
+    Strings,
+    check_findings,
+    decode_finding,
+    encode_finding,
+    file_key,
+)
 from linter.findings import Finding
 
 #: Appended to the run's key for the entry of the files' parts in the run-wide rules.
@@ -50,16 +57,19 @@ class RunCache:
                 self.files, self.strings, self._wide = files, strings, entry.get("wide")
 
     def restore(
-        self, name: str, display: str, explicit: bool, line_count: int
+        self, display: str, explicit: bool, digest: bytes, line_count: int
     ) -> FileResult | None:
-        """The stored result of the file with key ``name``, if there is one that fits it."""
-        entry = self.files.get(name)
+        """The stored result of the file as read now (``digest``: the hash of its bytes), if
+        there is one that fits it."""
+        entry = self.files.get(file_key(display, explicit, digest))
         if not isinstance(entry, dict):
             return None
         try:
-            return FileResult.from_json(entry, self.strings, display, explicit, line_count)
+            result = FileResult.from_json(entry, self.strings, display, explicit, line_count)
         except (KeyError, TypeError, ValueError):
             return None
+        result.digest = digest
+        return result
 
     def run_wide(self, digest: str, results: Sequence[FileResult]) -> list[Finding] | None:
         """The stored run-wide findings, when they were found over the files of ``digest``
@@ -75,18 +85,18 @@ class RunCache:
             return None
         return findings
 
-    def restore_wide(self, outcomes: Sequence[tuple[str, FileResult]]) -> list[int]:
+    def restore_wide(self, results: Sequence[FileResult]) -> list[int]:
         """Fill in the records and deferred parts of the results restored from the cache; the
-        positions (in ``outcomes``) of those whose parts are missing or doubtful."""
-        cached = [index for index, (_, result) in enumerate(outcomes) if result.cached]
+        positions (in ``results``) of those whose parts are missing or doubtful."""
+        cached = [index for index, result in enumerate(results) if result.cached]
         if not cached:
             return []
         entry = self._cache.get(self._wide_key()) if self._cache is not None else None
         files = entry.get("files") if entry is not None else None
         missing = []
         for index in cached:
-            name, result = outcomes[index]
-            data = files.get(name) if isinstance(files, dict) else None
+            result = results[index]
+            data = files.get(result.key) if isinstance(files, dict) else None
             try:
                 if not isinstance(data, dict):
                     raise ValueError("not stored")
@@ -97,7 +107,7 @@ class RunCache:
 
     def store(
         self,
-        outcomes: Sequence[tuple[str, FileResult]],
+        results: Sequence[FileResult],
         run_wide: Sequence[Finding] | None,
         digest: str,
     ) -> None:
@@ -106,16 +116,16 @@ class RunCache:
         if self._cache is None:
             return
         strings = Strings()
-        kept = [(name, result) for name, result in outcomes if result.cacheable]
+        kept = [result for result in results if result.cacheable]
         entry: dict[str, Any] = {
-            "files": {name: result.to_json(strings) for name, result in kept},
+            "files": {result.key: result.to_json(strings) for result in kept},
         }
         if run_wide is not None:
             findings = [encode_finding(finding, strings) for finding in run_wide]
             entry["wide"] = {"files": digest, "findings": findings}
         entry["strings"] = strings.texts
         self._cache.put(self._key, entry)
-        wide = {name: result.wide_to_json() for name, result in kept}
+        wide = {result.key: result.wide_to_json() for result in kept}
         self._cache.put(self._wide_key(), {"files": wide})
 
     def _wide_key(self) -> str:

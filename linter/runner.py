@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, TypeVar
 from linter.cache import ResultCache
 from linter.config import LoadedConfig
 from linter.discover import Candidate, find_candidates
-from linter.file_result import FileResult, LineInfo
+from linter.file_result import FileResult, LineInfo, file_key, pack_wide
 from linter.findings import Finding
 from linter.load import DEFAULT_MAX_BYTES
+from linter.packed import CHUNK_ITEMS
 from linter.parallel import fork_map
 from linter.policy.loader import CompiledRule, Rulebook
 from linter.report.record import Report, RuleInfo
@@ -127,21 +128,20 @@ def lint_paths(
     elif cache is not None:
         sources = _read_all(candidates, max_bytes)
     stored = RunCache(cache, run_key)
-    outcomes = _first_pass(candidates, sources, plan, stored, max_bytes, jobs)
-    results = [result for _, result in outcomes]
-    digest = files_digest([name for name, _ in outcomes])
+    results = _first_pass(candidates, sources, plan, stored, max_bytes, jobs)
+    digest = files_digest([result.key for result in results])
     unchanged = all(result.cached for result in results)
     run_wide = stored.run_wide(digest, results) if unchanged and cost_base is None else None
     if run_wide is None:
-        for index in stored.restore_wide(outcomes):  # a damaged entry: lint the file again
+        for index in stored.restore_wide(results):  # a damaged entry: lint the file again
             assert sources is not None  # only a cache restores, and with one every file was read
-            outcomes[index] = _lint(sources[index], plan())
-        results = [result for _, result in outcomes]
+            results[index] = lint_file(sources[index], plan())
+        pack_wide([result for result in results if result.cached])
         from linter.facts.run import RunInputs
 
         inputs = RunInputs(tuple(config.config.budgets), cost_base)
         run_wide = run_wide_findings(results, plan().run_wide, inputs, jobs)
-        stored.store(outcomes, run_wide if cost_base is None else None, digest)
+        stored.store(results, run_wide if cost_base is None else None, digest)
     return RunResult(
         finalise(results, run_wide, rulebook, settings),
         rulebook,
@@ -214,7 +214,7 @@ def _key(rulebook: Rulebook, config: LoadedConfig, selection: Selection, lines: 
 
 def _file_key(source: Source) -> str:
     candidate = source.candidate
-    return f"{candidate.display}\0{candidate.explicit}\0{source.digest.hex()}"
+    return file_key(candidate.display, candidate.explicit, source.digest)
 
 
 def _first_pass(
@@ -224,7 +224,7 @@ def _first_pass(
     stored: RunCache,
     max_bytes: int,
     jobs: int,
-) -> list[tuple[str, FileResult]]:
+) -> list[FileResult]:
     """Every file's result, in order: from the cache when it has the file as read now, else
     linted, in forked workers for large runs.
 
@@ -235,15 +235,14 @@ def _first_pass(
         return _lint_all(
             candidates, plan, lambda candidate: read_source(candidate, max_bytes), jobs
         )
-    outcomes: list[tuple[str, FileResult] | None] = []
+    outcomes: list[FileResult | None] = []
     left: list[Source] = []
     for source in sources:
         content = source.content
         lines = content.count(b"\n") + 1 if isinstance(content, bytes) else 1
-        name = _file_key(source)
         candidate = source.candidate
-        restored = stored.restore(name, candidate.display, candidate.explicit, lines)
-        outcomes.append((name, restored) if restored is not None else None)
+        restored = stored.restore(candidate.display, candidate.explicit, source.digest, lines)
+        outcomes.append(restored)
         if restored is None:
             left.append(source)
     linted = iter(_lint_all(left, plan, lambda source: source, jobs))
@@ -252,22 +251,27 @@ def _first_pass(
 
 def _lint_all(
     items: Sequence[T], plan: _Plan, source_of: Callable[[T], Source], jobs: int
-) -> list[tuple[str, FileResult]]:
-    """Lint ``items`` (candidates, or sources already read), in order."""
+) -> list[FileResult]:
+    """Lint ``items`` (candidates, or sources already read), in order; their wide parts
+    packed (linter/packed.py), so that they also travel back from workers in a few bytes."""
 
-    def chunk(start: int, stop: int) -> list[tuple[str, FileResult]]:
-        return [_lint(source_of(item), plan()) for item in items[start:stop]]
+    def chunk(start: int, stop: int) -> list[FileResult]:
+        results: list[FileResult] = []
+        for first in range(start, stop, CHUNK_ITEMS):
+            done = [
+                lint_file(source_of(item), plan())
+                for item in items[first : min(stop, first + CHUNK_ITEMS)]
+            ]
+            pack_wide(done)
+            results.extend(done)
+        return results
 
     if items:
         plan()  # before forking, so that every worker has it
     parts = fork_map(chunk, len(items), jobs)
     if parts is None:
         return chunk(0, len(items))
-    return [outcome for part in parts for outcome in part]
-
-
-def _lint(source: Source, plan: FirstPass) -> tuple[str, FileResult]:
-    return _file_key(source), lint_file(source, plan)
+    return [result for part in parts for result in part]
 
 
 def lint_file(source: Source, plan: FirstPass) -> FileResult:

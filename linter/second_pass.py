@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from linter import suppress
 from linter.deferred import Deferred
-from linter.file_result import FileResult
+from linter.file_result import FileResult, WideParts
 from linter.findings import Finding
 from linter.parallel import fork_map
 from linter.policy.loader import Rulebook
@@ -22,49 +22,77 @@ from linter.selection import RuleSettings, resolve_severity
 
 if TYPE_CHECKING:  # imported when the run-wide rules run: a run answered from the cache does not
     from linter.engine import Evaluator
-    from linter.facts.run import RunInputs, Target
+    from linter.facts.run import RunIndex, RunInputs
 
 
 def run_wide_findings(
     results: Sequence[FileResult], evaluator: Evaluator, inputs: RunInputs, jobs: int = 1
 ) -> list[Finding]:
     """The run-wide rules' findings, from the results of every file and the run's other
-    inputs (budgets, the cost base). The indices are built once; the manifests are then
+    inputs (budgets, the cost base). The indices are built once, before the files are
     evaluated in forked workers for large runs (each finding depends only on its manifest and
-    the indices, so the order and the findings are those of one process)."""
-    from linter.engine import Values, nested
-    from linter.facts import RUN_WIDE, run_sides
+    the indices, so the order and the findings are those of one process). Each file's parts
+    are unpacked while it is read (linter/packed.py): nothing holds every file's at once."""
+    from linter.facts import run_sides
     from linter.facts.run import RunIndex
 
     if not evaluator:
         return []
     run = RunIndex(run_sides(), inputs)
-    deferred: dict[Target, Deferred] = {}
     for result in results:
-        for target, records in result.records:
+        for target, records in result.wide_parts().records:
             run.add(target, records)
-        for part in result.deferred:
-            deferred[(part.file, part.index, part.part)] = part
-    parts = list(deferred.items())
-
-    def find(file: str, document: int, part: int) -> Deferred | None:
-        return deferred.get((file, document, part))
+    run.prepare()
+    find = _Finder(results)
 
     def evaluate(start: int, stop: int) -> list[Finding]:
         found: list[Finding] = []
-        for key, part in parts[start:stop]:
-            variables: dict[str, Any] = dict(nested(part.values))
-            facts = dict(variables.get("facts", {}))
-            for provider in evaluator.providers(part.kind, part.profile) & RUN_WIDE:
-                facts[provider] = run.fact(provider, key).as_data()
-            variables["facts"] = facts
-            found.extend(evaluator.evaluate(part, Values(variables), part.profile, find))
+        for result in results[start:stop]:
+            found.extend(_evaluate_file(result.wide_parts(), evaluator, run, find))
         return found
 
-    chunks = fork_map(evaluate, len(parts), jobs)
+    chunks = fork_map(evaluate, len(results), jobs)
     if chunks is None:
-        return evaluate(0, len(parts))
+        return evaluate(0, len(results))
     return [finding for chunk in chunks for finding in chunk]
+
+
+def _evaluate_file(
+    parts: WideParts, evaluator: Evaluator, run: RunIndex, find: _Finder
+) -> list[Finding]:
+    """The run-wide findings of one file's manifests."""
+    from linter.engine import Values, nested
+    from linter.facts import RUN_WIDE
+
+    own = dict(parts.records)
+    found: list[Finding] = []
+    for part in parts.deferred:
+        records = own.get((part.file, part.index, part.part), {})
+        variables: dict[str, Any] = dict(nested(part.values))
+        facts = dict(variables.get("facts", {}))
+        for provider in evaluator.providers(part.kind, part.profile) & RUN_WIDE:
+            facts[provider] = run.fact(provider, records.get(provider)).as_data()
+        variables["facts"] = facts
+        found.extend(evaluator.evaluate(part, Values(variables), part.profile, find))
+    return found
+
+
+class _Finder:
+    """Another manifest's deferred part, for the related locations of a finding; the files are
+    looked up by name only once a finding asks (most runs never do)."""
+
+    def __init__(self, results: Sequence[FileResult]) -> None:
+        self._results = results
+        self._by_file: dict[str, FileResult] | None = None
+
+    def __call__(self, file: str, document: int, part: int) -> Deferred | None:
+        if self._by_file is None:
+            self._by_file = {result.display: result for result in self._results}
+        result = self._by_file.get(file)
+        for deferred in result.wide_parts().deferred if result is not None else ():
+            if (deferred.index, deferred.part) == (document, part):
+                return deferred
+        return None
 
 
 def finalise(

@@ -148,8 +148,9 @@ class Facts(Mapping[str, Any]):
             provider = self._providers[name]
             if provider.compute is not None:
                 self._models[name] = provider.compute(self._subject)
-            elif self._run is not None:
-                self._models[name] = self._run.fact(name, target(self._manifest))
+            elif self._run is not None and provider.run is not None:
+                record = provider.run.record(self._manifest)
+                self._models[name] = self._run.fact(name, record)
             else:
                 raise KeyError(f"{name} is a run-wide fact, known once every file is read")
         return self._models[name]

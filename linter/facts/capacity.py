@@ -35,7 +35,7 @@ from pydantic import Field
 from linter.facts.base import MAX_LISTED, Fact, Tally, listing, plural
 from linter.facts.placement import resolve_placement
 from linter.facts.pool import Reference
-from linter.facts.run import RunInputs, RunSide, Target
+from linter.facts.run import Records, RunInputs, RunSide, Target
 from linter.formats.manifest import Manifest
 from linter.load.positions import Path, format_path
 from linter.model import CapacityLimit, Workload
@@ -262,12 +262,12 @@ def _lends(entry: dict[str, Any]) -> float:
     return float(entry["gpus"] if lending is None else lending)
 
 
-def index(records: list[tuple[Target, Any]], _inputs: RunInputs) -> CapacityIndex:
+def index(records: Records, _inputs: RunInputs) -> CapacityIndex:
+    """The run's limits, then what its workloads draw on them (read again, only when there
+    are limits: a run without any holds nothing per workload)."""
     out = CapacityIndex()
-    workloads = []
     for target, item in records:
         if "workload" in item:
-            workloads.append((target, item["workload"]))
             continue
         data = item["limit"]
         limit = _Limit(
@@ -295,8 +295,9 @@ def index(records: list[tuple[Target, Any]], _inputs: RunInputs) -> CapacityInde
         elif limit.scope == "nodePool":
             for pool in {limit.name, *data["matchPools"]}:
                 out.pools.setdefault(pool, []).append(limit)
-    for target, workload in workloads:
-        if workload["need"] is None:
+    for target, item in records if out.limits else ():
+        workload = item.get("workload")
+        if workload is None or workload["need"] is None:
             continue
         vendor, gpus, single = workload["need"]
         for link in _links(workload, out, []):

@@ -9,7 +9,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from linter.facts.base import MAX_LISTED, Fact, Tally, listing, plural
-from linter.facts.run import RunInputs, RunSide, Target
+from linter.facts.run import Records, RunInputs, RunSide
 from linter.formats.manifest import Manifest
 from linter.model import Workload
 
@@ -67,13 +67,20 @@ def record(manifest: Manifest) -> dict[str, Any] | None:
     }
 
 
-def index(
-    records: list[tuple[Target, Any]], _inputs: RunInputs
-) -> dict[tuple[str, str], Tally[PoolConflict]]:
-    """(pool, side) -> its workloads, counted once per run."""
+def index(records: Records, _inputs: RunInputs) -> dict[tuple[str, str], Tally[PoolConflict]]:
+    """(pool, side) -> its workloads, counted once per run, for the pools both sides use: only
+    those give a workload conflicts, and a run of many separate pools holds no more than each
+    pool's first side while it finds them."""
+    first_side: dict[str, str] = {}
+    shared = set()
+    for _, item in records:
+        pool, side = item["pool"], item["side"]
+        if pool and side and first_side.setdefault(pool, side) != side:
+            shared.add(pool)
+    del first_side
     out: dict[tuple[str, str], Tally[PoolConflict]] = {}
-    for (file, document, part), item in records:
-        if item["pool"] and item["side"]:
+    for (file, document, part), item in records if shared else ():
+        if item["pool"] in shared and item["side"]:
             conflict = PoolConflict(
                 file=file,
                 document=document,

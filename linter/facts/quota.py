@@ -18,7 +18,7 @@ from linter.catalog.regions import clouds
 from linter.facts.base import MAX_LISTED, Fact, Tally, listing
 from linter.facts.placement import resolve_placement
 from linter.facts.pool import Reference
-from linter.facts.run import RunInputs, RunSide, Target
+from linter.facts.run import Records, RunInputs, RunSide
 from linter.formats.manifest import Manifest
 from linter.model import QuotaLedger, Workload
 from linter.model.quota_ledger import QuotaEntry
@@ -209,7 +209,7 @@ class QuotaIndex:
         return self._covering[cache_key]
 
 
-def index(records: list[tuple[Target, Any]], _inputs: RunInputs) -> QuotaIndex:
+def index(records: Records, _inputs: RunInputs) -> QuotaIndex:
     out = QuotaIndex()
     for (file, document, part), item in records:
         for draw in item.get("draws", ()):

@@ -10,10 +10,11 @@ then its record read against the index. Nothing here holds a manifest or a file'
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from linter.packed import PackedList
 
 if TYPE_CHECKING:
     from linter.config import Budget
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 
 #: Where a manifest is: display path, document number, part of the document.
 Target = tuple[str, int, int]
+#: A provider's records of the run, in run order: an index may read them more than once.
+Records = Collection[tuple[Target, Any]]
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,7 @@ class RunSide:
     index."""
 
     record: Callable[[Any], Any]
-    index: Callable[[list[tuple[Target, Any]], RunInputs], Any]
+    index: Callable[[Records, RunInputs], Any]
     fact: Callable[[Any, Any], Any]
     #: Per kind, the paths of a manifest (each with everything below it) that the facts name:
     #: where other workloads' findings point as related locations (a conflicting workload's
@@ -50,22 +53,22 @@ class RunSide:
 
 
 class RunIndex:
-    """The records of a run, by provider and target, with each provider's index built once on
-    first use."""
+    """The records of a run, by provider (packed: linter/packed.py), with each provider's index
+    built once on first use."""
 
     def __init__(self, sides: Mapping[str, RunSide], inputs: RunInputs | None = None) -> None:
         self._sides = sides
         self._inputs = inputs or RunInputs()
-        self._records: dict[str, list[tuple[Target, Any]]] = {name: [] for name in sides}
-        self._by_target: dict[Target, dict[str, Any]] = {}
+        self._records: dict[str, PackedList[tuple[Target, Any]]] = {
+            name: PackedList() for name in sides
+        }
         self._indices: dict[str, Any] = {}
 
     def add(self, target: Target, records: Mapping[str, Any]) -> None:
-        """The records one manifest made (provider -> record)."""
-        kept = {name: record for name, record in records.items() if record is not None}
-        for name, record in kept.items():
-            self._records[name].append((target, record))
-        self._by_target[target] = kept
+        """The records one manifest made (provider -> record; None: none)."""
+        for name, record in records.items():
+            if record is not None:
+                self._records[name].append((target, record))
 
     def index(self, provider: str) -> Any:
         if provider not in self._indices:
@@ -74,15 +77,11 @@ class RunIndex:
             )
         return self._indices[provider]
 
-    def fact(self, provider: str, target: Target) -> Any:
-        record = self._by_target.get(target, {}).get(provider)
+    def fact(self, provider: str, record: Any) -> Any:
+        """The fact of the workload that made ``record`` (None if it made none)."""
         return self._sides[provider].fact(record, self.index(provider))
 
     def prepare(self) -> None:
         """Build every index now (before worker processes fork and inherit them)."""
         for provider in self._sides:
             self.index(provider)
-
-    @functools.cached_property
-    def targets(self) -> frozenset[Target]:
-        return frozenset(self._by_target)

@@ -27,7 +27,7 @@ from linter.costs.budgets import (
 from linter.costs.matching import Pair, by_head
 from linter.facts.base import Fact
 from linter.facts.cost import cost_of
-from linter.facts.run import RunInputs, RunSide, Target
+from linter.facts.run import Records, RunInputs, RunSide
 from linter.facts.subject import Subject
 from linter.formats.manifest import Manifest
 from linter.model import Workload
@@ -141,8 +141,11 @@ def record(manifest: Manifest) -> dict[str, Any] | None:
     }
 
 
-def index(records: list[tuple[Target, Any]], inputs: RunInputs) -> _RunCosts:
-    """Every workload paired with the cost base and placed in the budgets covering it."""
+def index(records: Records, inputs: RunInputs) -> _RunCosts:
+    """Every workload paired with the cost base and placed in the budgets covering it; with
+    neither budgets nor a base, nothing (no workload has a change or a budget status)."""
+    if not inputs.budgets and inputs.cost_base is None:
+        return _RunCosts(base=None, pairs={}, budgets={}, head={})
     head = [
         Costed(file, document, part, item["name"], item["labels"], item["monthly"])
         for (file, document, part), item in records
