@@ -20,9 +20,11 @@ class DiscoveryError(Exception):
     """A path on the command line that does not exist."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # a run holds one per file
 class Candidate:
-    path: Path
+    #: The file's path as found: a string, since a run holds one per file and a Path object
+    #: each (with its parts) weighed more than the rest of the candidate.
+    location: str
     display: str  # POSIX path as shown in reports: relative to the working directory when inside
     explicit: bool  # named on the command line (then a skip is reported, not silent)
     # A symbolic link may not lead out of this folder: the repository holding the named path,
@@ -30,6 +32,10 @@ class Candidate:
     boundary: Path
     # Bytes already read (standard input): linted as they are, the path is never opened.
     content: bytes | None = None
+
+    @property
+    def path(self) -> Path:
+        return Path(self.location)
 
 
 @dataclass
@@ -39,7 +45,7 @@ class Discovery:
     too_deep: list[str] = field(default_factory=list)  # folders at MAX_DEPTH, not entered
 
 
-def display_path(path: Path, root: Path) -> str:
+def display_path(path: str | Path, root: Path) -> str:
     """``path`` relative to ``root`` when it is inside it, else absolute; with ``/``. On strings:
     it runs once per file, and pure-path arithmetic was a tenth of a warm run."""
     absolute, base = os.path.abspath(path), os.fspath(root)
@@ -62,20 +68,20 @@ def find_candidates(
     """
     root = root or Path.cwd()
     patterns = tuple(exclude)
-    seen: set[Path] = set()
+    seen: set[str] = set()  # absolute paths (strings: a Path each would outweigh the candidates)
     boundaries: dict[Path, Path] = {}  # a named file's folder -> its repository root
     out = Discovery()
 
-    def add(path: Path, explicit: bool, boundary: Path) -> None:
+    def add(path: str | Path, explicit: bool, boundary: Path) -> None:
         display = display_path(path, root)
-        key = Path(os.path.abspath(path))
+        key = os.path.abspath(path)
         if key in seen:
             return
         seen.add(key)
         if excluded(display, patterns):
             out.excluded.append(display)
         else:
-            out.candidates.append(Candidate(path, display, explicit, boundary))
+            out.candidates.append(Candidate(os.fspath(path), display, explicit, boundary))
 
     for raw in paths:
         path = Path(raw)
@@ -101,10 +107,10 @@ def discover(
     return find_candidates(paths, exclude, root).candidates
 
 
-def _walk(top: Path, too_deep: list[str], root: Path) -> Iterator[Path]:
+def _walk(top: Path, too_deep: list[str], root: Path) -> Iterator[str]:
     """Candidate files below ``top`` in sorted depth-first order, with an explicit stack (a
     tree thousands of levels deep costs no recursion)."""
-    stack: list[tuple[Path, int]] = [(top, 0)]
+    stack: list[tuple[str | Path, int]] = [(top, 0)]
     while stack:
         directory, depth = stack.pop()
         try:
@@ -116,9 +122,9 @@ def _walk(top: Path, too_deep: list[str], root: Path) -> Iterator[Path]:
         for entry in listed:
             if _is_directory(entry):
                 if not entry.is_symlink() and enterable(entry.name):
-                    subdirectories.append(Path(entry.path))
+                    subdirectories.append(entry.path)
             elif entry.name.lower().endswith(EXTENSIONS):
-                yield Path(entry.path)
+                yield entry.path
         if subdirectories and depth >= MAX_DEPTH:
             too_deep.append(display_path(directory, root))
             continue

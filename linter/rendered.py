@@ -62,10 +62,9 @@ def stdin_candidates(raw: bytes, name: str | None, boundary: Path) -> list[Candi
         templates = []  # not UTF-8: linted as one file, which reports the encoding problem
     if not templates:
         display = name or STDIN_NAME
-        return [Candidate(Path(display), display, True, boundary, raw)]
+        return [Candidate(display, display, True, boundary, raw)]
     # A chart renders many objects gpulint has nothing to say about: not named one by one,
     # they are skipped silently like a directory's other YAML.
     return [
-        Candidate(Path(t.source), t.source, False, boundary, t.text.encode("utf-8"))
-        for t in templates
+        Candidate(t.source, t.source, False, boundary, t.text.encode("utf-8")) for t in templates
     ]

@@ -248,7 +248,7 @@ def revision_sources(
                 if submodule:
                     out.folders_not_read[display] = "a submodule, not read at the revision"
                     continue
-                candidate = Candidate(shown, display, named, revision.root)
+                candidate = Candidate(str(shown), display, named, revision.root)
                 out.sources.append(source_of(candidate, _content(entry, blobs, max_bytes)))
     finally:
         blobs.close()
