@@ -13,7 +13,8 @@ Every figure is the median of fresh processes (the fastest run in brackets where
 tools taking turns in each round so that machine noise hits all of them alike, after an
 unmeasured run of each command that writes bytecode and fills the caches the runs rely on (from
 10,000 files, after the smaller counts, only the run that fills the result cache). Memory is the
-peak resident set of the process tree (worker processes included). gpulint runs with its default
+largest peak resident set of any one process of the run, the parent or a worker (`ru_maxrss`
+as `wait4` reports it for the command). gpulint runs with its default
 `--jobs` (every available CPU), `--format json --fail-on never`:
 
 - **cold**: the usual pre-commit or CI run: files changed, so no result cache (`--no-cache`);
