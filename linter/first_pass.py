@@ -113,7 +113,7 @@ def lint_file(source: Source, plan: FirstPass) -> FileResult:
     if manifests:
         _check_manifests(manifests, plan, result)
     if result.checked:
-        result.suppressions = suppress.parse(text, json=is_json(source.candidate.path))
+        result.suppressions = suppress.parse(text, json=is_json(source.candidate.location))
         if plan.want_lines:
             result.lines = _lines(text, result)
     return result
@@ -131,7 +131,7 @@ def read_file(
     if source.content is None:
         result.skipped = candidate.explicit
         return result, [], ""
-    loaded = load_source(source.content, limits, is_json(candidate.path), MARKERS)
+    loaded = load_source(source.content, limits, is_json(candidate.location), MARKERS)
     assumed = assumptions_for(_relative(candidate, config), config.assume)
     file = InputFile(candidate.display, candidate.path, loaded.text, assumed)
     recognised = [] if loaded.unrelated else _recognised(loaded, file)
@@ -209,7 +209,7 @@ def _recognised(loaded: LoadedFile, file: InputFile) -> list[tuple[Document, For
 def _relative(candidate: Candidate, config: LoadedConfig) -> str:
     """The candidate's path as ``assume:`` globs match it: relative to the config's folder."""
     try:
-        absolute = Path(os.path.abspath(candidate.path))
+        absolute = Path(os.path.abspath(candidate.location))
         return absolute.relative_to(config.base.absolute()).as_posix()
     except ValueError:
         return candidate.display

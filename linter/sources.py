@@ -28,7 +28,7 @@ class Source:
 def read_source(candidate: Candidate, max_bytes: int = DEFAULT_MAX_BYTES) -> Source:
     """Read one candidate (bounded, links kept inside its repository) and hash what was read."""
     content = (
-        read_bounded(candidate.path, max_bytes, candidate.boundary)
+        read_bounded(candidate.location, max_bytes, candidate.boundary)
         if candidate.content is None
         else candidate.content
     )

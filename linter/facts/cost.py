@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
+from linter.facts import estimates
 from linter.facts.base import Fact, listing, percent
 from linter.facts.subject import Subject
 from linter.formats.fields import FIELDS
@@ -309,7 +310,7 @@ def _unpriced(subject: Subject) -> str:
 def _managed_api(subject: Subject, hours: float | None, replicas: int) -> ManagedApi | None:
     """Every managed offering of the same model, each one residency allows compared with
     self-hosting over the workload's own hours (cheapest first)."""
-    from linter.pricing import SelfHosted, compare_self_hosting, token_volume
+    from linter.pricing import SelfHosted
 
     workload = subject.workload
     model_id = workload.spec.model.id
@@ -328,10 +329,7 @@ def _managed_api(subject: Subject, hours: float | None, replicas: int) -> Manage
         on_demand_replicas=workload.spec.serving.on_demand_fallback_replicas or 0,
     )
     allowed = list(workload.spec.data.residency) or list(subject.default_residency)
-    volume = None if tokens is None else token_volume(tokens_per_minute=tokens)
-    result = compare_self_hosting(
-        model_id, hosted, hours_per_month=hours, volume=volume, allowed=allowed
-    )
+    result, volume = estimates.managed_comparison(model_id, hosted, hours, tokens, allowed)
     if not result.verdicts:
         return None
     comparisons = [

@@ -1,7 +1,9 @@
-"""The memory estimates of :mod:`linter.memory`, remembered under their inputs.
+"""The estimates facts compute, remembered under their inputs: the memory estimates of
+:mod:`linter.memory` and the managed API comparison of :mod:`linter.pricing`.
 
 A repository of thousands of workloads asks for the same few estimates over and over (one
-model on one GPU at one batch and context); each costs a millisecond or more. The estimates
+model on one GPU at one batch and context; one model self-hosted on one instance type against
+the same managed offerings); each costs a fraction of a millisecond or more. The estimates
 are pure functions of their arguments and their results are frozen, so equal inputs share one
 result. Inputs are compared by their ``repr``: a catalogue GPU (a pydantic model holding lists)
 is not hashable, and ``repr`` tells 1 from 1.0 and True where equality does not.
@@ -16,6 +18,7 @@ if TYPE_CHECKING:
     from linter.catalog.gpus import GpuSpec
     from linter.memory.inference import InferenceEstimate
     from linter.memory.training import TrainingEstimate
+    from linter.pricing import SelfHosted, SelfHostingComparison, TokenVolume
 
 #: Most results of each kind remembered (least recently used forgotten first).
 REMEMBERED = 4096
@@ -47,6 +50,15 @@ def training(arch: Any, **settings: Any) -> TrainingEstimate:
     return _training(_Keyed(arch), _Keyed(settings))
 
 
+def managed_comparison(
+    model_id: str, hosted: SelfHosted, hours: float, tokens: float | None, allowed: list[str]
+) -> tuple[SelfHostingComparison, TokenVolume | None]:
+    """``linter.pricing.compare_self_hosting`` of the model self-hosted as ``hosted`` for
+    ``hours`` a month at ``tokens`` a minute (None: not declared), with the token volume it
+    assumed; remembered."""
+    return _managed(_Keyed((model_id, hosted, hours, tokens, allowed)))
+
+
 @functools.lru_cache(maxsize=REMEMBERED)
 def smallest_fitting_gpu(required: int, headroom: float) -> GpuSpec | None:
     """``linter.memory.smallest_fitting_gpu``, remembered."""
@@ -67,3 +79,15 @@ def _training(arch: _Keyed, settings: _Keyed) -> TrainingEstimate:
     from linter.memory import estimate_training
 
     return estimate_training(arch.value, **settings.value)
+
+
+@functools.lru_cache(maxsize=REMEMBERED)
+def _managed(arguments: _Keyed) -> tuple[SelfHostingComparison, TokenVolume | None]:
+    from linter.pricing import compare_self_hosting, token_volume
+
+    model_id, hosted, hours, tokens, allowed = arguments.value
+    volume = None if tokens is None else token_volume(tokens_per_minute=tokens)
+    result = compare_self_hosting(
+        model_id, hosted, hours_per_month=hours, volume=volume, allowed=allowed
+    )
+    return result, volume

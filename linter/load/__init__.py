@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import itertools
+import os
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -312,9 +313,9 @@ def load_source(
     return load_text(text, limits, json)
 
 
-def is_json(path: FsPath) -> bool:
+def is_json(path: str | FsPath) -> bool:
     """JSON files are read as JSON (tabs allowed between tokens, no comments)."""
-    return path.suffix.lower() == ".json"
+    return os.path.splitext(path)[1].lower() == ".json"
 
 
 def read(

@@ -46,7 +46,7 @@ class Refusal:
         return f"{self.reason}{hint}; not read"
 
 
-def read_bounded(path: Path, limit: int, root: Path | None = None) -> bytes | Refusal:
+def read_bounded(path: str | Path, limit: int, root: Path | None = None) -> bytes | Refusal:
     """The bytes of the regular file at ``path`` (at most ``limit`` of them), or a refusal.
 
     With ``root``, links are resolved first and the file must lie inside ``root`` (a symbolic
