@@ -42,7 +42,7 @@ class Chunk:
         return _unpacked(self)
 
 
-@functools.lru_cache(maxsize=2)
+@functools.lru_cache(maxsize=8)
 def _unpacked(chunk: Chunk) -> list[Any]:
     return _unpack(chunk.blob)
 

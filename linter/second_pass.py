@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from linter import suppress
 from linter.deferred import Deferred
-from linter.file_result import FileResult, WideParts
+from linter.file_result import FileResult
 from linter.findings import Finding
 from linter.parallel import fork_map
 from linter.policy.loader import Rulebook
@@ -23,6 +23,10 @@ from linter.selection import RuleSettings, resolve_severity
 if TYPE_CHECKING:  # imported when the run-wide rules run: a run answered from the cache does not
     from linter.engine import Evaluator
     from linter.facts.run import RunIndex, RunInputs
+
+
+#: Files whose deferred parts related locations keep unpacked (least recently used dropped).
+RELATED_FILES_KEPT = 256
 
 
 def run_wide_findings(
@@ -48,7 +52,7 @@ def run_wide_findings(
     def evaluate(start: int, stop: int) -> list[Finding]:
         found: list[Finding] = []
         for result in results[start:stop]:
-            found.extend(_evaluate_file(result.wide_parts(), evaluator, run, find))
+            found.extend(_evaluate_file(result, evaluator, run, find))
         return found
 
     chunks = fork_map(evaluate, len(results), jobs)
@@ -58,11 +62,18 @@ def run_wide_findings(
 
 
 def _evaluate_file(
-    parts: WideParts, evaluator: Evaluator, run: RunIndex, find: _Finder
+    result: FileResult, evaluator: Evaluator, run: RunIndex, elsewhere: _Finder
 ) -> list[Finding]:
     """The run-wide findings of one file's manifests."""
     from linter.engine import Values, nested
     from linter.facts import RUN_WIDE
+
+    parts = result.wide_parts()
+
+    def find(file: str, document: int, part: int) -> Deferred | None:
+        if file != result.display:
+            return elsewhere(file, document, part)
+        return _part_of(parts.deferred, document, part)
 
     own = dict(parts.records)
     found: list[Finding] = []
@@ -77,22 +88,35 @@ def _evaluate_file(
     return found
 
 
+def _part_of(deferred: Sequence[Deferred], document: int, part: int) -> Deferred | None:
+    return next((d for d in deferred if (d.index, d.part) == (document, part)), None)
+
+
 class _Finder:
-    """Another manifest's deferred part, for the related locations of a finding; the files are
-    looked up by name only once a finding asks (most runs never do)."""
+    """Another manifest's deferred part, for the related locations of a finding. The files are
+    looked up by name only once a finding asks (most runs never do), and the parts of the last
+    files asked for are kept unpacked: findings point again and again at the same few (a quota
+    ledger, the first workloads of a shared pool), while their chunks are anywhere in the run."""
 
     def __init__(self, results: Sequence[FileResult]) -> None:
         self._results = results
         self._by_file: dict[str, FileResult] | None = None
+        self._parts: dict[str, list[Deferred]] = {}
 
     def __call__(self, file: str, document: int, part: int) -> Deferred | None:
-        if self._by_file is None:
-            self._by_file = {result.display: result for result in self._results}
-        result = self._by_file.get(file)
-        for deferred in result.wide_parts().deferred if result is not None else ():
-            if (deferred.index, deferred.part) == (document, part):
-                return deferred
-        return None
+        return _part_of(self._deferred(file), document, part)
+
+    def _deferred(self, file: str) -> list[Deferred]:
+        found = self._parts.pop(file, None)
+        if found is None:
+            if self._by_file is None:
+                self._by_file = {result.display: result for result in self._results}
+            result = self._by_file.get(file)
+            found = result.wide_parts().deferred if result is not None else []
+            if len(self._parts) >= RELATED_FILES_KEPT:
+                del self._parts[next(iter(self._parts))]
+        self._parts[file] = found  # most recently used last
+        return found
 
 
 def finalise(

@@ -4,13 +4,22 @@ bytes; and the run-wide indices that read it hold nothing per workload they do n
 from __future__ import annotations
 
 import pickle
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
+from conftest import lint
+
+from linter import packed
 from linter.deferred import Deferred
 from linter.facts import pool, spend
 from linter.facts.run import RunInputs
 from linter.file_result import FileResult, WideParts, pack_wide
 from linter.packed import CHUNK_ITEMS, PackedList, pack
+from linter.policy.loader import Rulebook
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
 def _record(number: int) -> dict[str, Any]:
@@ -120,3 +129,20 @@ def test_without_budgets_or_a_base_spend_indexes_nothing() -> None:
     assert (costs.pairs, costs.budgets, costs.head) == ({}, {}, {})
     fact = spend.fact({"at": ["a.yaml", 0, 0], "name": "a", "labels": {}, "monthly": 9.5}, costs)
     assert (fact.change, fact.budgets) == (None, [])
+
+
+def test_a_run_unpacks_each_chunk_a_bounded_number_of_times(
+    tmp_path: Path, rulebook: Rulebook
+) -> None:
+    """Pass 2 reads every file in order and findings point at the same few other files (the
+    quota ledger, the first workloads of a pool): each chunk of files is unpacked about twice
+    (the indices, then the rules), not once per finding (as it was when related locations
+    evicted the chunk being read)."""
+    subprocess.run(
+        [sys.executable, str(BENCHMARKS / "generate.py"), str(tmp_path), "300"], check=True
+    )
+    packed._unpacked.cache_clear()
+    result = lint([tmp_path], rulebook)
+    assert len(result.findings) == 1443
+    chunks = -(-301 // CHUNK_ITEMS)  # 300 workloads and the ledger: 5 chunks
+    assert packed._unpacked.cache_info().misses <= 2 * chunks
