@@ -45,7 +45,8 @@ Regex = Annotated[str, AfterValidator(_compiles), Field(json_schema_extra={"form
 class Record(BaseModel):
     """Base of every catalogue record: immutable, no unknown keys, no coercion."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+    # defer_build: the validator is built on first use (linter/model/base.py says why)
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid", strict=True)
 
 
 class Source(Record):

@@ -23,7 +23,11 @@ MAX_LISTED = 5
 
 class Fact(BaseModel):
     model_config = ConfigDict(
-        frozen=True, extra="forbid", alias_generator=to_camel, populate_by_name=True
+        defer_build=True,  # built on first use (linter/model/base.py)
+        frozen=True,
+        extra="forbid",
+        alias_generator=to_camel,
+        populate_by_name=True,
     )
 
     def as_data(self) -> dict[str, Any]:

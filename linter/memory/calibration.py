@@ -32,7 +32,8 @@ class CalibrationError(ValueError):
 
 
 class CalibrationEntry(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+    # defer_build: the validator is built on first use (linter/model/base.py says why)
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid", strict=True)
 
     gpu: str = Field(min_length=1)
     engine_version: str = Field(pattern=r"^v?\d+(\.\d+){0,2}$")
@@ -42,7 +43,8 @@ class CalibrationEntry(BaseModel):
 
 
 class CalibrationFile(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+    # defer_build: the validator is built on first use (linter/model/base.py says why)
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid", strict=True)
 
     calibrations: list[CalibrationEntry]
 

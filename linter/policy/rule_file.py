@@ -13,7 +13,12 @@ RULE_NAME = r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$"
 
 class _Base(BaseModel):
     model_config = ConfigDict(
-        strict=True, extra="forbid", frozen=True, alias_generator=to_camel, populate_by_name=True
+        defer_build=True,  # built on first use (linter/model/base.py)
+        strict=True,
+        extra="forbid",
+        frozen=True,
+        alias_generator=to_camel,
+        populate_by_name=True,
     )
 
 
