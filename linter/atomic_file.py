@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+from collections.abc import Iterable
 from pathlib import Path
 
 # O_EXCL with O_NOFOLLOW: the temporary is always a new file, never one planted in advance
@@ -26,9 +27,10 @@ def temporary_name(name: str) -> str:
 
 
 def replace_file(
-    path: str | Path, data: bytes, *, dir_fd: int | None = None, mode: int = 0o666
+    path: str | Path, data: bytes | Iterable[bytes], *, dir_fd: int | None = None, mode: int = 0o666
 ) -> None:
-    """Write ``data`` to a new temporary file beside ``path`` and rename it over ``path``.
+    """Write ``data`` (bytes, or its pieces) to a new temporary file beside ``path`` and rename it
+    over ``path``.
 
     With ``dir_fd``, ``path`` is a name in that (already opened and checked) folder. On any error
     the temporary is removed, the old file is left as it was, and the OSError propagates: a full
@@ -39,7 +41,8 @@ def replace_file(
     descriptor = os.open(temporary, _CREATE, mode, dir_fd=dir_fd)
     try:
         with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
+            for piece in (data,) if isinstance(data, bytes) else data:
+                handle.write(piece)
         os.replace(temporary, path, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
     except BaseException:
         with contextlib.suppress(OSError):

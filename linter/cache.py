@@ -13,17 +13,20 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from linter.cache_store import CacheStore
 
 KEEP_ENTRIES = 12  # per repository: a run keeps up to three (linter/run_cache.py, report_cache.py)
-MAX_ENTRY_BYTES = 64 * 1024 * 1024
+MAX_ENTRY_BYTES = 64 * 1024 * 1024  # an entry read whole (JSON)
+#: An entry read in pieces: the report of a 20,000-file run is about 84 MB.
+MAX_LARGE_ENTRY_BYTES = 1024 * 1024 * 1024
 
 
 class ResultCache:
-    """Entries of one repository's runs: JSON objects, or bytes."""
+    """Entries of one repository's runs: JSON objects, or large bytes read in pieces."""
 
     def __init__(self, store: CacheStore) -> None:
         self._store = store
@@ -37,7 +40,7 @@ class ResultCache:
 
     def get(self, key: str) -> dict[str, Any] | None:
         """The entry stored under ``key``; None on a miss or anything doubtful."""
-        payload = self.get_bytes(key)
+        payload = self._store.get(key)
         if payload is None:
             return None
         try:
@@ -47,15 +50,13 @@ class ResultCache:
         return entry if isinstance(entry, dict) else None
 
     def put(self, key: str, entry: dict[str, Any]) -> None:
-        self.put_bytes(key, json.dumps(entry, separators=(",", ":")).encode())
+        self._store.put(key, json.dumps(entry, separators=(",", ":")).encode())
 
-    def get_bytes(self, key: str) -> memoryview | None:
-        """The authentic bytes stored under ``key`` (linter/report_cache.py keeps text)."""
-        return self._store.get(key)
+    def open_large(self, key: str, inspect: Callable[[bytes], object]) -> BinaryIO | None:
+        """The authentic bytes stored under ``key`` as an open file, checked in pieces by
+        ``inspect`` first (linter/report_cache.py keeps reports of any size this way)."""
+        return self._store.open_payload(key, MAX_LARGE_ENTRY_BYTES, inspect)
 
-    def has(self, key: str) -> bool:
-        """Whether something is stored under ``key`` (``get`` still checks it)."""
-        return self._store.has(key)
-
-    def put_bytes(self, key: str, payload: bytes) -> None:
-        self._store.put(key, payload)
+    def put_large(self, key: str, pieces: Sequence[bytes]) -> None:
+        """Store the ``pieces`` of a large entry (never joined: each may be tens of MB)."""
+        self._store.put(key, pieces, MAX_LARGE_ENTRY_BYTES)

@@ -22,12 +22,13 @@ import os
 import re
 import stat
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from linter.atomic_file import TEMPORARY_SUFFIX, replace_file, temporary_name
-from linter.load.reader import Refusal, read_bounded_at
+from linter.load.reader import Refusal, open_bounded_at, read_bounded_at
 
 SECRET_NAME = "secret"
 SECRET_BYTES = 32
@@ -36,6 +37,7 @@ _ENTRY = re.compile(r"^entry-[0-9a-f]{64}\.bin$")
 _TEMPORARY = re.compile(r"^\..+\.[0-9a-f]{16}" + re.escape(TEMPORARY_SUFFIX) + "$")
 _STALE_TEMPORARY_SECONDS = 3600
 _MAC_LENGTH = 64  # hex digits
+_PIECE = 1024 * 1024  # what open_payload reads at a time
 # Everything the checks below need: descriptor-relative calls, O_NOFOLLOW, user ids.
 SUPPORTED = (
     os.open in os.supports_dir_fd
@@ -108,7 +110,7 @@ class CacheStore:
 
     def get(self, key: str) -> memoryview | None:
         """The payload stored under ``key``, if it is there and authentic (a view of the bytes
-        read: a kept report can be tens of megabytes, and is not copied)."""
+        read: an entry can be tens of megabytes, and is not copied)."""
         _check_key(key)
         try:
             with self._opened(create=False) as folder:
@@ -125,33 +127,75 @@ class CacheStore:
             return None
         return payload
 
-    def has(self, key: str) -> bool:
-        """Whether an entry is stored under ``key`` (a regular file; not yet authenticated)."""
+    def open_payload(
+        self, key: str, limit: int, inspect: Callable[[bytes], object] | None = None
+    ) -> BinaryIO | None:
+        """The payload stored under ``key`` (at most ``limit`` bytes) as an open file at its
+        first byte, once all of it has been read in pieces and found authentic and ``inspect``
+        (called on each piece) raised no ValueError; None on a miss. For entries too large to
+        hold: memory stays flat however large it is. The caller reads it and closes it; gpulint
+        never writes an entry in place, so the open file keeps the bytes checked."""
         _check_key(key)
         try:
             with self._opened(create=False) as folder:
-                status = os.stat(_entry_name(key), dir_fd=folder, follow_symlinks=False)
+                stream = open_bounded_at(folder, _entry_name(key), limit + 1 + _MAC_LENGTH)
         except OSError:
-            return False
-        return stat.S_ISREG(status.st_mode)
+            return None
+        if isinstance(stream, Refusal):
+            return None
+        try:
+            if self._authentic_stream(key, stream, limit, inspect):
+                stream.seek(_MAC_LENGTH + 1)
+                return stream
+        except (OSError, ValueError):
+            pass
+        stream.close()
+        return None
 
-    def put(self, key: str, payload: bytes) -> None:
-        """Store ``payload`` under ``key`` and drop the oldest entries beyond ``keep``; an entry
-        above ``max_bytes`` or a folder that cannot be used is skipped silently."""
+    def _authentic_stream(
+        self, key: str, stream: BinaryIO, limit: int, inspect: Callable[[bytes], object] | None
+    ) -> bool:
+        head = stream.read(_MAC_LENGTH + 1)
+        if len(head) != _MAC_LENGTH + 1 or head[_MAC_LENGTH:] != b"\n":
+            return False
+        mac, remaining = self._new_mac(key), limit + 1
+        while piece := stream.read(min(_PIECE, remaining)):
+            remaining -= len(piece)
+            if remaining == 0:  # the file grew past the limit after it was opened
+                return False
+            mac.update(piece)
+            if inspect is not None:
+                inspect(piece)
+        return hmac.compare_digest(head[:_MAC_LENGTH], mac.hexdigest().encode())
+
+    def put(self, key: str, payload: bytes | Sequence[bytes], limit: int | None = None) -> None:
+        """Store ``payload`` (bytes, or its pieces in order: a large one is never joined) under
+        ``key`` and drop the oldest entries beyond ``keep``; an entry above ``limit``
+        (``max_bytes`` unless given) or a folder that cannot be used is skipped silently."""
         _check_key(key)
-        if len(payload) > self.max_bytes:
+        pieces = (payload,) if isinstance(payload, bytes) else payload
+        if sum(map(len, pieces)) > (self.max_bytes if limit is None else limit):
             return
         with contextlib.suppress(OSError), self._opened(create=True) as folder:
-            entry = self._mac(key, payload) + b"\n" + payload
+            mac = self._new_mac(key)
+            for piece in pieces:
+                mac.update(piece)
+            entry = (mac.hexdigest().encode(), b"\n", *pieces)
             replace_file(_entry_name(key), entry, dir_fd=folder, mode=0o600)
             self._prune(folder)
 
     def _mac(self, key: str, payload: bytes | memoryview) -> bytes:
+        mac = self._new_mac(key)
+        mac.update(payload)
+        return mac.hexdigest().encode()
+
+    def _new_mac(self, key: str) -> hmac.HMAC:
+        """The MAC of an entry under ``key`` before its payload (the folder and key are in it:
+        an entry copied to another key or store does not authenticate)."""
         assert self._secret is not None
         mac = hmac.new(self._secret, "/".join(self.folder).encode() + b"\0", hashlib.sha256)
         mac.update(key.encode() + b"\0")
-        mac.update(payload)
-        return mac.hexdigest().encode()
+        return mac
 
     @contextlib.contextmanager
     def _opened(self, create: bool) -> Iterator[int]:

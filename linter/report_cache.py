@@ -8,7 +8,8 @@ digest of the run's file keys (display path and content hash of each file, in or
 output's own key (format and the options that change its bytes), beside what the command needs
 besides the text: the renderer's warnings, the rank of the most severe unsuppressed finding (for
 the exit status) and the files checked and skipped. An unchanged run is then discovery, reading
-and hashing, and one authenticated read.
+and hashing, and the kept text: authenticated and checked in pieces, then printed in pieces, so
+that its memory does not grow with the report.
 
 Runs whose output depends on more than that are never kept: a baseline, a cost base, standard
 input, colour.
@@ -19,7 +20,9 @@ from __future__ import annotations
 import codecs
 import hashlib
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from linter.cache import ResultCache
 
@@ -28,13 +31,39 @@ from linter.cache import ResultCache
 _SIZE = 10
 
 
+#: How much of a kept report's text is read and printed at a time.
+_PIECE = 1024 * 1024
+#: The most a head (warnings, counts, skipped files) may take.
+_MAX_HEAD = 64 * 1024 * 1024
+
+
+class KeptText:
+    """A kept report's text, read in pieces from its entry as it is printed: a 20,000-file
+    report is about 84 MB, and printing it never holds it. Every byte was authenticated and
+    decoded as UTF-8 before the first one is printed (``ReportSlot.get``)."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self._stream = stream
+
+    def __iter__(self) -> Iterator[bytes]:
+        try:
+            while piece := self._stream.read(_PIECE):
+                yield piece
+        finally:
+            self._stream.close()
+
+
 @dataclass(frozen=True)
 class KeptReport:
-    data: bytes | memoryview  # the report's text, UTF-8: tens of megabytes are not decoded
+    data: bytes | KeptText  # the report's text, UTF-8: a kept one is never held whole
     warnings: tuple[str, ...]
     worst: int | None  # rank of the most severe unsuppressed finding; None without any
     files_checked: int
     skipped: tuple[str, ...]
+
+    def pieces(self) -> Iterable[bytes]:
+        """The text's bytes, in order."""
+        return (self.data,) if isinstance(self.data, bytes) else self.data
 
 
 class ReportSlot:
@@ -44,30 +73,33 @@ class ReportSlot:
         self._cache = cache
         self._key = hashlib.sha256(f"{run_key}\0report\0{files}\0{output}".encode()).hexdigest()
 
-    def exists(self) -> bool:
-        """Whether a report may be kept (cheap: the caller frees what it holds before ``get``)."""
-        return self._cache.has(self._key)
-
     def get(self) -> KeptReport | None:
         """The kept report; None on a miss or anything doubtful (the entry is authentic, and
-        still checked like input)."""
-        payload = self._cache.get_bytes(self._key)
-        if payload is None:
+        still checked like input: all of it must be UTF-8 and its head what ``put`` writes)."""
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        stream = self._cache.open_large(self._key, decoder.decode)
+        if stream is None:
             return None
         try:
-            size = int(bytes(payload[:_SIZE]).decode("ascii"))
-            meta = json.loads(bytes(payload[_SIZE : _SIZE + size]))
+            decoder.decode(b"", final=True)
+            size = _count(int(stream.read(_SIZE).decode("ascii")))
+            if size > _MAX_HEAD:
+                raise ValueError("a head larger than any written")
+            meta = json.loads(stream.read(size))
             return KeptReport(
-                _utf8(payload[_SIZE + size :]),
+                KeptText(stream),
                 tuple(map(_text, meta["warnings"])),
                 None if meta["worst"] is None else _count(meta["worst"]),
                 _count(meta["filesChecked"]),
                 tuple(map(_text, meta["skipped"])),
             )
         except (KeyError, TypeError, ValueError, RecursionError):
+            stream.close()
             return None
 
     def put(self, report: KeptReport) -> None:
+        if not isinstance(report.data, bytes):  # it came from here
+            return
         meta = {
             "warnings": list(report.warnings),
             "worst": report.worst,
@@ -76,17 +108,7 @@ class ReportSlot:
         }
         head = json.dumps(meta, separators=(",", ":")).encode()
         size = f"{len(head):0{_SIZE}d}".encode()
-        self._cache.put_bytes(self._key, size + head + bytes(report.data))
-
-
-def _utf8(data: memoryview) -> memoryview:
-    """``data`` if it is UTF-8 (checked in slices, without a decoded copy of the whole)."""
-    step = 1 << 20
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    for start in range(0, len(data), step):
-        decoder.decode(data[start : start + step])
-    decoder.decode(b"", final=True)
-    return data
+        self._cache.put_large(self._key, (size + head, report.data))
 
 
 def _text(value: object) -> str:

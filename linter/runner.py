@@ -8,10 +8,10 @@ second pass's too when no file changed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from linter.cache import ResultCache
 from linter.config import LoadedConfig
@@ -28,10 +28,8 @@ from linter.run_cache import RunCache, files_digest
 from linter.run_record import run_key
 from linter.second_pass import finalise, run_wide_findings
 from linter.selection import RuleSettings, Selection, resolve_severity
-from linter.sources import Source, read_source
+from linter.sources import Hashed, Source, read_source
 from linter.wording import plural
-
-T = TypeVar("T")
 
 if TYPE_CHECKING:  # the engine, facts and formats are imported only when something is linted
     from linter.costs.budgets import CostBase
@@ -109,33 +107,34 @@ def lint_paths(
     run_key = _key(rulebook, config, selection, want_lines) if cache else ""
     plan = _Plan(enabled, config, want_lines)
     max_bytes = _max_bytes(config)
-    sources: list[Source] | None = None
-    slot = None
-    if cache is not None and output is not None:
-        kept, sources, slot = _look_up_report(cache, run_key, output, candidates, max_bytes)
-        if kept is not None:
-            return RunResult(
-                [],
-                rulebook,
-                settings,
-                kept.files_checked,
-                list(kept.skipped),
-                excluded=discovery.excluded,
-                too_deep=discovery.too_deep,
-                disabled_rules=selection.disabled_by_config(rulebook),
-                kept=kept,
-            )
-    elif cache is not None:
-        sources = _read_all(candidates, max_bytes)
+    hashed: list[Hashed] | None = None
+    if cache is not None:
+        hashed = [Hashed.of(read_source(candidate, max_bytes)) for candidate in candidates]
+        if output is not None:
+            looked_up = ReportSlot(cache, run_key, files_digest(map(_file_key, hashed)), output)
+            kept = looked_up.get()
+            if kept is not None:
+                return RunResult(
+                    [],
+                    rulebook,
+                    settings,
+                    kept.files_checked,
+                    list(kept.skipped),
+                    excluded=discovery.excluded,
+                    too_deep=discovery.too_deep,
+                    disabled_rules=selection.disabled_by_config(rulebook),
+                    kept=kept,
+                )
     stored = RunCache(cache, run_key)
-    results = _first_pass(candidates, sources, plan, stored, max_bytes, jobs)
+    results = _first_pass(candidates, hashed, plan, stored, max_bytes, jobs)
     digest = files_digest([result.key for result in results])
     unchanged = all(result.cached for result in results)
     run_wide = stored.run_wide(digest, results) if unchanged and cost_base is None else None
+    # Kept under the files as linted (one edited since it was hashed is linted as it is now).
+    slot = ReportSlot(cache, run_key, digest, output) if cache and output is not None else None
     if run_wide is None:
         for index in stored.restore_wide(results):  # a damaged entry: lint the file again
-            assert sources is not None  # only a cache restores, and with one every file was read
-            results[index] = lint_file(sources[index], plan())
+            results[index] = lint_file(read_source(candidates[index], max_bytes), plan())
         pack_wide([result for result in results if result.cached])
         from linter.facts.run import RunInputs
 
@@ -154,28 +153,6 @@ def lint_paths(
         selection.disabled_by_config(rulebook),
         slot=slot,
     )
-
-
-def _read_all(candidates: Sequence[Candidate], max_bytes: int) -> list[Source]:
-    return [read_source(candidate, max_bytes) for candidate in candidates]
-
-
-def _look_up_report(
-    cache: ResultCache, run_key: str, output: str, candidates: Sequence[Candidate], max_bytes: int
-) -> tuple[KeptReport | None, list[Source] | None, ReportSlot]:
-    """The report kept for the files as read now; else the files and where this run's report
-    goes. Their bytes are let go before a kept report is read (it is all the run needs), and
-    read again only when it does not check out."""
-    sources = _read_all(candidates, max_bytes)
-    slot = ReportSlot(cache, run_key, files_digest(map(_file_key, sources)), output)
-    if not slot.exists():
-        return None, sources, slot
-    del sources
-    kept = slot.get()
-    if kept is not None:
-        return kept, None, slot
-    again = _read_all(candidates, max_bytes)
-    return None, again, ReportSlot(cache, run_key, files_digest(map(_file_key, again)), output)
 
 
 class _Plan:
@@ -212,65 +189,63 @@ def _key(rulebook: Rulebook, config: LoadedConfig, selection: Selection, lines: 
     return run_key(inputs, rules)
 
 
-def _file_key(source: Source) -> str:
-    candidate = source.candidate
-    return file_key(candidate.display, candidate.explicit, source.digest)
+def _file_key(hashed: Hashed) -> str:
+    candidate = hashed.candidate
+    return file_key(candidate.display, candidate.explicit, hashed.digest)
 
 
 def _first_pass(
     candidates: Sequence[Candidate],
-    sources: Sequence[Source] | None,
+    hashed: Sequence[Hashed] | None,
     plan: _Plan,
     stored: RunCache,
     max_bytes: int,
     jobs: int,
 ) -> list[FileResult]:
     """Every file's result, in order: from the cache when it has the file as read now, else
-    linted, in forked workers for large runs.
+    linted, in forked workers for large runs, each of which reads its own files.
 
-    Without a cache each worker reads its own files. With one the parent has read and hashed
-    every file (``sources``) and restores what it can; only the files left are forked out:
-    sending a restored result back from a worker costs more than restoring it."""
-    if sources is None:
-        return _lint_all(
-            candidates, plan, lambda candidate: read_source(candidate, max_bytes), jobs
-        )
+    With a cache the parent has read and hashed every file (``hashed``) and restores what it
+    can; only the files left are forked out: sending a restored result back from a worker
+    costs more than restoring it."""
+    if hashed is None:
+        return _lint_all(candidates, plan, max_bytes, jobs)
     outcomes: list[FileResult | None] = []
-    left: list[Source] = []
-    for source in sources:
-        content = source.content
-        lines = content.count(b"\n") + 1 if isinstance(content, bytes) else 1
-        candidate = source.candidate
-        restored = stored.restore(candidate.display, candidate.explicit, source.digest, lines)
+    left: list[Candidate] = []
+    for file in hashed:
+        candidate = file.candidate
+        restored = stored.restore(
+            candidate.display, candidate.explicit, file.digest, file.line_count
+        )
         outcomes.append(restored)
         if restored is None:
-            left.append(source)
-    linted = iter(_lint_all(left, plan, lambda source: source, jobs))
+            left.append(candidate)
+    linted = iter(_lint_all(left, plan, max_bytes, jobs))
     return [outcome if outcome is not None else next(linted) for outcome in outcomes]
 
 
 def _lint_all(
-    items: Sequence[T], plan: _Plan, source_of: Callable[[T], Source], jobs: int
+    candidates: Sequence[Candidate], plan: _Plan, max_bytes: int, jobs: int
 ) -> list[FileResult]:
-    """Lint ``items`` (candidates, or sources already read), in order; their wide parts
-    packed (linter/packed.py), so that they also travel back from workers in a few bytes."""
+    """Read and lint ``candidates``, in order; their wide parts packed (linter/packed.py), so
+    that they also travel back from workers in a few bytes."""
 
     def chunk(start: int, stop: int) -> list[FileResult]:
         results: list[FileResult] = []
         for first in range(start, stop, CHUNK_ITEMS):
             done = [
-                lint_file(source_of(item), plan())
-                for item in items[first : min(stop, first + CHUNK_ITEMS)]
+                lint_file(read_source(candidate, max_bytes), plan())
+                for candidate in candidates[first : min(stop, first + CHUNK_ITEMS)]
             ]
             pack_wide(done)
             results.extend(done)
         return results
 
-    if items:
+    if candidates:
         plan()  # before forking, so that every worker has it
-    parts = fork_map(chunk, len(items), jobs)
+    parts = fork_map(chunk, len(candidates), jobs)
     if parts is None:
-        return chunk(0, len(items))
+        return chunk(0, len(candidates))
     return [result for part in parts for result in part]
 
 

@@ -1,8 +1,10 @@
-"""What a run reads: every candidate file once, bounded, with the hash of the bytes read.
+"""What a run reads: candidate files, bounded, with the hash of the bytes read.
 
-The bytes hashed for the result cache's key are the bytes that are parsed and linted: a file
-edited while gpulint runs can change the result, but never store one content's result under
-another content's key.
+The bytes hashed for a result's key are the bytes that are parsed and linted: a file edited
+while gpulint runs can change the result, but never store one content's result under another
+content's key. With a result cache, every file is first read and hashed to look its result up
+(``Hashed``, which keeps no bytes), and a file whose result is not there is read again where it
+is linted.
 """
 
 from __future__ import annotations
@@ -50,3 +52,19 @@ def source_of(candidate: Candidate, content: bytes | Refusal) -> Source:
         return Source(candidate, content, digest)
     digest = hashlib.sha256(b"read\0" + content).digest()
     return Source(candidate, None if lacks_markers(content, MARKERS) else content, digest)
+
+
+@dataclass(frozen=True, slots=True)
+class Hashed:
+    """A candidate as read to look up the result cache, without its bytes: a run over
+    unchanged files never holds them all."""
+
+    candidate: Candidate
+    digest: bytes
+    line_count: int  # what a restored result's positions are checked against
+
+    @classmethod
+    def of(cls, source: Source) -> Hashed:
+        content = source.content
+        lines = content.count(b"\n") + 1 if isinstance(content, bytes) else 1
+        return cls(source.candidate, source.digest, lines)

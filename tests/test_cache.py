@@ -34,7 +34,7 @@ spec:
 def cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The result cache on, without kept reports: the files' entries are the subject here
     (tests/test_report_cache.py tests the report kept on top of them)."""
-    monkeypatch.setattr(ReportSlot, "exists", lambda self: False)
+    monkeypatch.setattr(ReportSlot, "get", lambda self: None)
     monkeypatch.setattr(ReportSlot, "put", lambda self, report: None)
     monkeypatch.delenv("GPULINT_NO_CACHE")
     monkeypatch.setenv("GPULINT_CACHE_DIR", str(tmp_path / "cache"))
@@ -294,6 +294,32 @@ def test_pruning_keeps_the_newest_entries_and_touches_nothing_else(
     ]
     assert store.get(f"{9:064x}") == b"newest"
     assert store.get(f"{0:064x}") is None
+
+
+def test_a_payload_read_in_pieces_is_authenticated_bounded_and_inspected_first(
+    tmp_path: Path, cached: Path
+) -> None:
+    store = CacheStore.for_user(("runs", "x"), max_bytes=10, keep=4)
+    assert store is not None
+    key, payload = f"{1:064x}", b"a payload above the whole-entry limit"
+    store.put(key, payload, limit=100)
+    assert store.get(key) is None  # too large to read whole
+    seen: list[bytes] = []
+    stream = store.open_payload(key, 100, seen.append)
+    assert stream is not None
+    with stream:
+        assert (stream.read(), b"".join(seen)) == (payload, payload)
+    assert store.open_payload(key, len(payload) - 1) is None  # over this reader's limit
+
+    def refuse(piece: bytes) -> None:
+        raise ValueError("not what was written")
+
+    assert store.open_payload(key, 100, refuse) is None
+    entry = cached / "runs" / "x" / f"entry-{key}.bin"
+    entry.write_bytes(entry.read_bytes()[:-1] + b"!")
+    assert store.open_payload(key, 100) is None  # edited: not authentic
+    store.put(f"{2:064x}", payload, limit=20)
+    assert not (cached / "runs" / "x" / f"entry-{2:064x}.bin").exists()  # over the writer's
 
 
 @pytest.mark.parametrize("mode", [0o777, 0o770])

@@ -53,8 +53,11 @@ def report_entries(cache: Path) -> list[Path]:
     out = []
     for path in sorted(cache.glob("runs/*/entry-*.bin")):
         key = path.name.removeprefix("entry-").removesuffix(".bin")
-        if store.get(key) is None and store.get_bytes(key) is not None:
-            out.append(path)
+        stream = store.open_large(key, lambda piece: None)
+        if stream is not None:
+            stream.close()
+            if store.get(key) is None:
+                out.append(path)
     return out
 
 
@@ -147,6 +150,53 @@ def test_an_authentic_kept_report_that_does_not_check_out_is_a_miss(
         {"warnings": [], "worst": report.worst, "filesChecked": 1, "skipped": []}
     ).encode()
     key = entry.name.removeprefix("entry-").removesuffix(".bin")
-    store.put_bytes(key, f"{len(head):010d}".encode() + head + bytes(report.data))
+    assert isinstance(report.data, bytes)
+    store.put_large(key, (f"{len(head):010d}".encode() + head, report.data))
     again = run_cli("check", "--format", "json", "job.yaml")
     assert (again.code, again.out) == (first.code, first.out)
+
+
+def test_a_report_too_large_to_read_whole_is_kept_and_printed_in_pieces(
+    cached: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Entries read whole stop at 64 bytes here and the text is read a byte at a time: the report
+    is still kept, and a character of two bytes split across pieces prints whole."""
+    monkeypatch.setattr("linter.cache.MAX_ENTRY_BYTES", 64)
+    monkeypatch.setattr("linter.report_cache._PIECE", 1)
+    (tmp_path / "job.yaml").rename(tmp_path / "jöb.yaml")
+    first = run_cli("check", "jöb.yaml")
+    assert first.out.startswith("jöb.yaml:8:5: GL202 [error]")
+    no_restoring(monkeypatch)
+    again = run_cli("check", "jöb.yaml")
+    assert (again.code, again.out, again.err) == (first.code, first.out, first.err)
+    assert run_cli("check", "--output", "out.txt", "jöb.yaml").out == ""
+    assert (tmp_path / "out.txt").read_text(encoding="utf-8") == first.out
+
+
+def test_a_file_edited_while_it_is_linted_keeps_the_report_of_what_was_linted(
+    cached: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run hashes every file to look up a kept report, then reads again what it lints: an
+    edit between the two is linted, and its report is kept under the edited file, not the
+    file as it was hashed."""
+    from linter import runner
+
+    job = tmp_path / "job.yaml"
+    edited = JOB.replace("capacity: spot", "capacity: on-demand")
+    read_source = runner.read_source
+
+    def edit_after_hashing(*args: Any) -> Any:
+        source = read_source(*args)
+        job.write_text(edited)
+        return source
+
+    monkeypatch.setattr(runner, "read_source", edit_after_hashing)
+    during = run_cli("check", "--format", "json", "job.yaml")
+    assert [f["ruleId"] for f in json.loads(during.out)["findings"]] == ["GL203", "GL201"]
+    monkeypatch.setattr(runner, "read_source", read_source)
+    no_restoring(monkeypatch)
+    after = run_cli("check", "--format", "json", "job.yaml")
+    assert (after.code, after.out) == (during.code, during.out)
+    job.write_text(JOB)  # never linted before: nothing kept or stored may answer for it
+    before = run_cli("check", "--format", "json", "job.yaml")
+    assert [f["ruleId"] for f in json.loads(before.out)["findings"]] == ["GL202", "GL201"]

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import codecs
 import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -158,9 +160,9 @@ def run(args: argparse.Namespace) -> int:
     if result.slot is not None:
         result.slot.put(kept)
     if args.output:
-        write_report(Path(args.output), str(kept.data, "utf-8"), "cannot write the report")
+        write_report(Path(args.output), kept.pieces(), "cannot write the report")
     else:
-        _print(kept.data)
+        _print(kept.pieces())
     fail_on = args.fail_on or setup.config.config.fail_on or "error"
     if fail_on == "never":
         return 0
@@ -205,16 +207,20 @@ def _render(result: RunResult, format_name: str, options: RenderOptions) -> Kept
     )
 
 
-def _print(data: bytes | memoryview) -> None:
+def _print(pieces: Iterable[bytes]) -> None:
     """The report on standard output: its UTF-8 bytes as they are when standard output is a
     UTF-8 byte stream (a kept report is not decoded), else as text in the stream's encoding."""
     buffer = getattr(sys.stdout, "buffer", None)
     encoding = (getattr(sys.stdout, "encoding", None) or "").replace("-", "").lower()
     if buffer is None or encoding != "utf8":  # a text stream (tests, embedding), another encoding
-        sys.stdout.write(str(data, "utf-8"))
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        for piece in pieces:
+            sys.stdout.write(decoder.decode(piece))
+        sys.stdout.write(decoder.decode(b"", final=True))
         return
     sys.stdout.flush()
-    buffer.write(data)
+    for piece in pieces:
+        buffer.write(piece)
     buffer.flush()
 
 

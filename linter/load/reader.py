@@ -17,7 +17,7 @@ import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import BinaryIO, Literal
 
 # O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer.
 # O_NOFOLLOW: the resolved path is opened, so a link that appears at it afterwards fails (ELOOP).
@@ -68,20 +68,49 @@ def read_bounded_at(folder: int, name: str, limit: int) -> bytes | Refusal:
     return _read_opened(lambda: os.open(name, _FLAGS | _NOFOLLOW, dir_fd=folder), limit)
 
 
-def _read_opened(opener: Callable[[], int], limit: int) -> bytes | Refusal:
+def open_bounded_at(folder: int, name: str, limit: int) -> BinaryIO | Refusal:
+    """``name`` in an opened folder, opened to be read in pieces (never through a symbolic
+    link), when it is a regular file of at most ``limit`` bytes; the caller closes it and reads
+    no more than ``limit`` bytes of it (it may grow after the check)."""
+    opened = _open_checked(lambda: os.open(name, _FLAGS | _NOFOLLOW, dir_fd=folder), limit)
+    if isinstance(opened, Refusal):
+        return opened
+    descriptor, _ = opened
+    return os.fdopen(descriptor, "rb")
+
+
+def _open_checked(opener: Callable[[], int], limit: int) -> tuple[int, int] | Refusal:
+    """The descriptor ``opener`` opens and the file's size, when it is a regular file within
+    ``limit`` (else the descriptor is closed again)."""
     try:
         descriptor = opener()
     except OSError as err:
         return Refusal("unreadable", err.strerror or str(err))
     try:
         status = os.fstat(descriptor)
-        if not stat.S_ISREG(status.st_mode):
-            return Refusal("special", "not a regular file (a pipe, socket or device?)")
-        if status.st_size > limit:
-            return Refusal(
-                "too-large", f"file is {status.st_size:,} bytes, above the {limit:,}-byte limit"
-            )
-        data = _read_at_most(descriptor, limit + 1, status.st_size + 1)
+    except OSError as err:
+        os.close(descriptor)
+        return Refusal("unreadable", err.strerror or str(err))
+    refusal = None
+    if not stat.S_ISREG(status.st_mode):
+        refusal = Refusal("special", "not a regular file (a pipe, socket or device?)")
+    elif status.st_size > limit:
+        refusal = Refusal(
+            "too-large", f"file is {status.st_size:,} bytes, above the {limit:,}-byte limit"
+        )
+    if refusal is not None:
+        os.close(descriptor)
+        return refusal
+    return descriptor, status.st_size
+
+
+def _read_opened(opener: Callable[[], int], limit: int) -> bytes | Refusal:
+    opened = _open_checked(opener, limit)
+    if isinstance(opened, Refusal):
+        return opened
+    descriptor, size = opened
+    try:
+        data = _read_at_most(descriptor, limit + 1, size + 1)
     except OSError as err:
         return Refusal("unreadable", err.strerror or str(err))
     finally:

@@ -2,17 +2,13 @@
 
 A forged entry (committed, or restored by a CI cache step) marked a bad manifest clean; a
 malformed one crashed the run; the key was computed from one read of a file and the result from
-a second. Entries are now authenticated and validated (anything doubtful is a miss), and every
-candidate is read once: the bytes hashed are the bytes linted.
+a second. Entries are now authenticated and validated (anything doubtful is a miss), and a
+result is stored under the hash of the bytes that were linted.
 """
 
 from __future__ import annotations
 
-import builtins
-import io
 import json
-import os
-import pathlib
 from pathlib import Path
 from typing import Any
 
@@ -103,34 +99,37 @@ def test_a_malformed_entry_is_a_miss_not_a_crash(repo: Path, tmp_path: Path) -> 
     assert (again.code, again.err, findings(again.out)) == (1, "", [("GL202", 8)])
 
 
-def test_each_candidate_is_read_once(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """One read: what is hashed for the key is what is linted (an edit between two reads
-    would store one file's result under the other's key)."""
-    target = os.path.realpath(repo / "job.yaml")
-    opened: list[str] = []
-    real_open, real_io_open, real_os_open = builtins.open, io.open, os.open
+def test_what_is_stored_under_a_key_is_the_result_of_the_bytes_it_hashes(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the cache, a file is read and hashed to look its result up, and read again where it
+    is linted. An edit between the two reads is linted, and stored under the edited bytes' key:
+    never one content's result under another content's key."""
+    from linter import runner
 
-    def note(path: Any) -> None:
-        if isinstance(path, (str, bytes, os.PathLike)) and os.path.realpath(path) == target:
-            opened.append(target)
+    job, edited = repo / "job.yaml", SPOT_JOB.replace("capacity: spot", "capacity: on-demand")
+    real_read, real_lint = runner.read_source, runner.lint_file
+    linted: list[int] = []
 
-    def spy_open(file: Any, *args: Any, **kwargs: Any) -> Any:
-        note(file)
-        return real_open(file, *args, **kwargs)
+    def edit_after_hashing(*args: Any) -> Any:
+        source = real_read(*args)
+        job.write_text(edited)
+        return source
 
-    def spy_io_open(file: Any, *args: Any, **kwargs: Any) -> Any:
-        note(file)
-        return real_io_open(file, *args, **kwargs)
+    def counted(*args: Any) -> Any:
+        linted.append(1)
+        return real_lint(*args)
 
-    def spy_os_open(path: Any, *args: Any, **kwargs: Any) -> Any:
-        if kwargs.get("dir_fd") is None:
-            note(path)
-        return real_os_open(path, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "open", spy_open)
-    monkeypatch.setattr(io, "open", spy_io_open)
-    monkeypatch.setattr(os, "open", spy_os_open)
-    monkeypatch.setattr(pathlib.Path, "open", lambda self, *a, **k: spy_io_open(self, *a, **k))
-    result = run_cli("check", "--format", "json", "job.yaml")
-    monkeypatch.undo()
-    assert (result.code, opened) == (1, [target])
+    monkeypatch.setattr(runner, "lint_file", counted)
+    monkeypatch.setattr(runner, "read_source", edit_after_hashing)
+    during = run_cli("check", "--format", "json", "--no-cache", "job.yaml")
+    assert findings(during.out) == [("GL202", 8)]  # without a cache: one read, as it was
+    job.write_text(SPOT_JOB)
+    during = run_cli("check", "--format", "json", "job.yaml")
+    assert findings(during.out) == [("GL203", 8)]  # hashed as spot, linted as on-demand
+    monkeypatch.setattr(runner, "read_source", real_read)
+    job.write_text(SPOT_JOB)
+    assert findings(run_cli("check", "--format", "json", "job.yaml").out) == [("GL202", 8)]
+    job.write_text(edited)
+    assert findings(run_cli("check", "--format", "json", "job.yaml").out) == [("GL203", 8)]
+    assert linted == [1, 1, 1]  # the spot job linted afresh, the edited one from the cache
