@@ -150,7 +150,10 @@ class LoadedConfig:
         self.assume = self._assume_blocks()
 
     def _assume_blocks(self) -> tuple[AssumeBlock, ...]:
-        """The ``assume:`` entries with every field and value checked (ConfigError at its line)."""
+        """The ``assume:`` entries with every field and value checked (ConfigError at its line).
+        Without any, the formats are not imported: a run answered from the cache needs none."""
+        if not self.config.assume:
+            return ()
         from linter.formats.assume import AssumeBlock, Assumption, check_assumed
         from linter.formats.values import ValueProblem
 

@@ -126,11 +126,7 @@ def read_file(
     itself), its manifests and its text."""
     candidate = source.candidate
     result = FileResult(candidate.display, candidate.explicit, digest=source.digest)
-    if isinstance(source.content, bytes):
-        result.line_count = source.content.count(b"\n") + 1
-    if source.content is None:
-        result.skipped = candidate.explicit
-        return result, [], ""
+    result.line_count = source.line_count
     loaded = load_source(source.content, limits, is_json(candidate.location), MARKERS)
     assumed = assumptions_for(_relative(candidate, config), config.assume)
     file = InputFile(candidate.display, candidate.path, loaded.text, assumed)

@@ -14,17 +14,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from linter.discover import Candidate
-from linter.formats import MARKERS
-from linter.load import DEFAULT_MAX_BYTES, Refusal, lacks_markers, read_bounded
+from linter.load import DEFAULT_MAX_BYTES, Refusal, read_bounded
 
 
 @dataclass(frozen=True)
 class Source:
-    """A candidate as read, once: the bytes hashed for the cache key are the bytes linted."""
+    """A candidate as read: the bytes hashed for its result's key are the bytes linted."""
 
     candidate: Candidate
-    content: bytes | Refusal | None  # None: no format's marker (hashed, then dropped)
+    content: bytes | Refusal
     digest: bytes
+
+    @property
+    def line_count(self) -> int:
+        """Lines of the file's text (1 for one that was not read)."""
+        content = self.content
+        return content.count(b"\n") + 1 if isinstance(content, bytes) else 1
 
 
 def read_source(candidate: Candidate, max_bytes: int = DEFAULT_MAX_BYTES) -> Source:
@@ -50,8 +55,7 @@ def source_of(candidate: Candidate, content: bytes | Refusal) -> Source:
     if isinstance(content, Refusal):
         digest = hashlib.sha256(b"refused\0" + content.message().encode()).digest()
         return Source(candidate, content, digest)
-    digest = hashlib.sha256(b"read\0" + content).digest()
-    return Source(candidate, None if lacks_markers(content, MARKERS) else content, digest)
+    return Source(candidate, content, hashlib.sha256(b"read\0" + content).digest())
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +69,4 @@ class Hashed:
 
     @classmethod
     def of(cls, source: Source) -> Hashed:
-        content = source.content
-        lines = content.count(b"\n") + 1 if isinstance(content, bytes) else 1
-        return cls(source.candidate, source.digest, lines)
+        return cls(source.candidate, source.digest, source.line_count)

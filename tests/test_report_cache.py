@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -200,3 +203,34 @@ def test_a_file_edited_while_it_is_linted_keeps_the_report_of_what_was_linted(
     job.write_text(JOB)  # never linted before: nothing kept or stored may answer for it
     before = run_cli("check", "--format", "json", "job.yaml")
     assert [f["ruleId"] for f in json.loads(before.out)["findings"]] == ["GL202", "GL201"]
+
+
+def test_a_run_answered_by_the_kept_report_imports_no_format_fact_or_engine(
+    cached: Path, tmp_path: Path
+) -> None:
+    """What such a run needs is discovery, hashing and the kept entry: importing the formats'
+    adapters, the facts and the engine would cost it more than the rest."""
+    probe = (
+        "import contextlib, io, sys\n"
+        "from linter.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    code = main(['check', 'job.yaml'])\n"
+        "heavy = ('linter.formats', 'linter.facts', 'linter.engine', 'linter.first_pass')\n"
+        "print(code, sorted(m for m in sys.modules if m.startswith(heavy)))\n"
+    )
+    environment = {**os.environ, "GPULINT_CACHE_DIR": str(cached)}
+    environment.pop("GPULINT_NO_CACHE", None)
+
+    def probed() -> str:
+        run = subprocess.run(
+            [sys.executable, "-c", probe],
+            cwd=tmp_path,
+            env=environment,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return run.stdout
+
+    assert probed().startswith("1 ['linter.engine'")  # the first run lints
+    assert probed() == "1 []\n"
