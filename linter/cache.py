@@ -52,6 +52,10 @@ class ResultCache:
     def put(self, key: str, entry: dict[str, Any]) -> None:
         self._store.put(key, json.dumps(entry, separators=(",", ":")).encode())
 
+    def put_pieces(self, key: str, pieces: Sequence[bytes]) -> None:
+        """Store a JSON object given as the pieces of its text (``get`` reads it whole)."""
+        self._store.put(key, pieces)
+
     def open_large(self, key: str, inspect: Callable[[bytes], object]) -> BinaryIO | None:
         """The authentic bytes stored under ``key`` as an open file, checked in pieces by
         ``inspect`` first (linter/report_cache.py keeps reports of any size this way)."""

@@ -12,6 +12,7 @@ authenticated by the store and still checked like input: anything doubtful is a 
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -125,8 +126,14 @@ class RunCache:
             entry["wide"] = {"files": digest, "findings": findings}
         entry["strings"] = strings.texts
         self._cache.put(self._key, entry)
-        wide = {result.key: result.wide_to_json() for result in kept}
-        self._cache.put(self._wide_key(), {"files": wide})
+        # {"files": {key: wide parts}}, one file at a time: the parts stay packed until written
+        # and the text is never joined (as one object it was the largest peak of such a run)
+        pieces = [b'{"files":{']
+        for number, result in enumerate(kept):
+            parts = json.dumps(result.wide_to_json(), separators=(",", ":"))
+            pieces.append(f"{',' if number else ''}{json.dumps(result.key)}:{parts}".encode())
+        pieces.append(b"}}")
+        self._cache.put_pieces(self._wide_key(), pieces)
 
     def _wide_key(self) -> str:
         return hashlib.sha256(f"{self._key}\0{_WIDE}".encode()).hexdigest()
