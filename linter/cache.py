@@ -49,11 +49,9 @@ class ResultCache:
             return None
         return entry if isinstance(entry, dict) else None
 
-    def put(self, key: str, entry: dict[str, Any]) -> None:
-        self._store.put(key, json.dumps(entry, separators=(",", ":")).encode())
-
-    def put_pieces(self, key: str, pieces: Sequence[bytes]) -> None:
-        """Store a JSON object given as the pieces of its text (``get`` reads it whole)."""
+    def put(self, key: str, pieces: Sequence[bytes]) -> None:
+        """Store a JSON object given as the pieces of its text, never joined (``get`` reads it
+        whole: a run's entry is written one file at a time, linter/run_cache.py)."""
         self._store.put(key, pieces)
 
     def open_large(self, key: str, inspect: Callable[[bytes], object]) -> BinaryIO | None:

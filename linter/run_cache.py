@@ -118,22 +118,30 @@ class RunCache:
             return
         strings = Strings()
         kept = [result for result in results if result.cacheable]
-        entry: dict[str, Any] = {
-            "files": {result.key: result.to_json(strings) for result in kept},
-        }
+        # Both entries are written one file at a time, as pieces never joined: built as one
+        # object and one string they were the largest peak of a run that writes the cache.
+        pieces = _members((result.key, result.to_json(strings)) for result in kept)
         if run_wide is not None:
             findings = [encode_finding(finding, strings) for finding in run_wide]
-            entry["wide"] = {"files": digest, "findings": findings}
-        entry["strings"] = strings.texts
-        self._cache.put(self._key, entry)
-        # {"files": {key: wide parts}}, one file at a time: the parts stay packed until written
-        # and the text is never joined (as one object it was the largest peak of such a run)
-        pieces = [b'{"files":{']
-        for number, result in enumerate(kept):
-            parts = json.dumps(result.wide_to_json(), separators=(",", ":"))
-            pieces.append(f"{',' if number else ''}{json.dumps(result.key)}:{parts}".encode())
-        pieces.append(b"}}")
-        self._cache.put_pieces(self._wide_key(), pieces)
+            pieces.append(b',"wide":' + _compact({"files": digest, "findings": findings}))
+        pieces.append(b',"strings":' + _compact(strings.texts) + b"}")
+        self._cache.put(self._key, pieces)
+        wide = _members((result.key, result.wide_to_json()) for result in kept)
+        self._cache.put(self._wide_key(), [*wide, b"}"])
 
     def _wide_key(self) -> str:
         return hashlib.sha256(f"{self._key}\0{_WIDE}".encode()).hexdigest()
+
+
+def _members(files: Iterable[tuple[str, Any]]) -> list[bytes]:
+    """The pieces of ``{"files":{key: value, ...}`` (the object left open for more members)."""
+    pieces = [b'{"files":{']
+    for number, (key, value) in enumerate(files):
+        pieces.append((b"," if number else b"") + _compact(key) + b":" + _compact(value))
+    pieces.append(b"}")
+    return pieces
+
+
+def _compact(value: Any) -> bytes:
+    """``value`` as compact JSON."""
+    return json.dumps(value, separators=(",", ":")).encode()

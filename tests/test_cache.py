@@ -193,7 +193,7 @@ def rewrite_entry(tmp_path: Path, cache_dir: Path, edit: Edit, own: bool = True)
         if ("strings" in data) == own:
             for result in data["files"].values():
                 edit(result, data.get("strings", []))
-            cache.put(key, data)
+            cache.put(key, [json.dumps(data).encode()])
             edited += 1
     assert edited == 1
 
