@@ -13,12 +13,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
-from pydantic.alias_generators import to_camel
+from pydantic import Field, ValidationError, field_validator, model_validator
 
 from linter.load import Refusal, read, read_bounded
 from linter.load.positions import SourceMap
 from linter.repository import inside, repository_root
+from linter.strict_model import Strict
 from linter.validation import describe_error, error_path
 
 if TYPE_CHECKING:
@@ -33,24 +33,13 @@ class ConfigError(Exception):
     """Configuration that cannot be used; the message names the file (and line where known)."""
 
 
-class _Base(BaseModel):
-    model_config = ConfigDict(
-        defer_build=True,  # built on first use (linter/model/base.py)
-        strict=True,
-        extra="forbid",
-        frozen=True,
-        alias_generator=to_camel,
-        populate_by_name=True,
-    )
-
-
-class RuleConfig(_Base):
+class RuleConfig(Strict):
     enabled: bool | None = None
     severity: Literal["error", "warning", "note"] | None = None
     options: dict[str, Any] = Field(default_factory=dict)
 
 
-class AssumeEntry(_Base):
+class AssumeEntry(Strict):
     """Values for what the files under some paths do not say (see linter/formats/assume.py)."""
 
     paths: list[str] = Field(
@@ -66,7 +55,7 @@ class AssumeEntry(_Base):
     )
 
 
-class Budget(_Base):
+class Budget(Strict):
     """A cost limit for the workloads a path glob or label picks (all of them together)."""
 
     name: str = Field(
@@ -99,7 +88,7 @@ class Budget(_Base):
         return self
 
 
-class Config(_Base):
+class Config(Strict):
     """The schema of ``.gpulint.yaml`` (and of ``[tool.gpulint]``)."""
 
     fail_on: FailOn | None = None

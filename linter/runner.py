@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from linter.cache import ResultCache
 from linter.config import LoadedConfig
 from linter.discover import Candidate, find_candidates
-from linter.file_result import FileResult, LineInfo, file_key, pack_wide
+from linter.file_result import FileResult, LineInfo, pack_wide
 from linter.findings import Finding
 from linter.load import DEFAULT_MAX_BYTES
 from linter.packed import CHUNK_ITEMS
@@ -111,8 +111,8 @@ def lint_paths(
     if cache is not None:
         hashed = [Hashed.of(read_source(candidate, max_bytes)) for candidate in candidates]
         if output is not None:
-            looked_up = ReportSlot(cache, run_key, files_digest(map(_file_key, hashed)), output)
-            kept = looked_up.get()
+            files = files_digest(file.key for file in hashed)
+            kept = ReportSlot(cache, run_key, files, output).get()
             if kept is not None:
                 return RunResult(
                     [],
@@ -187,11 +187,6 @@ def _key(rulebook: Rulebook, config: LoadedConfig, selection: Selection, lines: 
     ]
     rules = (f"{rule.source}\0{rule.meta.model_dump_json()}" for rule in rulebook)
     return run_key(inputs, rules)
-
-
-def _file_key(hashed: Hashed) -> str:
-    candidate = hashed.candidate
-    return file_key(candidate.display, candidate.explicit, hashed.digest)
 
 
 def _first_pass(

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from linter.discover import Candidate
+from linter.file_result import file_key
 from linter.load import DEFAULT_MAX_BYTES, Refusal, read_bounded
 
 
@@ -70,3 +71,8 @@ class Hashed:
     @classmethod
     def of(cls, source: Source) -> Hashed:
         return cls(source.candidate, source.digest, source.line_count)
+
+    @property
+    def key(self) -> str:
+        """The key its result is cached under (``FileResult.key`` of the same bytes)."""
+        return file_key(self.candidate.display, self.candidate.explicit, self.digest)

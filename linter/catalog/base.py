@@ -45,7 +45,7 @@ Regex = Annotated[str, AfterValidator(_compiles), Field(json_schema_extra={"form
 class Record(BaseModel):
     """Base of every catalogue record: immutable, no unknown keys, no coercion."""
 
-    # defer_build: the validator is built on first use (linter/model/base.py says why)
+    # defer_build: the validator is built on first use (linter/strict_model.py says why)
     model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid", strict=True)
 
 

@@ -23,7 +23,7 @@ MAX_LISTED = 5
 
 class Fact(BaseModel):
     model_config = ConfigDict(
-        defer_build=True,  # built on first use (linter/model/base.py)
+        defer_build=True,  # built on first use (linter/strict_model.py)
         frozen=True,
         extra="forbid",
         alias_generator=to_camel,

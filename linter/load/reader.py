@@ -122,8 +122,8 @@ def _read_opened(opener: Callable[[], int], limit: int) -> bytes | Refusal:
 
 def _read_at_most(descriptor: int, count: int, expected: int) -> bytes:
     """Up to ``count`` bytes; the first read asks for the ``expected`` size, so that a file
-    that did not change since its fstat arrives in one piece, never copied (a kept report can
-    be tens of megabytes)."""
+    that did not change since its fstat arrives in one piece, never copied (a result-cache
+    entry can be tens of megabytes)."""
     chunks: list[bytes] = []
     remaining, size = count, max(1, min(count, expected))
     while remaining > 0:

@@ -32,7 +32,7 @@ class CalibrationError(ValueError):
 
 
 class CalibrationEntry(BaseModel):
-    # defer_build: the validator is built on first use (linter/model/base.py says why)
+    # defer_build: the validator is built on first use (linter/strict_model.py says why)
     model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid", strict=True)
 
     gpu: str = Field(min_length=1)
@@ -43,7 +43,7 @@ class CalibrationEntry(BaseModel):
 
 
 class CalibrationFile(BaseModel):
-    # defer_build: the validator is built on first use (linter/model/base.py says why)
+    # defer_build: the validator is built on first use (linter/strict_model.py says why)
     model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid", strict=True)
 
     calibrations: list[CalibrationEntry]

@@ -5,31 +5,12 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
-from pydantic.alias_generators import to_camel
+from pydantic import BeforeValidator, Field, WithJsonSchema
+
+from linter.strict_model import Strict
 
 API_GROUP = "gpulint.dev"
 API_VERSION = f"{API_GROUP}/v1alpha1"
-
-
-class Strict(BaseModel):
-    """Base of every manifest model: manifest spelling (camelCase), no coercion, no extra keys.
-
-    Strict typing is deliberate: ``count: "8"`` is a mistake a linter should report, not fix.
-
-    Every gpulint model defers building its validator to its first use (``defer_build``): a run
-    over one manifest uses about 30 of the 120 models (manifest, facts, catalogue, rule and
-    configuration models), and building the others at import cost start-up time.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        strict=True,
-        extra="forbid",
-        frozen=True,
-        alias_generator=to_camel,
-        populate_by_name=True,
-    )
 
 
 _COUNT = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)\s*([KkMmBbTt]?)\s*$")

@@ -6,7 +6,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from linter.model.base import API_VERSION, Metadata, Strict
+from linter.model.base import API_VERSION, Metadata
+from linter.strict_model import Strict
 
 
 class QuotaEntry(Strict):

@@ -10,7 +10,8 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from linter.model.base import API_VERSION, Metadata, ParameterCount, Strict
+from linter.model.base import API_VERSION, Metadata, ParameterCount
+from linter.strict_model import Strict
 
 Profile = Literal["inference", "fine-tuning", "training", "dev"]
 #: Equals linter/catalog/data/precisions.yaml's names (a test checks it).

@@ -4,25 +4,15 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic.alias_generators import to_camel
+from pydantic import Field
+
+from linter.strict_model import Strict
 
 RULE_ID = r"^[A-Z][A-Z0-9]*[0-9]{3}$"
 RULE_NAME = r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$"
 
 
-class _Base(BaseModel):
-    model_config = ConfigDict(
-        defer_build=True,  # built on first use (linter/model/base.py)
-        strict=True,
-        extra="forbid",
-        frozen=True,
-        alias_generator=to_camel,
-        populate_by_name=True,
-    )
-
-
-class OptionSpec(_Base):
+class OptionSpec(Strict):
     """A threshold or setting the organisation can change in config."""
 
     type: Literal["integer", "number", "string", "boolean", "list"]
@@ -30,14 +20,14 @@ class OptionSpec(_Base):
     description: str = Field(min_length=1)
 
 
-class Scope(_Base):
+class Scope(Strict):
     """Cheap structured filters applied before any CEL runs."""
 
     kinds: list[str] = Field(default_factory=lambda: ["Workload"], min_length=1)
     profiles: list[str] = Field(default_factory=list, description="Empty: every profile.")
 
 
-class Check(_Base):
+class Check(Strict):
     """One way to violate the rule: a condition, where it points, and what it says."""
 
     violation: str = Field(
@@ -69,7 +59,7 @@ class Check(_Base):
     )
 
 
-class Docs(_Base):
+class Docs(Strict):
     what_it_does: str = Field(min_length=1)
     why_is_this_bad: str = Field(min_length=1)
     example: str = Field(min_length=1)
@@ -77,7 +67,7 @@ class Docs(_Base):
     references: list[str] = Field(default_factory=list)
 
 
-class RuleFile(_Base):
+class RuleFile(Strict):
     """One rule. ``engine: true`` rules are reported by the engine itself (input problems)."""
 
     id: str = Field(pattern=RULE_ID)
