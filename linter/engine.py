@@ -22,9 +22,9 @@ from linter.findings import Finding, Location, Severity
 from linter.formats.manifest import Manifest
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import format_path, parse_path
-from linter.policy.budget import CostModel, SizeOf, document_sizes, over_budget
-from linter.policy.flatten import MISSING, SEPARATOR, activation_roots, kind_variable, member
+from linter.policy.cost_model import CostModel, SizeOf, document_sizes, over_budget
 from linter.policy.loader import CompiledCheck, CompiledRule
+from linter.policy.names import MISSING, SEPARATOR, activation_roots, kind_variable, member
 from linter.policy.template import Read
 from linter.selection import RuleSettings, resolve_severity
 

@@ -29,8 +29,8 @@ from linter.formats.manifest import Manifest
 from linter.load import Document, Limits, LoadedFile, is_json, load_source
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import parse_path
-from linter.policy.flatten import MISSING, SEPARATOR
 from linter.policy.loader import CompiledRule
+from linter.policy.names import MISSING, SEPARATOR
 from linter.report.fingerprint import line_hashes
 from linter.selection import RuleSettings
 from linter.sources import Source

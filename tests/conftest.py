@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
 from collections.abc import Sequence
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
@@ -67,6 +70,30 @@ class CliResult:
     code: int
     out: str
     err: str
+
+
+def imported_by_check(args: Sequence[str], cwd: Path, cache: Path, prefixes: Sequence[str]) -> str:
+    """``"<exit code> [<modules>]"``: what ``gpulint check ARGS`` run in a fresh interpreter in
+    ``cwd``, with its caches in ``cache``, returns and which modules starting with ``prefixes``
+    it imported. Tests of what a run must not need to import."""
+    probe = (
+        "import contextlib, io, sys\n"
+        "from linter.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    code = main(['check', *{list(args)!r}])\n"
+        f"print(code, sorted(m for m in sys.modules if m.startswith({tuple(prefixes)!r})))\n"
+    )
+    environment = {**os.environ, "GPULINT_CACHE_DIR": str(cache)}
+    environment.pop("GPULINT_NO_CACHE", None)
+    run = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=cwd,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return run.stdout
 
 
 def run_cli(*args: str) -> CliResult:

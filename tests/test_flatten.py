@@ -6,7 +6,8 @@ import pytest
 
 from linter import cel
 from linter.policy.cel_syntax import CelSyntaxError
-from linter.policy.flatten import MISSING, flatten, resolve
+from linter.policy.flatten import flatten
+from linter.policy.names import MISSING, resolve
 
 ROOTS = {"workload", "facts"}
 

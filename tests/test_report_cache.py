@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_cli
+from conftest import imported_by_check, run_cli
 
 from linter import file_result
 from linter.cache import ResultCache
@@ -210,27 +207,10 @@ def test_a_run_answered_by_the_kept_report_imports_no_format_fact_or_engine(
 ) -> None:
     """What such a run needs is discovery, hashing and the kept entry: importing the formats'
     adapters, the facts and the engine would cost it more than the rest."""
-    probe = (
-        "import contextlib, io, sys\n"
-        "from linter.cli import main\n"
-        "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    code = main(['check', 'job.yaml'])\n"
-        "heavy = ('linter.formats', 'linter.facts', 'linter.engine', 'linter.first_pass')\n"
-        "print(code, sorted(m for m in sys.modules if m.startswith(heavy)))\n"
-    )
-    environment = {**os.environ, "GPULINT_CACHE_DIR": str(cached)}
-    environment.pop("GPULINT_NO_CACHE", None)
+    heavy = ("linter.formats", "linter.facts", "linter.engine", "linter.first_pass")
 
     def probed() -> str:
-        run = subprocess.run(
-            [sys.executable, "-c", probe],
-            cwd=tmp_path,
-            env=environment,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        return run.stdout
+        return imported_by_check(["job.yaml"], tmp_path, cached, heavy)
 
     assert probed().startswith("1 ['linter.engine'")  # the first run lints
     assert probed() == "1 []\n"

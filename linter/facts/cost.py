@@ -355,9 +355,10 @@ def _managed_api(subject: Subject, hours: float | None, replicas: int) -> Manage
         for c in result.comparisons
     ]
     texts = [f"{c.offering_text} {money(c.api_monthly)}/month" for c in comparisons]
+    offered_by = sorted({v.offering.provider for v in result.verdicts})
     return ManagedApi(
-        offered_by=sorted({v.offering.provider for v in result.verdicts}),
-        offered_by_text=listing(sorted({v.offering.provider for v in result.verdicts})),
+        offered_by=offered_by,
+        offered_by_text=listing(offered_by),
         allowed_by=sorted({v.offering.provider for v in result.verdicts if v.allowed}),
         comparison=comparisons[0] if comparisons else None,
         comparisons=comparisons,

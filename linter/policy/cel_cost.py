@@ -14,12 +14,11 @@ is bounded by a sum: coarser, never smaller.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from linter.policy.cel_lexer import ExpressionError
-from linter.policy.cel_paths import Path, Segment, Wildcard, chain
+from linter.policy.cel_paths import chain
 from linter.policy.cel_syntax import (
     Binary,
     Call,
@@ -36,9 +35,9 @@ from linter.policy.cel_syntax import (
     Select,
     Unary,
 )
+from linter.policy.cost_model import ONE, ZERO, CostModel, Poly
+from linter.policy.paths import Path, Segment, Wildcard
 
-SizeOf = Callable[[Path], int]
-Monomial = tuple[Path, ...]  # a product of sizes, in a canonical order
 MAX_TERMS = 500  # beyond this an expression is refused as too complex to bound
 TEXT_OF_SCALAR = 32  # characters string() may write for a number, a bool, a timestamp...
 _TEXT_SEARCH = frozenset({"contains", "startsWith", "endsWith", "matches"})
@@ -46,53 +45,6 @@ _TEXT_SEARCH = frozenset({"contains", "startsWith", "endsWith", "matches"})
 
 class BudgetError(ExpressionError):
     """An expression that could cost too much to evaluate, or whose cost cannot be bounded."""
-
-
-class Poly:
-    """A polynomial with non-negative integer coefficients over the sizes of paths."""
-
-    __slots__ = ("terms",)
-
-    def __init__(self, terms: Mapping[Monomial, int]) -> None:
-        self.terms = {monomial: c for monomial, c in terms.items() if c}
-
-    @classmethod
-    def constant(cls, value: int) -> Poly:
-        return cls({(): value})
-
-    @classmethod
-    def size(cls, path: Path) -> Poly:
-        return cls({(path,): 1})
-
-    def __add__(self, other: Poly) -> Poly:
-        if not other.terms:
-            return self
-        if not self.terms:
-            return other
-        terms = dict(self.terms)
-        for monomial, coefficient in other.terms.items():
-            terms[monomial] = terms.get(monomial, 0) + coefficient
-        return Poly(terms)
-
-    def __mul__(self, other: Poly) -> Poly:
-        terms: dict[Monomial, int] = {}
-        for left, a in self.terms.items():
-            for right, b in other.terms.items():
-                monomial = tuple(sorted((*left, *right), key=repr))
-                terms[monomial] = terms.get(monomial, 0) + a * b
-        return Poly(terms)
-
-    @property
-    def depends(self) -> bool:
-        """Whether the value depends on a document (has a term that is not a constant)."""
-        return any(self.terms.keys() - {()})
-
-    def __repr__(self) -> str:
-        return f"Poly({self.terms!r})"
-
-
-ZERO = Poly({})
-ONE = Poly.constant(1)
 
 
 def _sum(polys: Iterable[Poly]) -> Poly:
@@ -199,86 +151,6 @@ def join_all(shapes: Iterable[Shape]) -> Shape | None:
     for shape in shapes:
         joined = shape if joined is None else join(joined, shape)
     return joined
-
-
-@dataclass(frozen=True)
-class CostModel:
-    """``work``: a bound on the evaluation steps; ``values``: on the total size of the strings,
-    lists and maps the evaluation builds. Models add up (a rule's expressions together)."""
-
-    work: Poly
-    values: Poly
-
-    def __add__(self, other: CostModel) -> CostModel:
-        return CostModel(self.work + other.work, self.values + other.values)
-
-    @classmethod
-    def zero(cls) -> CostModel:
-        """Costs nothing: the start of a sum of models."""
-        return cls(Poly({}), Poly({}))
-
-    def specialise(self, variable: str, size_of: SizeOf) -> CostModel:
-        """The model with the sizes of the paths from ``variable`` filled in: a rule's
-        ``options`` are known before any document is."""
-
-        def fill(poly: Poly) -> Poly:
-            terms: dict[Monomial, int] = {}
-            for monomial, coefficient in poly.terms.items():
-                kept = []
-                for path in monomial:
-                    if path[0] == variable:
-                        coefficient *= size_of(path)
-                    else:
-                        kept.append(path)
-                terms[tuple(kept)] = terms.get(tuple(kept), 0) + coefficient
-            return Poly(terms)
-
-        return CostModel(fill(self.work), fill(self.values))
-
-    def bounds(self, size_of: SizeOf) -> tuple[int, int]:
-        """``(work, values)`` on one document, asking the size of each path once."""
-        program = self._program
-        if program.constant is not None:
-            return program.constant
-        sizes = [size_of(path) for path in program.paths]
-        return _evaluate(program.work, sizes), _evaluate(program.values, sizes)
-
-    @functools.cached_property
-    def _program(self) -> _Program:
-        positions: dict[Path, int] = {}
-
-        def terms(poly: Poly) -> _Terms:
-            return [
-                (coefficient, [positions.setdefault(path, len(positions)) for path in monomial])
-                for monomial, coefficient in poly.terms.items()
-            ]
-
-        work, values = terms(self.work), terms(self.values)
-        constant = None if positions else (_evaluate(work, []), _evaluate(values, []))
-        return _Program(list(positions), work, values, constant)
-
-
-_Terms = list[tuple[int, list[int]]]
-
-
-@dataclass(frozen=True)
-class _Program:
-    """A model's polynomials with their paths replaced by positions in one list of paths;
-    ``constant`` is what the bounds are when that list is empty."""
-
-    paths: list[Path]
-    work: _Terms
-    values: _Terms
-    constant: tuple[int, int] | None
-
-
-def _evaluate(terms: _Terms, sizes: list[int]) -> int:
-    total = 0
-    for coefficient, positions in terms:
-        for position in positions:
-            coefficient *= sizes[position]
-        total += coefficient
-    return total
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from linter.policy.cel_syntax import (
     Call,
@@ -25,31 +25,7 @@ from linter.policy.cel_syntax import (
     children,
     parse,
 )
-
-
-class Wildcard:
-    """A path segment not known statically: ``EACH`` is what iterating yields (a list's
-    elements, a map's keys), ``ANY`` what indexing with a computed key yields (a list's
-    elements, a map's values). Two singletons, compared by identity (and hashed fast: paths are
-    dictionary keys when costs are evaluated)."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return f"Wildcard.{self.name}"
-
-    EACH: ClassVar[Wildcard]
-    ANY: ClassVar[Wildcard]
-
-
-Wildcard.EACH = Wildcard("EACH")
-Wildcard.ANY = Wildcard("ANY")
-
-Segment = str | int | Wildcard
-Path = tuple[Segment, ...]
+from linter.policy.paths import Path, Segment, Wildcard
 
 
 @dataclass(frozen=True)

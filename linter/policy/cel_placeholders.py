@@ -19,11 +19,8 @@ from linter.policy.cel_syntax import (
     children,
     parse,
 )
-from linter.policy.flatten import SEPARATOR
-
-#: How a plain-path placeholder is read without CEL: the variable its compiled (flattened)
-#: expression reads, then the keys and list indexes to follow from that variable's value.
-Lookup = tuple[str, tuple[str | int, ...]]
+from linter.policy.names import SEPARATOR
+from linter.policy.rule_analysis import Lookup
 
 
 def plain_lookup(expression: str, roots: frozenset[str]) -> Lookup | None:

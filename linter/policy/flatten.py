@@ -5,14 +5,17 @@ The CEL backend converts every variable an expression reads from Python on each 
 microseconds per expression on a real workload. Rewriting the chain to the single name
 ``workload__spec__resources__capacity`` and binding that name to the value at that path converts
 one scalar. The meaning is unchanged: the same value is read; a path that does not exist is an
-evaluation error either way (an undefined name instead of a missing key).
+evaluation error either way (an undefined name instead of a missing key). A run binds the names
+as linter/policy/names.py resolves them; the rewriting happens when a rule file is checked, and
+its result is kept in the start-up cache with the rule (linter/policy/rule_analysis.py).
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
+from linter import cel
+from linter.policy import budget
 from linter.policy.cel_lexer import ExpressionError
 from linter.policy.cel_syntax import (
     Comprehension,
@@ -23,8 +26,7 @@ from linter.policy.cel_syntax import (
     children,
     parse,
 )
-
-SEPARATOR = "__"
+from linter.policy.names import SEPARATOR, activation_roots
 
 
 def flatten(source: str, roots: Iterable[str]) -> str:
@@ -84,53 +86,12 @@ def _flat_chain(node: Select, roots: frozenset[str]) -> tuple[int, int, str] | N
     return prefix.start, prefix.end, SEPARATOR.join([operand.name, *fields[:usable]])
 
 
-@functools.cache  # asked for every expression the rules compile
-def activation_roots() -> frozenset[str]:
-    """The variables rules see: the document as ``document`` and under its kind's name, and
-    ``facts``. (``options``, ``item`` and ``index`` are small and are not flattened.)"""
-    from linter.model import KINDS
-
-    return frozenset({"document", "facts", *(kind_variable(kind) for kind in KINDS)})
-
-
-def kind_variable(kind: str) -> str:
-    """``Workload`` -> ``workload``, ``QuotaLedger`` -> ``quotaLedger``."""
-    return kind[0].lower() + kind[1:]
-
-
-def compile_rule_expression(source: str) -> object:
-    """Compile a rule's CEL with member chains flattened (raises cel.CelError, also for source
-    that is not CEL or an expression over the evaluation budget)."""
-    from linter import cel
-    from linter.policy import budget
-
+def flattened(source: str) -> str:
+    """A rule's CEL with member chains flattened from the activation's roots, once the limits
+    checked at load hold (raises cel.CelError, also for source that is not CEL or an expression
+    over the evaluation budget)."""
     try:
         tree = budget.check(source)
     except ExpressionError as err:
         raise cel.CelError(str(err)) from None
-    return cel.compile_expression(flatten_tree(source, tree, activation_roots()))
-
-
-MISSING = object()
-
-
-def resolve(activation: Mapping[str, object], name: str) -> object:
-    """The value a flattened name stands for, or MISSING when the path does not exist (a null
-    value is a value: rules compare with ``== null``)."""
-    parts = name.split(SEPARATOR)
-    value: object = activation.get(parts[0], MISSING)
-    for part in parts[1:]:
-        value = member(value, part)
-    return value
-
-
-def member(holder: object, key: str) -> object:
-    """``holder[key]`` when ``holder`` is a mapping that has ``key``, else MISSING."""
-    if type(holder) is dict:  # the usual case, without an abstract class check
-        return holder.get(key, MISSING)
-    if isinstance(holder, Mapping):
-        try:
-            return holder[key]
-        except KeyError:  # also a fact that is not known yet (a run-wide one, in pass 1)
-            return MISSING
-    return MISSING
+    return flatten_tree(source, tree, activation_roots())

@@ -7,21 +7,20 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from linter import cel
-from linter.load import Refusal, is_json, load_source, read_bounded
-from linter.load.positions import SourceMap, parse_path
-from linter.load.scalar_offsets import locate
+from linter.load import Refusal, read_bounded
+from linter.load.positions import parse_path
 from linter.parse_cache import parsed
-from linter.policy.budget import CostModel, cost_model
-from linter.policy.flatten import SEPARATOR, compile_rule_expression
+from linter.policy.cost_model import CostModel
+from linter.policy.names import SEPARATOR
+from linter.policy.rule_analysis import Analysis, RuleAnalysis
 from linter.policy.rule_file import RuleFile
-from linter.policy.static_checks import check_rule, expressions
 from linter.policy.template import Template, parse_template
-from linter.validation import describe_error, error_path
+
+if TYPE_CHECKING:
+    from linter.policy.checking import Located
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 RULE_MAX_BYTES = 1024 * 1024
@@ -50,6 +49,9 @@ class CompiledRule:
     variables: tuple[tuple[str, Any], ...]  # the rule's named sub-expressions, in order
     checks: tuple[CompiledCheck, ...]
     reads: frozenset[str]  # names its expressions read, to prepare the activation once
+    #: Bounds on what evaluating it costs (linter/policy/cost_model.py): of ``applies`` and
+    #: ``each``, and of everything evaluated per element of ``each`` (variables, checks).
+    costs: tuple[CostModel, CostModel]
 
     @property
     def id(self) -> str:
@@ -63,19 +65,6 @@ class CompiledRule:
             for name in self.reads
             if SEPARATOR in name and name.split(SEPARATOR)[0] not in ("facts", "options", "item")
         )
-
-    @functools.cached_property
-    def costs(self) -> tuple[CostModel, CostModel]:
-        """Bounds on what evaluating it costs (linter/policy/budget.py): of ``applies`` and
-        ``each``, and of everything evaluated per element of ``each`` (variables, checks)."""
-        once, per_item = CostModel.zero(), CostModel.zero()
-        each = self.meta.each
-        for expression in expressions(self.meta):
-            if expression.per_item:
-                per_item = per_item + cost_model(expression.source, each)
-            else:
-                once = once + cost_model(expression.source)
-        return once, per_item
 
     @functools.cached_property
     def fact_providers(self) -> frozenset[str]:
@@ -123,93 +112,73 @@ def load_rulebook(directories: Sequence[Path]) -> Rulebook:
 def load_rule(path: Path) -> CompiledRule:
     """Load one rule file, read once (bounded; a symbolic link may not leave the rules folder).
 
-    The first time these bytes are seen they are parsed with positions, validated, checked
-    (every path an expression reads exists in its schema) and compiled, and any problem is an
-    error at its line and column; the checked data is then kept in the start-up cache, so later
-    runs only compile it."""
+    The first time these bytes are seen they are checked (linter/policy/checking.py: parsed with
+    positions, validated, every path an expression reads found in its schema, every expression
+    analysed) and any problem is an error at its line and column; the checked data and the
+    analysis are then kept in the start-up cache, so later runs only compile them."""
     content = read_bounded(path, RULE_MAX_BYTES, root=path.parent)
     if isinstance(content, Refusal):
         raise RuleError(f"{path}:1:1: {content.message()}")
-    data = parsed("rule", content, lambda: _checked(path, content))
-    return _compile(RuleFile.model_validate(data), path, None)
-
-
-def _checked(path: Path, content: bytes) -> Any:
-    """The rule file's data, once it has passed every check (RuleError, with a position, if
-    not)."""
-    loaded = load_source(content, json=is_json(path))
-    if loaded.problems:
-        problem = loaded.problems[0]
-        raise RuleError(f"{path}:{problem.span.line}:{problem.span.column}: {problem.message}")
-    if len(loaded.documents) != 1:
-        raise RuleError(f"{path}:1:1: a rule file holds exactly one YAML document")
-    document = loaded.documents[0]
-    located = _Located(path, document.source_map, loaded.text)
     try:
-        meta = RuleFile.model_validate(document.data)
-    except ValidationError as err:
-        first = err.errors()[0]
-        where = error_path(first, document.data)
-        raise located.error(where, describe_error(first, where)) from None
-    for found in check_rule(meta):
-        raise located.error(found.where, found.message, found.start, found.end)
-    _compile(meta, path, located)
-    return document.data
+        meta, analysis = _restored(parsed("rule", content, lambda: _checked(path, content)))
+    except (ValueError, TypeError, KeyError):  # not an entry this code wrote: check again
+        meta, analysis = _restored(_checked(path, content))
+    return compile_rule(meta, path, analysis)
 
 
-@dataclass(frozen=True)
-class _Located:
-    """A rule file being checked: turns a path in it (and an offset inside the string there)
-    into ``file:line:col:``."""
+def _checked(path: Path, content: bytes) -> dict[str, Any]:
+    # The expression parser is imported only here: for a rule file not seen before.
+    from linter.policy.checking import checked
 
-    path: Path
-    source_map: SourceMap
-    text: str
-
-    def error(
-        self, where: tuple[Any, ...], message: str, start: int | None = None, end: int = 0
-    ) -> RuleError:
-        span = self.source_map.locate(where)
-        scalar = self.source_map.scalar(where)
-        if start is not None and scalar is not None:
-            span = locate(self.text, scalar, start, max(end, start + 1))
-        return RuleError(f"{self.path}:{span.line}:{span.column}: {message}")
+    return checked(path, content)
 
 
-def _at(located: _Located | None, where: tuple[Any, ...], message: str) -> RuleError:
-    if located is None:  # checked data from the start-up cache: it compiled before
+def _restored(entry: Any) -> tuple[RuleFile, RuleAnalysis]:
+    """A checked rule's data and analysis, as ``checking.checked`` returns them."""
+    return RuleFile.model_validate(entry["rule"]), RuleAnalysis.from_data(entry["analysis"])
+
+
+def error_at(located: Located | None, where: tuple[Any, ...], message: str) -> RuleError:
+    """The error at ``where`` in a rule file being checked, or without a position for one
+    restored from the start-up cache (it compiled before, so only a damaged entry gets here)."""
+    if located is None:
         return RuleError(message)
     return located.error(where, message)
 
 
-def _compile(meta: RuleFile, path: Path, located: _Located | None) -> CompiledRule:
+def compile_rule(
+    meta: RuleFile, path: Path, analysis: Analysis, located: Located | None = None
+) -> CompiledRule:
+    """The rule, its expressions compiled as ``analysis`` has them; errors at their position in
+    the rule file when it is ``located`` (being checked), else without one."""
+
     def program(source: str | None, where: tuple[Any, ...]) -> Any | None:
         if source is None:
             return None
         try:
-            return compile_rule_expression(source)
+            return cel.compile_expression(analysis.flattened(source))
         except cel.CelError as err:
-            raise _at(located, where, f"invalid CEL: {err}") from None
+            raise error_at(located, where, f"invalid CEL: {err}") from None
 
     def _template(text: str, where: tuple[Any, ...]) -> Template:
         try:
-            return parse_template(text)
+            return parse_template(text, analysis)
         except cel.CelError as err:
-            raise _at(located, where, str(err)) from None
+            raise error_at(located, where, str(err)) from None
 
     if meta.engine and meta.checks:
-        raise _at(located, ("checks",), "an engine rule has no checks")
+        raise error_at(located, ("checks",), "an engine rule has no checks")
     if not meta.engine and not meta.checks:
-        raise _at(located, ("id",), "a rule needs at least one entry in checks")
+        raise error_at(located, ("id",), "a rule needs at least one entry in checks")
     checks = []
     for index, check in enumerate(meta.checks):
         where = ("checks", index)
         try:
             for alternative in check.path.split("|"):
                 parse_path(_PLACEHOLDER.sub("0", alternative.strip()))
-            path_template = parse_template(check.path)
+            path_template = parse_template(check.path, analysis)
         except (ValueError, cel.CelError) as err:
-            raise _at(located, (*where, "path"), str(err)) from None
+            raise error_at(located, (*where, "path"), str(err)) from None
         message = _template(check.message, (*where, "message"))
         fix = _template(check.fix, (*where, "fix")) if check.fix is not None else None
         checks.append(
@@ -231,4 +200,5 @@ def _compile(meta: RuleFile, path: Path, located: _Located | None) -> CompiledRu
         programs += [compiled.violation, compiled.related, *compiled.path.programs]
         programs += compiled.message.programs + (compiled.fix.programs if compiled.fix else [])
     names = frozenset(name for p in programs if p is not None for name in p.variables())
-    return CompiledRule(meta, path, applies, each, variables, tuple(checks), names)
+    costs = analysis.costs(meta)
+    return CompiledRule(meta, path, applies, each, variables, tuple(checks), names, costs)

@@ -19,7 +19,7 @@ from typing import Any
 from linter.bundled import bundled
 from linter.policy.cel_lexer import ExpressionError
 from linter.policy.cel_paths import PathProblem, check_paths, element_of, paths
-from linter.policy.flatten import kind_variable
+from linter.policy.names import kind_variable
 from linter.policy.rule_file import RuleFile
 from linter.policy.template import placeholder_offsets
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from linter import cel
-from linter.policy.cel_placeholders import Lookup, plain_lookup
-from linter.policy.flatten import MISSING, activation_roots, compile_rule_expression
+from linter.policy.names import MISSING
+from linter.policy.rule_analysis import Analysis, Lookup
 
 #: The value of a variable as the expression being rendered would see it, or MISSING.
 Read = Callable[[str], Any]
@@ -94,20 +94,20 @@ def _as_in_cel(value: Any) -> bool:
     return isinstance(value, list) and all(_as_in_cel(item) for item in value)
 
 
-def parse_template(text: str) -> Template:
-    """Compile a template; raises cel.CelError naming the expression that does not compile."""
+def parse_template(text: str, analysis: Analysis) -> Template:
+    """Compile a template, its expressions as ``analysis`` has them; raises cel.CelError naming
+    the expression that does not compile."""
     parts: list[str | Placeholder] = []
-    roots = activation_roots()
     for part in _split(text):
         if isinstance(part, str):
             parts.append(part)
             continue
         field, expression, spec = part
         try:
-            program = compile_rule_expression(expression)
+            program = cel.compile_expression(analysis.flattened(expression))
         except cel.CelError as err:
             raise cel.CelError(f"in message placeholder {{{field}}}: {err}") from None
-        parts.append(Placeholder(program, spec, plain_lookup(expression, roots)))
+        parts.append(Placeholder(program, spec, analysis.lookup(expression)))
     return Template(tuple(part for part in parts if part != ""))
 
 

@@ -13,23 +13,19 @@ from linter.bundled import bundled
 from linter.discover import discover
 from linter.engine import activation
 from linter.facts import run_index
-from linter.policy import budget
 from linter.policy.budget import (
     MAX_COMPREHENSION_DEPTH,
-    MAX_COST,
     MAX_LENGTH,
-    MAX_VALUE_SIZE,
     BudgetError,
     CostModel,
     check,
     cost_bound,
     cost_model,
-    document_sizes,
-    over_budget,
 )
-from linter.policy.cel_paths import Path, Wildcard
-from linter.policy.flatten import compile_rule_expression
+from linter.policy.cost_model import MAX_COST, MAX_VALUE_SIZE, SizeOf, document_sizes, over_budget
+from linter.policy.flatten import flattened
 from linter.policy.loader import CompiledRule, load_rulebook
+from linter.policy.paths import Path, Wildcard
 from linter.policy.template import placeholders
 from linter.runner import collect
 
@@ -141,17 +137,17 @@ def test_compiling_refuses_with_the_backend_error_type() -> None:
     with pytest.raises(
         cel.CelError, match=r"^comprehensions .* nested more than 3 deep \(at offset 27\)$"
     ):
-        compile_rule_expression(NESTED_4)
+        flattened(NESTED_4)
     with pytest.raises(
         cel.CelError, match=r"^expected an expression, found end of input \(at offset 3\)$"
     ):
-        compile_rule_expression("1 +")
+        flattened("1 +")
 
 
 # -- the bounds --------------------------------------------------------------------------------
 
 
-def sizes(given: dict[str, int]) -> budget.SizeOf:
+def sizes(given: dict[str, int]) -> SizeOf:
     """A size_of from dotted paths, ``*`` standing for EACH."""
     table = {
         tuple(EACH if part == "*" else part for part in dotted.split(".")): size

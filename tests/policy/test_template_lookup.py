@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from linter import cel
-from linter.policy.flatten import MISSING
+from linter.policy.checking import Analyser
+from linter.policy.names import MISSING
 from linter.policy.template import parse_template
 
 VALUES: list[Any] = [
@@ -40,7 +41,7 @@ def render_both(value: Any) -> tuple[str, str]:
     varying = {"item": {"x": value}}
     context = cel.new_context(prepared)
     context.set_variable_resolver(varying.get)
-    template = parse_template(TEMPLATE)
+    template = parse_template(TEMPLATE, Analyser())
 
     def read(name: str) -> Any:
         return prepared.get(name, varying.get(name, MISSING))
@@ -55,7 +56,9 @@ def test_a_lookup_renders_what_cel_renders(value: Any) -> None:
 
 
 def test_plain_paths_are_looked_up_and_the_rest_evaluated() -> None:
-    template = parse_template("{facts.memory.gpu} {item.quotas[0]} {size(item.quotas)} {x}")
+    template = parse_template(
+        "{facts.memory.gpu} {item.quotas[0]} {size(item.quotas)} {x}", Analyser()
+    )
     lookups = [part.lookup for part in template.parts if not isinstance(part, str)]
     assert lookups == [("facts__memory__gpu", ()), ("item", ("quotas", 0)), None, ("x", ())]
 
@@ -65,13 +68,15 @@ def test_a_lookup_does_not_run_cel(monkeypatch: pytest.MonkeyPatch) -> None:
         raise AssertionError("evaluated")
 
     monkeypatch.setattr(cel, "evaluate", refuse)
-    template = parse_template("{facts.memory.gpu} needs {facts.memory.requiredGiB:.1f} GiB")
+    template = parse_template(
+        "{facts.memory.gpu} needs {facts.memory.requiredGiB:.1f} GiB", Analyser()
+    )
     read = {"facts__memory__gpu": "L4", "facts__memory__requiredGiB": 30.04}.get
     assert template.render(None, read) == "L4 needs 30.0 GiB"
 
 
 def test_a_format_spec_the_value_lacks_renders_a_question_mark() -> None:
-    template = parse_template("[{facts.x:>6}] [{facts.y:.1f}]")
+    template = parse_template("[{facts.x:>6}] [{facts.y:.1f}]", Analyser())
     read = {"facts__x": None, "facts__y": [1]}.get
     context = cel.new_context({"facts__x": None, "facts__y": [1]})
     assert template.render(context, read) == "[?] [?]"

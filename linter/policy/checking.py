@@ -1,0 +1,119 @@
+"""A rule file checked the first time its bytes are seen, so that a policy that cannot work is
+refused with its position instead of failing quietly on every document.
+
+The file is parsed with positions and validated, every path its expressions read is found in
+its schema (linter/policy/static_checks.py), and every expression is parsed by gpulint's own CEL
+parser: its limits checked (linter/policy/budget.py), its member chains flattened (linter/policy/
+flatten.py), its cost bounded (linter/policy/cel_cost.py) and, for a message placeholder, its
+plain-path lookup found (linter/policy/cel_placeholders.py). What this returns, the rule's data
+and that analysis (linter/policy/rule_analysis.py), is what the start-up cache keeps: a later
+run compiles from it without importing any of those modules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from linter.load import is_json, load_source
+from linter.load.positions import SourceMap
+from linter.load.scalar_offsets import locate
+from linter.policy.budget import cost_model
+from linter.policy.cel_lexer import ExpressionError
+from linter.policy.cel_placeholders import plain_lookup
+from linter.policy.cost_model import CostModel
+from linter.policy.flatten import flattened
+from linter.policy.loader import RuleError, compile_rule, error_at
+from linter.policy.names import activation_roots
+from linter.policy.rule_analysis import Costs, Lookup, RuleAnalysis
+from linter.policy.rule_file import RuleFile
+from linter.policy.static_checks import check_rule, expressions
+from linter.validation import describe_error, error_path
+
+
+def checked(path: Path, content: bytes) -> dict[str, Any]:
+    """The rule file's data and the analysis of its expressions (JSON data that linter/policy/
+    loader.py restores), once it has passed every check (RuleError, with a position, if not)."""
+    loaded = load_source(content, json=is_json(path))
+    if loaded.problems:
+        problem = loaded.problems[0]
+        raise RuleError(f"{path}:{problem.span.line}:{problem.span.column}: {problem.message}")
+    if len(loaded.documents) != 1:
+        raise RuleError(f"{path}:1:1: a rule file holds exactly one YAML document")
+    document = loaded.documents[0]
+    located = Located(path, document.source_map, loaded.text)
+    try:
+        meta = RuleFile.model_validate(document.data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = error_path(first, document.data)
+        raise located.error(where, describe_error(first, where)) from None
+    for found in check_rule(meta):
+        raise located.error(found.where, found.message, found.start, found.end)
+    analyser = Analyser(located)
+    compile_rule(meta, path, analyser, located)
+    return {"rule": document.data, "analysis": analyser.recorded(meta).as_data()}
+
+
+class Analyser:
+    """An analysis worked out by parsing (linter/policy/rule_analysis.py says what for), which
+    records what it was asked, for the start-up cache."""
+
+    def __init__(self, located: Located | None = None) -> None:
+        self.located = located
+        self.flat: dict[str, str] = {}
+        self.lookups: dict[str, Lookup] = {}
+        self._costs: Costs | None = None
+
+    def flattened(self, source: str) -> str:
+        found = self.flat.get(source)
+        if found is None:
+            found = self.flat[source] = flattened(source)
+        return found
+
+    def lookup(self, source: str) -> Lookup | None:
+        found = plain_lookup(source, activation_roots())
+        if found is not None:
+            self.lookups[source] = found
+        return found
+
+    def costs(self, meta: RuleFile) -> Costs:
+        """Of ``applies`` and ``each``, and of what is evaluated per element of ``each``; asked
+        once every expression has compiled, so that only a cost problem is left to report."""
+        if self._costs is None:
+            once, per_item = CostModel.zero(), CostModel.zero()
+            for expression in expressions(meta):
+                try:
+                    if expression.per_item:
+                        per_item = per_item + cost_model(expression.source, meta.each)
+                    else:
+                        once = once + cost_model(expression.source)
+                except ExpressionError as err:
+                    raise error_at(self.located, expression.where, str(err)) from None
+            self._costs = (once, per_item)
+        return self._costs
+
+    def recorded(self, meta: RuleFile) -> RuleAnalysis:
+        return RuleAnalysis(self.flat, self.lookups, self.costs(meta))
+
+
+@dataclass(frozen=True)
+class Located:
+    """A rule file being checked: turns a path in it (and an offset inside the string there)
+    into ``file:line:col:``."""
+
+    path: Path
+    source_map: SourceMap
+    text: str
+
+    def error(
+        self, where: tuple[Any, ...], message: str, start: int | None = None, end: int = 0
+    ) -> RuleError:
+        span = self.source_map.locate(where)
+        scalar = self.source_map.scalar(where)
+        if start is not None and scalar is not None:
+            span = locate(self.text, scalar, start, max(end, start + 1))
+        return RuleError(f"{self.path}:{span.line}:{span.column}: {message}")

@@ -1,0 +1,138 @@
+"""A rule's expressions are analysed (parsed, flattened, bounded) when its file is checked, and
+the analysis is kept with its data in the start-up cache: a run restored from there compiles the
+same rule without importing gpulint's CEL parser."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import imported_by_check
+
+from linter.bundled import bundled
+from linter.policy import checking, loader
+from linter.policy.cost_model import CostModel, over_budget
+from linter.policy.loader import CompiledRule, load_rule, rule_files
+from linter.policy.rule_analysis import RuleAnalysis
+
+RULES = rule_files([bundled("rules")])
+PARSER = (
+    "linter.policy.budget",
+    "linter.policy.cel_",
+    "linter.policy.checking",
+    "linter.policy.flatten",
+    "linter.policy.static_checks",
+)
+
+
+@pytest.fixture
+def start_up_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.delenv("GPULINT_NO_CACHE")
+    monkeypatch.setenv("GPULINT_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def checks_counted(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    seen: list[Path] = []
+
+    def counted(path: Path, content: bytes) -> dict[str, Any]:
+        seen.append(path)
+        return checking.checked(path, content)
+
+    monkeypatch.setattr(loader, "_checked", counted)
+    return seen
+
+
+def described(rule: CompiledRule) -> Any:
+    """What compiling made of a rule, as plain data."""
+    templates = [
+        template
+        for check in rule.checks
+        for template in (check.path, check.message, check.fix)
+        if template is not None
+    ]
+    lookups = [
+        [part.lookup for part in template.parts if not isinstance(part, str)]
+        for template in templates
+    ]
+    return (
+        sorted(rule.reads),
+        [model.as_data() for model in rule.costs],
+        lookups,
+        [sorted(program.variables()) for name, program in rule.variables],
+    )
+
+
+def test_the_analysis_survives_json_exactly() -> None:
+    for path in RULES:
+        entry = checking.checked(path, path.read_bytes())
+        data = json.loads(json.dumps(entry["analysis"]))
+        assert RuleAnalysis.from_data(data).as_data() == entry["analysis"], path
+
+
+def test_a_rule_restored_from_the_start_up_cache_is_the_rule_checked(
+    start_up_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checked = checks_counted(monkeypatch)
+    first = [described(load_rule(path)) for path in RULES]
+    assert checked == RULES
+    restored = [described(load_rule(path)) for path in RULES]
+    assert checked == RULES  # nothing checked again
+    assert restored == first
+
+
+def test_an_entry_this_code_did_not_write_is_checked_again(
+    start_up_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = bundled("rules") / "GL201.yaml"
+    expected = described(load_rule(path))
+    checked = checks_counted(monkeypatch)
+    monkeypatch.setattr(loader, "parsed", lambda kind, content, parse: {"rule": [], "x": 1})
+    assert described(load_rule(path)) == expected
+    assert checked == [path]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        None,
+        {"flat": {}, "lookups": {}},
+        {"flat": {"a": 1}, "lookups": {}, "costs": []},
+        {"flat": {}, "lookups": {"a": ["x", [1.5]]}, "costs": []},
+        {"flat": {}, "lookups": {}, "costs": [{"work": [], "values": []}]},
+        {"flat": {}, "lookups": {}, "costs": [{"work": [[-1, []]], "values": []}] * 2},
+        {"flat": {}, "lookups": {}, "costs": [{"work": [[1, [[{"*": "ALL"}]]]], "values": []}] * 2},
+        {"flat": {}, "lookups": {}, "costs": [{"work": [[1, [[2.5]]]], "values": []}] * 2},
+    ],
+)
+def test_what_is_not_an_analysis_is_refused(data: Any) -> None:
+    with pytest.raises(ValueError):
+        RuleAnalysis.from_data(data)
+
+
+def test_a_restored_cost_model_bounds_a_document_as_the_computed_one() -> None:
+    path = bundled("rules") / "GL205.yaml"
+    (once, per_item) = checking.Analyser().costs(load_rule(path).meta)
+    for model in (once, per_item):
+        restored = CostModel.from_data(json.loads(json.dumps(model.as_data())))
+
+        def size_of(path: tuple[Any, ...]) -> int:
+            return 7 + len(path)
+
+        assert restored.bounds(size_of) == model.bounds(size_of)
+        assert over_budget(restored, lambda path: 10**6) == over_budget(model, lambda p: 10**6)
+
+
+def test_a_run_with_its_rules_in_the_start_up_cache_imports_no_parser(tmp_path: Path) -> None:
+    """Parsing every rule expression, and importing what parses them, cost more than the rest
+    of loading the rules: a run whose rule files were checked before does neither."""
+    (tmp_path / "job.yaml").write_text((bundled("examples") / "inference-chat.yaml").read_text())
+
+    def probed() -> str:
+        return imported_by_check(["--no-cache", "job.yaml"], tmp_path, tmp_path / "cache", PARSER)
+
+    first = probed()
+    assert first.startswith("1 ") and "linter.policy.cel_syntax" in first  # checks every rule
+    assert probed() == "1 []\n"  # the same finding (GL301: no quota ledger), no parser
