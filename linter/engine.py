@@ -112,23 +112,21 @@ class Values:
 
     def __call__(self, name: str) -> Any:
         value = self._node(name)
-        return dict(value) if isinstance(value, Facts) else value  # all of ``facts`` at once
+        # All of ``facts`` at once. An exact type test: Facts is a Mapping, and an abstract
+        # class's isinstance costs more than the rest of this call.
+        return dict(value) if type(value) is Facts else value
 
     def token(self, name: str) -> str | None:
         """The value as a string that equals another's only for an equal value of the same
         types (1, 1.0 and true differ); None for a value that is not plain data."""
-        try:
+        if name in self._tokens:  # not try/except: most names are asked for once
             return self._tokens[name]
-        except KeyError:
-            pass
         found = self._tokens[name] = _token(self(name))
         return found
 
     def _node(self, name: str) -> Any:
-        try:
+        if name in self._nodes:
             return self._nodes[name]
-        except KeyError:
-            pass
         activation = self.activation
         if name in activation:
             value = activation[name]
