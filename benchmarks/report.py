@@ -65,7 +65,8 @@ def _provenance(results: dict[str, Any], raw_name: str) -> str:
         f"the run, {m['memory_gib']} GiB, {m['os']}; Python {m['python']}. gpulint "
         f"{v['gpulint']} at commit `{results['commit']}`; check-jsonschema "
         f"{v.get(CJS, 'not run')}, checkov {v.get(CHECKOV, 'not run')} (in their own virtual "
-        f"environment). Rounds: {results['settings']['repeats']} below 10,000 files, "
+        f"environment). Rounds: {results['settings']['one_repeats']} for one "
+        f"file, {results['settings']['repeats']} below 10,000 files, "
         f"{results['settings']['large_repeats']} from 10,000.{quick} Regenerated, with the raw "
         f"figures in `results/{raw_name}`, by:\n\n```sh\n{results['command']}\n```"
     )

@@ -143,7 +143,7 @@ def results() -> dict[str, Any]:
             "python": "3.11.7",
         },
         "versions": {"gpulint": "0.1.0", "check-jsonschema": "0.39.0", "checkov": "3.3.30"},
-        "settings": {"repeats": 3, "large_repeats": 2},
+        "settings": {"one_repeats": 15, "repeats": 3, "large_repeats": 2},
         "measurements": MEASURED,
     }
 
@@ -152,6 +152,7 @@ def test_results_md_says_what_was_run_and_quotes_its_figures(results: dict[str, 
     text = report.render(results, "2026-12-02.json")
     assert "at commit `0123456789ab`; check-jsonschema 0.39.0, checkov 3.3.30" in text
     assert "```sh\npython benchmarks/run.py --install-anchors\n```" in text
+    assert "Rounds: 15 for one file, 3 below 10,000 files, 2 from 10,000." in text
     assert (
         "## Summary\n\nOn 2 CPUs gpulint checks one manifest in 0.30 s (check-jsonschema: "
         "0.40 s), 1,000 manifests in 1.00 s, 10,000 manifests in 6.00 s (check-jsonschema: "
