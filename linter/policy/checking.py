@@ -86,15 +86,22 @@ class Analyser:
         if self._costs is None:
             once, per_item = CostModel.zero(), CostModel.zero()
             for expression in expressions(meta):
+                if not expression.per_item:
+                    once = once + cost_model(expression.source)
+                    continue
                 try:
-                    if expression.per_item:
-                        per_item = per_item + cost_model(expression.source, meta.each)
-                    else:
-                        once = once + cost_model(expression.source)
+                    per_item = per_item + cost_model(expression.source, meta.each)
                 except ExpressionError as err:
-                    raise error_at(self.located, expression.where, str(err)) from None
+                    # Each expression alone was bounded when it compiled: what cannot be is
+                    # the range it runs over, ``each``.
+                    raise self._error(("each",), err) from None
             self._costs = (once, per_item)
         return self._costs
+
+    def _error(self, where: tuple[Any, ...], err: ExpressionError) -> RuleError:
+        if self.located is None:
+            return error_at(None, where, str(err))
+        return self.located.error(where, err.message, err.offset)
 
     def recorded(self, meta: RuleFile) -> RuleAnalysis:
         return RuleAnalysis(self.flat, self.lookups, self.costs(meta))

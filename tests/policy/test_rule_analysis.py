@@ -14,7 +14,7 @@ from conftest import imported_by_check
 from linter.bundled import bundled
 from linter.policy import checking, loader
 from linter.policy.cost_model import CostModel, over_budget
-from linter.policy.loader import CompiledRule, load_rule, rule_files
+from linter.policy.loader import CompiledRule, RuleError, load_rule, rule_files
 from linter.policy.rule_analysis import RuleAnalysis
 
 RULES = rule_files([bundled("rules")])
@@ -136,3 +136,34 @@ def test_a_run_with_its_rules_in_the_start_up_cache_imports_no_parser(tmp_path: 
     first = probed()
     assert first.startswith("1 ") and "linter.policy.cel_syntax" in first  # checks every rule
     assert probed() == "1 []\n"  # the same finding (GL301: no quota ledger), no parser
+
+
+UNBOUNDED_EACH = """\
+id: ACME500
+name: unbounded-each
+severity: warning
+summary: probe
+scope: {kinds: [Workload]}
+each: 'string(workload.metadata.name).split("-")'
+checks:
+  - violation: 'item != ""'
+    path: metadata.name
+    message: m
+docs: {whatItDoes: x, whyIsThisBad: x, example: "x: 1", useInstead: "x: 1"}
+"""
+
+
+def test_a_range_whose_size_cannot_be_bounded_is_refused_where_each_is_written(
+    tmp_path: Path,
+) -> None:
+    """Each expression is bounded alone when it compiles; one run per element of ``each`` is
+    bounded only once the rule's cost is summed, and a failure there is ``each``'s (it used to
+    escape as an internal error)."""
+    path = tmp_path / "ACME500.yaml"
+    path.write_text(UNBOUNDED_EACH)
+    with pytest.raises(RuleError) as refused:
+        checking.checked(path, path.read_bytes())
+    assert str(refused.value) == (
+        f"{path}:6:8: the range of each must be a path, a literal, a comprehension or a "
+        "concatenation of those: its size cannot be bounded"
+    )
