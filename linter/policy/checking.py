@@ -26,7 +26,7 @@ from linter.policy.cel_lexer import ExpressionError
 from linter.policy.cel_placeholders import plain_lookup
 from linter.policy.cost_model import CostModel
 from linter.policy.flatten import flattened
-from linter.policy.loader import RuleError, compile_rule, error_at
+from linter.policy.loader import RuleError, compile_rule
 from linter.policy.names import activation_roots
 from linter.policy.rule_analysis import Costs, Lookup, RuleAnalysis
 from linter.policy.rule_file import RuleFile
@@ -99,8 +99,8 @@ class Analyser:
         return self._costs
 
     def _error(self, where: tuple[Any, ...], err: ExpressionError) -> RuleError:
-        if self.located is None:
-            return error_at(None, where, str(err))
+        if self.located is None:  # analysing outside a rule file (tests of templates)
+            return RuleError(str(err))
         return self.located.error(where, err.message, err.offset)
 
     def recorded(self, meta: RuleFile) -> RuleAnalysis:
