@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import imported_by_check
+from conftest import REPO, imported_by_check
 
 from linter.bundled import bundled
 from linter.policy import checking, loader
@@ -128,7 +128,7 @@ def test_a_restored_cost_model_bounds_a_document_as_the_computed_one() -> None:
 def test_a_run_with_its_rules_in_the_start_up_cache_imports_no_parser(tmp_path: Path) -> None:
     """Parsing every rule expression, and importing what parses them, cost more than the rest
     of loading the rules: a run whose rule files were checked before does neither."""
-    (tmp_path / "job.yaml").write_text((bundled("examples") / "inference-chat.yaml").read_text())
+    (tmp_path / "job.yaml").write_text((REPO / "examples" / "inference-chat.yaml").read_text())
 
     def probed() -> str:
         return imported_by_check(["--no-cache", "job.yaml"], tmp_path, tmp_path / "cache", PARSER)
