@@ -26,6 +26,12 @@ def temporary_name(name: str) -> str:
     return f".{name}.{secrets.token_hex(8)}{TEMPORARY_SUFFIX}"
 
 
+def pieces_of(data: bytes | Iterable[bytes]) -> Iterable[bytes]:
+    """``data`` as the pieces to write, in order: bytes are one piece (large outputs and cache
+    entries are written from pieces that are never joined)."""
+    return (data,) if isinstance(data, bytes) else data
+
+
 def replace_file(
     path: str | Path, data: bytes | Iterable[bytes], *, dir_fd: int | None = None, mode: int = 0o666
 ) -> None:
@@ -41,7 +47,7 @@ def replace_file(
     descriptor = os.open(temporary, _CREATE, mode, dir_fd=dir_fd)
     try:
         with os.fdopen(descriptor, "wb") as handle:
-            for piece in (data,) if isinstance(data, bytes) else data:
+            for piece in pieces_of(data):
                 handle.write(piece)
         os.replace(temporary, path, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
     except BaseException:

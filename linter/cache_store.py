@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from linter.atomic_file import TEMPORARY_SUFFIX, replace_file, temporary_name
+from linter.atomic_file import TEMPORARY_SUFFIX, pieces_of, replace_file, temporary_name
 from linter.load.reader import Refusal, open_bounded_at, read_bounded_at
 
 SECRET_NAME = "secret"
@@ -173,7 +173,7 @@ class CacheStore:
         ``key`` and drop the oldest entries beyond ``keep``; an entry above ``limit``
         (``max_bytes`` unless given) or a folder that cannot be used is skipped silently."""
         _check_key(key)
-        pieces = (payload,) if isinstance(payload, bytes) else payload
+        pieces = tuple(pieces_of(payload))
         if sum(map(len, pieces)) > (self.max_bytes if limit is None else limit):
             return
         with contextlib.suppress(OSError), self._opened(create=True) as folder:

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from linter.atomic_file import pieces_of
 from linter.cache import ResultCache
 
 #: An entry is the length of its head in this many decimal digits, the head (JSON: everything
@@ -63,7 +64,7 @@ class KeptReport:
 
     def pieces(self) -> Iterable[bytes]:
         """The text's bytes, in order."""
-        return (self.data,) if isinstance(self.data, bytes) else self.data
+        return pieces_of(self.data)
 
 
 class ReportSlot:
