@@ -26,7 +26,7 @@ from linter.policy.cel_lexer import ExpressionError
 from linter.policy.cel_placeholders import plain_lookup
 from linter.policy.cost_model import CostModel
 from linter.policy.flatten import flattened
-from linter.policy.loader import RuleError, compile_rule
+from linter.policy.loader import CompiledRule, RuleError, compile_rule
 from linter.policy.names import activation_roots
 from linter.policy.rule_analysis import Costs, Lookup, RuleAnalysis
 from linter.policy.rule_file import RuleFile
@@ -34,9 +34,10 @@ from linter.policy.static_checks import check_rule, expressions
 from linter.validation import describe_error, error_path
 
 
-def checked(path: Path, content: bytes) -> dict[str, Any]:
+def checked(path: Path, content: bytes) -> tuple[dict[str, Any], CompiledRule]:
     """The rule file's data and the analysis of its expressions (JSON data that linter/policy/
-    loader.py restores), once it has passed every check (RuleError, with a position, if not)."""
+    loader.py restores), and the rule compiled, once it has passed every check (RuleError, with
+    a position, if not)."""
     loaded = load_source(content, json=is_json(path))
     if loaded.problems:
         problem = loaded.problems[0]
@@ -54,8 +55,8 @@ def checked(path: Path, content: bytes) -> dict[str, Any]:
     for found in check_rule(meta):
         raise located.error(found.where, found.message, found.start, found.end)
     analyser = Analyser(located)
-    compile_rule(meta, path, analyser, located)
-    return {"rule": document.data, "analysis": analyser.recorded(meta).as_data()}
+    rule = compile_rule(meta, path, analyser, located)
+    return {"rule": document.data, "analysis": analyser.recorded(meta).as_data()}, rule
 
 
 class Analyser:

@@ -119,14 +119,24 @@ def load_rule(path: Path) -> CompiledRule:
     content = read_bounded(path, RULE_MAX_BYTES, root=path.parent)
     if isinstance(content, Refusal):
         raise RuleError(f"{path}:1:1: {content.message()}")
+    fresh: list[CompiledRule] = []  # checked now (a miss): compiled there, not twice
+
+    def check() -> dict[str, Any]:
+        entry, rule = _checked(path, content)
+        fresh.append(rule)
+        return entry
+
+    entry = parsed("rule", content, check)
+    if fresh:
+        return fresh[0]
     try:
-        meta, analysis = _restored(parsed("rule", content, lambda: _checked(path, content)))
+        meta, analysis = _restored(entry)
     except (ValueError, TypeError, KeyError):  # not an entry this code wrote: check again
-        meta, analysis = _restored(_checked(path, content))
+        return _checked(path, content)[1]
     return compile_rule(meta, path, analysis)
 
 
-def _checked(path: Path, content: bytes) -> dict[str, Any]:
+def _checked(path: Path, content: bytes) -> tuple[dict[str, Any], CompiledRule]:
     # The expression parser is imported only here: for a rule file not seen before.
     from linter.policy.checking import checked
 

@@ -37,7 +37,7 @@ def start_up_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def checks_counted(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     seen: list[Path] = []
 
-    def counted(path: Path, content: bytes) -> dict[str, Any]:
+    def counted(path: Path, content: bytes) -> tuple[dict[str, Any], CompiledRule]:
         seen.append(path)
         return checking.checked(path, content)
 
@@ -67,7 +67,7 @@ def described(rule: CompiledRule) -> Any:
 
 def test_the_analysis_survives_json_exactly() -> None:
     for path in RULES:
-        entry = checking.checked(path, path.read_bytes())
+        entry, _ = checking.checked(path, path.read_bytes())
         data = json.loads(json.dumps(entry["analysis"]))
         assert RuleAnalysis.from_data(data).as_data() == entry["analysis"], path
 
