@@ -47,7 +47,7 @@ def runs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
     real = engine._run
 
     def counted(*args: Any) -> Any:
-        seen.append(dict(args[3]))
+        seen.append(dict(args[4]))  # _run(rule, settings, budget, context, prepared, ...)
         return real(*args)
 
     monkeypatch.setattr(engine, "_run", counted)
@@ -175,3 +175,78 @@ def test_options_are_part_of_what_is_remembered(tmp_path: Path) -> None:
     one = target(3, {})
     assert [f.message for f in findings(first, one)] == ["1"]
     assert [f.message for f in findings(second, one)] == ["2"]
+
+
+def test_the_rules_evaluated_on_one_target_share_one_context(
+    tmp_path: Path, runs: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    contexts: list[dict[str, Any]] = []
+    real = engine.cel.new_context
+
+    def counted(variables: dict[str, Any]) -> Any:
+        contexts.append(dict(variables))
+        return real(variables)
+
+    monkeypatch.setattr(engine.cel, "new_context", counted)
+    replicas = rule(
+        tmp_path,
+        violation="workload.spec.serving.replicas > 2",
+        message="{workload.spec.serving.replicas}",
+    )
+    region = rule(
+        tmp_path,
+        101,
+        violation='workload.spec.resources.region == "a"',
+        message="{workload.spec.resources.region}",
+    )
+    evaluator = Evaluator([(replicas, RuleSettings()), (region, RuleSettings())])
+    both = {"workload__spec__serving__replicas": 4, "workload__spec__resources__region": "a"}
+    found = findings(evaluator, target(3, both))
+    assert [(f.rule_id, f.message) for f in found] == [("ACME100", "4"), ("ACME101", "a")]
+    assert contexts == [both]
+    assert runs == [both, both]
+    # Each rule is still remembered under its own values: a target that differs only in what
+    # the second rule reads evaluates only that one.
+    contexts.clear()
+    other = {**both, "workload__spec__resources__region": "b"}
+    assert [f.rule_id for f in findings(evaluator, target(4, other))] == ["ACME100"]
+    assert contexts == [{"workload__spec__resources__region": "b"}]
+
+
+class _Unknowable(dict[str, Any]):
+    """An activation in which one value cannot be computed (as a fact that fails)."""
+
+    def __getitem__(self, name: str) -> Any:
+        if name == "workload__spec__resources__region":
+            raise ValueError("the region's catalogue entry is broken")
+        return super().__getitem__(name)
+
+
+def test_a_value_that_cannot_be_computed_fails_only_the_rules_that_read_it(
+    tmp_path: Path,
+) -> None:
+    replicas = rule(tmp_path, message="{workload.spec.serving.replicas}")
+    # remembered: the value fails while its key is made; naming the workload: while its
+    # context is filled
+    region = rule(tmp_path, 101, violation='workload.spec.resources.region == "a"')
+    named = rule(
+        tmp_path,
+        102,
+        violation='workload.spec.resources.region == "a"',
+        message="{workload.metadata.name}",
+    )
+    rules = [(replicas, RuleSettings()), (region, RuleSettings()), (named, RuleSettings())]
+    values = {
+        "workload__spec__serving__replicas": 4,
+        "workload__spec__resources__region": "a",
+        "workload__metadata__name": "chat",
+    }
+    one = target(3, values)
+    activation = _Unknowable(values)
+    found = list(Evaluator(rules).evaluate(one, engine.Values(activation), None, lambda *_: None))
+    cause = "could not be evaluated here: the region's catalogue entry is broken"
+    assert [(f.rule_id, f.message) for f in found] == [
+        ("ACME100", "4"),
+        ("GL006", f"rule ACME101 (rule-101) {cause}"),
+        ("GL006", f"rule ACME102 (rule-102) {cause}"),
+    ]
