@@ -157,14 +157,16 @@ def _check_manifests(manifests: list[Manifest], plan: FirstPass, result: FileRes
     residency = plan.config.config.residency
     wide = result.wide_parts()
     for manifest in manifests:
-        made = records(manifest)
-        if any(record is not None for record in made):
-            wide.records.append((target(manifest), made))
-        values = Values(activation(manifest, residency))
+        variables = activation(manifest, residency)
+        values = Values(variables)
         profile = profile_of(manifest)
         result.findings.extend(
             plan.local.evaluate(manifest, values, profile, lambda f, d, p: here.get((f, d, p)))
         )
+        # after the rules: a record reuses a local fact they had computed (the monthly cost)
+        made = records(manifest, variables["facts"].computed)
+        if any(record is not None for record in made):
+            wide.records.append((target(manifest), made))
         if manifest.kind in plan.anchors:
             wide.deferred.append(_deferred(manifest, values, profile, plan))
         if _reads_other_files(manifest):

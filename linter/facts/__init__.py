@@ -106,9 +106,11 @@ def run_sides() -> dict[str, RunSide]:
     return {name: p.run for name, p in PROVIDERS.items() if p.run is not None}
 
 
-def records(manifest: Manifest) -> dict[str, Any]:
-    """What each run-wide provider records of one manifest (plain data; None: nothing)."""
-    return {name: side.record(manifest) for name, side in run_sides().items()}
+def records(manifest: Manifest, known: Mapping[str, Fact] | None = None) -> dict[str, Any]:
+    """What each run-wide provider records of one manifest (plain data; None: nothing), reusing
+    the local facts already ``known`` of it (:attr:`Facts.computed`)."""
+    known = known or {}
+    return {name: side.record(manifest, known) for name, side in run_sides().items()}
 
 
 def target(manifest: Manifest) -> Target:
@@ -149,11 +151,16 @@ class Facts(Mapping[str, Any]):
             if provider.compute is not None:
                 self._models[name] = provider.compute(self._subject)
             elif self._run is not None and provider.run is not None:
-                record = provider.run.record(self._manifest)
+                record = provider.run.record(self._manifest, self._models)
                 self._models[name] = self._run.fact(name, record)
             else:
                 raise KeyError(f"{name} is a run-wide fact, known once every file is read")
         return self._models[name]
+
+    @property
+    def computed(self) -> Mapping[str, Fact]:
+        """The facts computed so far (name -> model), for records to reuse."""
+        return self._models
 
     def __getitem__(self, name: str) -> Any:
         if name not in self._data:

@@ -26,7 +26,7 @@ not list is a limit of 0. Every index is built once per run; a workload costs O(
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -117,7 +117,7 @@ class CapacityFact(Fact):
 # -- records (per manifest, while its file is read) -----------------------------------------
 
 
-def record(manifest: Manifest) -> dict[str, Any] | None:
+def record(manifest: Manifest, _known: Mapping[str, Fact]) -> dict[str, Any] | None:
     """A limit's scope, selectors and entries, or a workload's selectors and GPUs."""
     target = [manifest.file, manifest.index, manifest.part]
     if isinstance(manifest.model, CapacityLimit):

@@ -4,6 +4,7 @@ records its pool and side; the index counts each (pool, side) once."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import Field
@@ -53,7 +54,7 @@ def side_of(workload: Workload) -> Side | None:
     return "serving" if profile == "inference" else None
 
 
-def record(manifest: Manifest) -> dict[str, Any] | None:
+def record(manifest: Manifest, _known: Mapping[str, Fact]) -> dict[str, Any] | None:
     """A workload's pool, side and what a conflict on the other side says of it."""
     workload = manifest.model
     if not isinstance(workload, Workload):

@@ -9,6 +9,7 @@ matches ledger entries to a quota once, so a quota shared by thousands of worklo
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -84,7 +85,7 @@ class QuotaFact(Fact):
 # -- records (per manifest, while its file is read) -----------------------------------------
 
 
-def record(manifest: Manifest) -> dict[str, Any] | None:
+def record(manifest: Manifest, _known: Mapping[str, Fact]) -> dict[str, Any] | None:
     """A workload's draws and endpoint quotas, or a ledger's entries, as plain data."""
     if isinstance(manifest.model, QuotaLedger):
         entries = [e.model_dump(mode="json") for e in manifest.model.spec.entries]

@@ -40,9 +40,12 @@ class RunSide:
     """How a run-wide provider works: ``record`` a manifest (plain JSON data, or None when it
     has nothing to add), ``index`` the records of the run (in run order) with the run's other
     inputs, and give a workload's ``fact`` from its record (None if it made none) and the
-    index."""
+    index.
 
-    record: Callable[[Any], Any]
+    ``record`` is also given the manifest's local facts computed so far (name -> model): a
+    record built from one of them reuses it rather than computing it again."""
+
+    record: Callable[[Any, Mapping[str, Any]], Any]
     index: Callable[[Records, RunInputs], Any]
     fact: Callable[[Any, Any], Any]
     #: Per kind, the paths of a manifest (each with everything below it) that the facts name:

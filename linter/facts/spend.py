@@ -9,6 +9,7 @@ them with the cost base and sums each budget once (``linter.costs.budgets``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -26,7 +27,7 @@ from linter.costs.budgets import (
 )
 from linter.costs.matching import Pair, by_head
 from linter.facts.base import Fact
-from linter.facts.cost import cost_of
+from linter.facts.cost import CostFact, cost_of
 from linter.facts.run import Records, RunInputs, RunSide
 from linter.facts.subject import Subject
 from linter.formats.manifest import Manifest
@@ -127,12 +128,15 @@ def _status(figures: BudgetFigures, member: Member) -> BudgetStatus:
     )
 
 
-def record(manifest: Manifest) -> dict[str, Any] | None:
+def record(manifest: Manifest, known: Mapping[str, Fact]) -> dict[str, Any] | None:
     """A workload's place, name, labels and monthly cost (None when it has no price or no
-    hours)."""
+    hours): the ``cost`` fact's, when the rules have had it computed."""
     if not isinstance(manifest.model, Workload):
         return None
-    monthly = cost_of(Subject(manifest), compare=False).monthly
+    cost = known.get("cost")
+    if not isinstance(cost, CostFact):
+        cost = cost_of(Subject(manifest), compare=False)
+    monthly = cost.monthly
     return {
         "at": [manifest.file, manifest.index, manifest.part],
         "name": manifest.name,

@@ -10,7 +10,10 @@ from typing import Any
 import pytest
 from conftest import lint, run_cli
 
+from linter.discover import find_candidates
+from linter.facts import Facts, records, spend
 from linter.policy.loader import Rulebook
+from linter.runner import collect
 
 HEADER = "apiVersion: gpulint.dev/v1alpha1\nkind: Workload\n"
 
@@ -320,3 +323,23 @@ def test_gl209_says_exactly_what_is_missing(tmp_path: Path, rulebook: Rulebook) 
             "(spec.serving.expectedTokensPerMinute)",
         )
     ]
+
+
+def test_the_budgets_record_reuses_the_cost_fact_the_rules_computed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "w.yaml"
+    path.write_text(workload("chat", CHAT_8B % (", replicas: 2", "", "")), encoding="utf-8")
+    (manifest,) = collect(find_candidates([str(path)], []).candidates).manifests
+    # No rule has read the cost: the record computes the monthly figure itself.
+    made = records(manifest)["spend"]
+    # g5.xlarge in us-east-1 at $1.006/h, 2 replicas for 730 h
+    assert (made["name"], made["monthly"]) == ("chat", 1468.76)
+    facts = Facts(manifest)
+    assert facts["cost"]["monthly"] == 1468.76
+
+    def not_again(*_: Any, **__: Any) -> Any:
+        raise AssertionError("the cost was computed again")
+
+    monkeypatch.setattr(spend, "cost_of", not_again)
+    assert records(manifest, facts.computed)["spend"] == made
