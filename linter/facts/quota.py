@@ -9,6 +9,7 @@ matches ledger entries to a quota once, so a quota shared by thousands of worklo
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -125,7 +126,7 @@ def _draws(workload: Workload) -> list[dict[str, Any]]:
             gpus_per_instance=where.gpus_per_node,
             instances_total=resources.nodes * where.replicas,
         )
-        draws.append({"key": dataclasses.asdict(key), "needed": needed})
+        draws.append({"key": _key_data(key), "needed": needed})
     return draws
 
 
@@ -148,12 +149,24 @@ def _endpoints(workload: Workload) -> list[dict[str, Any]]:
                     "provider": endpoint.provider,
                     "region": endpoint.region,
                     "model": endpoint.model,
-                    "keys": [dataclasses.asdict(key) for key in keys],
+                    "keys": [_key_data(key) for key in keys],
                     "requests": endpoint.expected_requests_per_minute,
                     "tokens": endpoint.expected_tokens_per_minute,
                 }
             )
     return out
+
+
+def _key_data(key: QuotaKey | ManagedQuotaKey) -> dict[str, Any]:
+    """A quota key as plain data, for a record."""
+    return dict(_key_items(key))
+
+
+@functools.lru_cache(maxsize=4096)
+def _key_items(key: QuotaKey | ManagedQuotaKey) -> tuple[tuple[str, Any], ...]:
+    # Converted once per key: a run's workloads draw on a few keys over and over, and
+    # dataclasses.asdict (which copies deeply) was most of the time of making their records.
+    return tuple(dataclasses.asdict(key).items())
 
 
 def _availability(workload: Workload) -> bool | None:
