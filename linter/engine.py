@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -169,6 +169,14 @@ class Evaluator:
                     self.by_kind.setdefault(kind, []).append((rule, settings))
         self.budgets = {rule.id: _budget(rule, settings) for rule, settings in rules}
         self._reads = {rule: tuple(sorted(rule.reads - VARYING)) for rule, _ in rules}
+        #: What a rule needs in the CEL context before it runs: the names that decide whether
+        #: a check fires. Those read only to report one are given to the context on request,
+        #: so a large value (the workloads a pool is shared with) is converted only for a
+        #: finding; except for a rule with ``each``, whose checks may fire per element.
+        self._eager = {
+            rule: (rule.reads if rule.each is not None else rule.verdict_reads) - VARYING
+            for rule, _ in rules
+        }
         #: What a rule's outcome is remembered under: the names it reads, less those within
         #: another it reads (``facts__memory__inference__batch`` is in ``facts__memory``).
         self._keys = {rule: _outermost(names) for rule, names in self._reads.items()}
@@ -258,9 +266,9 @@ class Evaluator:
         """Each rule's outcome on these values (remembered, or evaluated now), or why it could
         not be evaluated.
 
-        The rules evaluated now share one CEL context holding every name any of them reads:
-        the backend converts each value into the context (about 3 us a scalar, 100 us for a
-        fact of a few dozen fields), and rules of one target read many of the same values."""
+        The rules evaluated now share one CEL context: the backend converts each value into it
+        (about 3 us a scalar, 100 us for a fact of a few dozen fields), and rules of one target
+        read many of the same values."""
         found: list[_Outcome | str | None] = []
         keys: list[tuple[str, ...] | None] = []
         for rule, _ in applicable:
@@ -276,19 +284,27 @@ class Evaluator:
         missed = [index for index, outcome in enumerate(found) if outcome is None]
         if missed:
             wanted = {name for index in missed for name in self._reads[applicable[index][0]]}
-            prepared, failed = _prepare(sorted(wanted), values)
-            context = cel.new_context(prepared)
+            read, failed = _prepare(sorted(wanted), values)
+            eager = {name for index in missed for name in self._eager[applicable[index][0]]}
+            shared = _Prepared.shared(read, eager)
             for index in missed:
                 rule, settings = applicable[index]
                 unreadable = [failed[name] for name in self._reads[rule] if name in failed]
                 if unreadable:
                     found[index] = unreadable[0]
                     continue
+                try:
+                    prepared = shared or _Prepared.of(
+                        {name: read[name] for name in self._reads[rule] if name in read},
+                        self._eager[rule],
+                    )
+                except ValueError as err:  # a value the backend cannot convert
+                    found[index] = explain(err)
+                    continue
                 outcome = _run(
                     rule,
                     settings,
                     self.budgets[rule.id],
-                    context,
                     prepared,
                     size_of,
                     values.activation,
@@ -300,6 +316,33 @@ class Evaluator:
                         del self._memo[next(iter(self._memo))]
                     self._memo[(rule, key)] = outcome
         return found  # type: ignore[return-value]  # every None was filled in
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """The values the rules evaluated on one target read (flattened name -> value): in one CEL
+    context, the ``eager`` ones; the others given to it on request."""
+
+    context: Any
+    values: Mapping[str, Any]
+    on_request: Mapping[str, Any]
+
+    @classmethod
+    def of(cls, values: Mapping[str, Any], eager: Collection[str]) -> _Prepared:
+        """Raises ValueError for a value the backend cannot convert."""
+        # A null stays in the context: the backend takes a null on request for "undefined".
+        now = {name: value for name, value in values.items() if name in eager or value is None}
+        later = {name: value for name, value in values.items() if name not in now}
+        return cls(cel.new_context(now), values, later)
+
+    @classmethod
+    def shared(cls, values: Mapping[str, Any], eager: Collection[str]) -> _Prepared | None:
+        """One for several rules; None when a value cannot be converted, so that each rule is
+        given its own and only those that read that value fail."""
+        try:
+            return cls.of(values, eager)
+        except ValueError:
+            return None
 
 
 def _prepare(names: Sequence[str], values: Values) -> tuple[dict[str, Any], dict[str, str]]:
@@ -397,21 +440,26 @@ def _run(
     rule: CompiledRule,
     settings: RuleSettings,
     budget: CostModel,
-    context: Any,
-    prepared: Mapping[str, Any],
+    prepared: _Prepared,
     size_of: Callable[[], SizeOf],
     activation: Mapping[str, Any],
 ) -> _Outcome:
-    """Evaluate a rule in ``context``, which holds the values it reads (``prepared``: flattened
-    name -> value; possibly other rules' values too, which it never names)."""
+    """Evaluate a rule on the values it reads (``prepared``; possibly other rules' values too,
+    which it never names)."""
+    context, on_request = prepared.context, prepared.on_request
     varying: dict[str, Any] = {"options": settings.options}
-    context.set_variable_resolver(varying.get)
+
+    def resolve(name: str) -> Any:
+        """A variable the context lacks: an option or element, or a value read on request."""
+        return varying[name] if name in varying else on_request.get(name)
+
+    context.set_variable_resolver(resolve)
 
     def read(name: str) -> Any:
         """A name as CEL resolves it: the context's variable, else the resolver's non-null
         value (a null from the resolver is an undefined variable)."""
-        if name in prepared:
-            return prepared[name]
+        if name in prepared.values:
+            return prepared.values[name]
         value = varying.get(name)
         return MISSING if value is None else value
 

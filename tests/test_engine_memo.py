@@ -47,7 +47,7 @@ def runs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
     real = engine._run
 
     def counted(*args: Any) -> Any:
-        seen.append(dict(args[4]))  # _run(rule, settings, budget, context, prepared, ...)
+        seen.append(dict(args[3].values))  # _run(rule, settings, budget, prepared, ...)
         return real(*args)
 
     monkeypatch.setattr(engine, "_run", counted)
@@ -250,3 +250,61 @@ def test_a_value_that_cannot_be_computed_fails_only_the_rules_that_read_it(
         ("GL006", f"rule ACME101 (rule-101) {cause}"),
         ("GL006", f"rule ACME102 (rule-102) {cause}"),
     ]
+
+
+def _contexts(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """What every CEL context of the run is made with."""
+    made: list[dict[str, Any]] = []
+    real = engine.cel.new_context
+
+    def counted(variables: dict[str, Any]) -> Any:
+        made.append(dict(variables))
+        return real(variables)
+
+    monkeypatch.setattr(engine.cel, "new_context", counted)
+    return made
+
+
+def test_a_value_read_only_to_report_a_finding_is_converted_only_for_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    contexts = _contexts(monkeypatch)
+    compiled = rule(
+        tmp_path,
+        violation="workload.spec.serving.replicas > 2",
+        message="{size(workload.spec.endpoints)} endpoints, "
+        "{workload.spec.resources.region == null}",
+    )
+    endpoints = [{"region": "eu-west-1"}, {"region": "eu-north-1"}]
+    common = {"workload__spec__endpoints": endpoints, "workload__spec__resources__region": None}
+    found = findings(
+        Evaluator([(compiled, RuleSettings())]),
+        target(3, {**common, "workload__spec__serving__replicas": 4}),
+        target(4, {**common, "workload__spec__serving__replicas": 1}),
+    )
+    assert [(f.location.span.line, f.message) for f in found] == [(3, "2 endpoints, true")]
+    # the endpoints are given to the context on request; a null is always in it (on request,
+    # the backend would take it for an undefined variable)
+    assert contexts == [
+        {"workload__spec__resources__region": None, "workload__spec__serving__replicas": 4},
+        {"workload__spec__resources__region": None, "workload__spec__serving__replicas": 1},
+    ]
+
+
+def test_a_rule_with_each_has_every_value_it_reads_in_its_context(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    contexts = _contexts(monkeypatch)
+    compiled = rule(
+        tmp_path,
+        extra="each: workload.spec.endpoints",
+        violation='item.region.startsWith("eu")',
+        message="{workload.spec.serving.replicas + index}",
+    )
+    values = {
+        "workload__spec__endpoints": [{"region": "eu-west-1"}, {"region": "us-east-1"}],
+        "workload__spec__serving__replicas": 4,
+    }
+    found = findings(Evaluator([(compiled, RuleSettings())]), target(3, values))
+    assert [f.message for f in found] == ["4"]
+    assert contexts == [values]

@@ -49,6 +49,9 @@ class CompiledRule:
     variables: tuple[tuple[str, Any], ...]  # the rule's named sub-expressions, in order
     checks: tuple[CompiledCheck, ...]
     reads: frozenset[str]  # names its expressions read, to prepare the activation once
+    #: Of those, the names read to decide whether a check fires (``applies``, ``each``,
+    #: ``variables``, each ``violation``); the rest are read only to report a check that did.
+    verdict_reads: frozenset[str]
     #: Bounds on what evaluating it costs (linter/policy/cost_model.py): of ``applies`` and
     #: ``each``, and of everything evaluated per element of ``each`` (variables, checks).
     costs: tuple[CostModel, CostModel]
@@ -205,10 +208,20 @@ def compile_rule(
     variables = tuple(
         (name, program(source, ("variables", name))) for name, source in meta.variables.items()
     )
-    programs = [applies, each, *(compiled for _, compiled in variables)]
+    verdict = [applies, each, *(compiled for _, compiled in variables)]
+    verdict += [compiled.violation for compiled in checks]
+    reporting = []
     for compiled in checks:
-        programs += [compiled.violation, compiled.related, *compiled.path.programs]
-        programs += compiled.message.programs + (compiled.fix.programs if compiled.fix else [])
-    names = frozenset(name for p in programs if p is not None for name in p.variables())
+        reporting += [compiled.related, *compiled.path.programs, *compiled.message.programs]
+        reporting += compiled.fix.programs if compiled.fix else []
+    verdict_names = _variables(verdict)
+    names = verdict_names | _variables(reporting)
     costs = analysis.costs(meta)
-    return CompiledRule(meta, path, applies, each, variables, tuple(checks), names, costs)
+    return CompiledRule(
+        meta, path, applies, each, variables, tuple(checks), names, verdict_names, costs
+    )
+
+
+def _variables(programs: list[Any]) -> frozenset[str]:
+    """The variables the compiled ``programs`` (None: not given) read."""
+    return frozenset(name for p in programs if p is not None for name in p.variables())
