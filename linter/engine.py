@@ -25,7 +25,7 @@ from linter.load.positions import format_path, parse_path
 from linter.policy.cost_model import CostModel, SizeOf, document_sizes, over_budget
 from linter.policy.loader import CompiledCheck, CompiledRule
 from linter.policy.names import MISSING, SEPARATOR, activation_roots, kind_variable, member
-from linter.policy.template import Read
+from linter.policy.template import Read, looked_up_data
 from linter.selection import RuleSettings, resolve_severity
 
 EVALUATION_RULE = "GL006"
@@ -509,7 +509,9 @@ def _fire(check: CompiledCheck, context: Any, read: Read) -> _Fired:
     path = check.path.render(context, read)
     related: tuple[dict[str, Any], ...] = ()
     if check.related is not None:
-        entries = cel.evaluate(check.related, context)
+        entries = looked_up_data(check.related_lookup, read) if check.related_lookup else MISSING
+        if entries is MISSING:
+            entries = cel.evaluate(check.related, context)
         if not isinstance(entries, list):
             raise cel.CelError("`related` must evaluate to a list of maps")
         if not all(isinstance(entry, dict) for entry in entries):

@@ -308,3 +308,57 @@ def test_a_rule_with_each_has_every_value_it_reads_in_its_context(
     found = findings(Evaluator([(compiled, RuleSettings())]), target(3, values))
     assert [f.message for f in found] == ["4"]
     assert contexts == [values]
+
+
+def _with_related(tmp_path: Path, related: str) -> CompiledRule:
+    text = ORG_RULE.format(
+        number=100, name="rule-100", extra="", violation="true", path="spec", message="m"
+    )
+    path = tmp_path / "ACME100.yaml"
+    path.write_text(
+        text.replace("    message: 'm'\n", f"    message: 'm'\n    related: {related}\n")
+    )
+    return load_rule(path)
+
+
+def _evaluated(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The programs CEL evaluates."""
+    programs: list[Any] = []
+    real = engine.cel.evaluate
+
+    def counted(program: Any, context: Any) -> Any:
+        programs.append(program)
+        return real(program, context)
+
+    monkeypatch.setattr(engine.cel, "evaluate", counted)
+    return programs
+
+
+@pytest.mark.parametrize(
+    ("document", "by_cel", "related"),
+    [
+        (0, False, [("w4.yaml", 4)]),
+        # beyond CEL's integers: CEL gives back a double, which names no document
+        (2**64, True, []),
+    ],
+)
+def test_related_at_a_plain_path_is_read_without_cel_when_cel_gives_the_same(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    document: int,
+    by_cel: bool,
+    related: list[tuple[str, int]],
+) -> None:
+    compiled = _with_related(tmp_path, "facts.pool.conflicts")
+    evaluated = _evaluated(monkeypatch)
+    other = target(4, {})
+    entry = {"file": "w4.yaml", "document": document, "part": 0, "path": "spec"}
+    one = target(3, {"facts__pool__conflicts": [entry]})
+    values = engine.Values(engine.nested(one.values))
+    found = list(
+        Evaluator([(compiled, RuleSettings())]).evaluate(
+            one, values, None, lambda f, d, p: other if (f, d, p) == ("w4.yaml", 0, 0) else None
+        )
+    )
+    assert [(r.file, r.span.line) for f in found for r in f.related] == related
+    assert (compiled.checks[0].related in evaluated) is by_cel

@@ -15,7 +15,7 @@ from linter.load.positions import parse_path
 from linter.parse_cache import parsed
 from linter.policy.cost_model import CostModel
 from linter.policy.names import SEPARATOR
-from linter.policy.rule_analysis import Analysis, RuleAnalysis
+from linter.policy.rule_analysis import Analysis, Lookup, RuleAnalysis
 from linter.policy.rule_file import RuleFile
 from linter.policy.template import Template, parse_template
 
@@ -38,6 +38,8 @@ class CompiledCheck:
     message: Template
     fix: Template | None
     related: Any | None
+    #: How to read ``related`` without CEL when it is a plain path (they all are, so far).
+    related_lookup: Lookup | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -202,6 +204,7 @@ def compile_rule(
                 message,
                 fix,
                 program(check.related, (*where, "related")),
+                analysis.lookup(check.related) if check.related is not None else None,
             )
         )
     applies, each = program(meta.applies, ("applies",)), program(meta.each, ("each",))

@@ -66,13 +66,26 @@ class Template:
 def _looked_up(lookup: Lookup, read: Read) -> Any:
     """The value at a plain path, when CEL would give back the same value; MISSING otherwise
     (the placeholder is then evaluated, and fails as CEL fails on a missing key)."""
+    value = _at(lookup, read)
+    return value if value is not MISSING and _as_in_cel(value) else MISSING
+
+
+def looked_up_data(lookup: Lookup, read: Read) -> Any:
+    """The data at a plain path (maps too: CEL gives back a map of plain values unchanged,
+    but for the order of its keys, which data read by key does not see); MISSING where CEL
+    must read it."""
+    value = _at(lookup, read)
+    return value if value is not MISSING and _data_as_in_cel(value) else MISSING
+
+
+def _at(lookup: Lookup, read: Read) -> Any:
     name, keys = lookup
     value = read(name)
     for key in keys:
         value = _step(value, key)
         if value is MISSING:
             return MISSING
-    return value if _as_in_cel(value) else MISSING
+    return value
 
 
 def _step(value: Any, key: str | int) -> Any:
@@ -92,6 +105,14 @@ def _as_in_cel(value: Any) -> bool:
     if isinstance(value, int):
         return value in _CEL_INTEGERS
     return isinstance(value, list) and all(_as_in_cel(item) for item in value)
+
+
+def _data_as_in_cel(value: Any) -> bool:
+    if isinstance(value, dict):
+        return all(isinstance(key, str) and _data_as_in_cel(item) for key, item in value.items())
+    if isinstance(value, list):
+        return all(_data_as_in_cel(item) for item in value)
+    return _as_in_cel(value)
 
 
 def parse_template(text: str, analysis: Analysis) -> Template:
