@@ -107,12 +107,29 @@ def _as_in_cel(value: Any) -> bool:
     return isinstance(value, list) and all(_as_in_cel(item) for item in value)
 
 
+_PLAIN_SCALARS = frozenset({str, bool, float, type(None)})
+
+
 def _data_as_in_cel(value: Any) -> bool:
-    if isinstance(value, dict):
-        return all(isinstance(key, str) and _data_as_in_cel(item) for key, item in value.items())
-    if isinstance(value, list):
-        return all(_data_as_in_cel(item) for item in value)
-    return _as_in_cel(value)
+    """Whether CEL gives ``value`` back as it is (but for the order of map keys): plain data of
+    exact types, its integers in CEL's range, its maps keyed by strings. Walked without
+    recursion: a run-wide fact's list of related entries can be long, and is read per finding."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        kind = type(item)
+        if kind in _PLAIN_SCALARS:
+            continue
+        if kind is int:
+            if item not in _CEL_INTEGERS:
+                return False
+        elif kind is list:
+            pending.extend(item)
+        elif kind is dict and all(type(key) is str for key in item):
+            pending.extend(item.values())
+        else:
+            return False
+    return True
 
 
 def parse_template(text: str, analysis: Analysis) -> Template:
