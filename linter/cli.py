@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from linter import __version__
+from linter import __version__, collector
 from linter.commands import COMMANDS
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -34,6 +34,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # pydantic looks up plugin entry points on first use (~25 ms of importlib.metadata);
     # gpulint uses none, and a pre-commit hook feels every millisecond of start-up.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    collector.pause()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

@@ -14,6 +14,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from linter import collector
+
 T = TypeVar("T")
 Task = Callable[[int, int], T]
 
@@ -60,7 +62,8 @@ PARALLEL_THRESHOLD = 200
 
 def fork_map(task: Task[T], total: int, jobs: int) -> Sequence[T] | None:
     """``task(start, stop)`` for slices of ``range(total)`` in ``jobs`` forked workers, results in
-    order; None when it should run in-process instead (one job, too few items, or no fork)."""
+    order; None when it should run in-process instead (one job, too few items, or no fork).
+    What the workers inherit and the results they send back live on (linter/collector.py)."""
     global _TASK
     if jobs <= 1 or total < PARALLEL_THRESHOLD or not can_fork():
         return None
@@ -70,7 +73,12 @@ def fork_map(task: Task[T], total: int, jobs: int) -> Sequence[T] | None:
     _TASK = task
     try:
         context = multiprocessing.get_context("fork")
+        collector.lives_on()  # what every worker inherits
+        results: list[T] = []
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            return list(pool.map(_run, slices(total, jobs * 4)))  # type: ignore[arg-type]
+            for part in pool.map(_run, slices(total, jobs * 4)):
+                results.append(part)  # type: ignore[arg-type]  # _run returns the task's T
+                collector.lives_on()
+        return results
     finally:
         _TASK = None

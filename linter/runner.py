@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from linter import collector
 from linter.cache import ResultCache
 from linter.config import LoadedConfig
 from linter.discover import Candidate, find_candidates
@@ -234,10 +235,12 @@ def _lint_all(
             ]
             pack_wide(done)
             results.extend(done)
+            collector.lives_on()  # kept until the run ends
         return results
 
     if candidates:
         plan()  # before forking, so that every worker has it
+        collector.lives_on()
     parts = fork_map(chunk, len(candidates), jobs)
     if parts is None:
         return chunk(0, len(candidates))

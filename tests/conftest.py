@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from linter import collector
 from linter.bundled import bundled
 from linter.cli import main
 from linter.config import LoadedConfig, load_config
@@ -47,6 +49,15 @@ docs:
 def no_result_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test lints afresh; tests/test_cache.py turns the cache on where it is the subject."""
     monkeypatch.setenv("GPULINT_NO_CACHE", "1")
+
+
+@pytest.fixture(autouse=True)
+def collector_as_found() -> Iterator[None]:
+    """The CLI freezes what start-up made (linter/collector.py), for a process that ends soon;
+    the tests run thousands of commands in one, so each test's objects are let go after it."""
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*collector.DEFAULT_THRESHOLD)
 
 
 @pytest.fixture(scope="session")

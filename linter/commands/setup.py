@@ -6,6 +6,7 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
+from linter import collector
 from linter.bundled import bundled
 from linter.config import LoadedConfig, find_config, load_config
 from linter.policy.loader import Rulebook, load_rulebook
@@ -29,7 +30,9 @@ def load_setup(
     directories = [bundled("rules"), *config.rules_directories()]
     directories += [Path(d) for d in args.rules_dir]
     rulebook = load_rulebook(directories)
-    return Setup(config, rulebook, Selection(config, select or [], ignore or []))
+    setup = Setup(config, rulebook, Selection(config, select or [], ignore or []))
+    collector.resume()
+    return setup
 
 
 def load_configuration(args: argparse.Namespace) -> LoadedConfig:

@@ -1,0 +1,40 @@
+"""The garbage collector's settings over a run (linter/collector.py): start-up collects rarely,
+and once it is over what it made is frozen and collections run as Python's defaults have them."""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+
+from conftest import run_cli
+
+from linter import collector
+
+
+def test_start_up_collects_rarely_and_then_as_by_default() -> None:
+    default = collector.DEFAULT_THRESHOLD
+    collector.pause()
+    assert gc.get_threshold() == (collector.STARTUP_THRESHOLD, *default[1:])
+    made = [[number] for number in range(1000)]  # start-up's objects
+    frozen = gc.get_freeze_count()
+    collector.resume()
+    assert gc.get_threshold() == default
+    assert gc.get_freeze_count() >= frozen + len(made)
+    assert gc.isenabled()
+
+
+def test_a_check_leaves_the_default_thresholds_and_start_up_frozen(tmp_path: Path) -> None:
+    (tmp_path / "w.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
+    gc.unfreeze()
+    result = run_cli("check", str(tmp_path))
+    assert result.code == 0, result.err
+    assert gc.get_threshold() == collector.DEFAULT_THRESHOLD
+    assert gc.get_freeze_count() > 10_000  # modules, classes, rules: what start-up made
+
+
+def test_a_command_that_fails_before_start_up_ends_still_collects(tmp_path: Path) -> None:
+    result = run_cli("check", "--config", str(tmp_path / "absent.yaml"), str(tmp_path))
+    assert result.code == 2
+    # start-up never ended, and the collector is not off: it only collects less often
+    assert gc.isenabled()
+    assert gc.get_threshold()[0] == collector.STARTUP_THRESHOLD
