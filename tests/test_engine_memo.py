@@ -362,3 +362,27 @@ def test_related_at_a_plain_path_is_read_without_cel_when_cel_gives_the_same(
     )
     assert [(r.file, r.span.line) for f in found for r in f.related] == related
     assert (compiled.checks[0].related in evaluated) is by_cel
+
+
+def test_a_value_the_backend_cannot_convert_fails_only_the_rules_that_read_it(
+    tmp_path: Path,
+) -> None:
+    replicas = rule(tmp_path, message="{workload.spec.serving.replicas}")
+    region = rule(
+        tmp_path, 101, violation='workload.spec.resources.region == "a"', message="{index}"
+    )
+    named = rule(tmp_path, 102, message="{workload.metadata.name}")
+    rules = [(replicas, RuleSettings()), (region, RuleSettings()), (named, RuleSettings())]
+    values = {
+        "workload__spec__serving__replicas": 4,
+        "workload__spec__resources__region": {"a"},  # a set: no CEL value
+        "workload__metadata__name": "chat",
+    }
+    one = target(3, values)
+    found = list(Evaluator(rules).evaluate(one, engine.Values(values), None, lambda *_: None))
+    assert [(f.rule_id, f.message.split(":")[0]) for f in found] == [
+        ("ACME100", "4"),
+        ("GL006", "rule ACME101 (rule-101) could not be evaluated here"),
+        ("ACME102", "chat"),
+    ]
+    assert "Failed to convert variable 'workload__spec__resources__region'" in found[1].message
