@@ -177,17 +177,23 @@ def test_options_are_part_of_what_is_remembered(tmp_path: Path) -> None:
     assert [f.message for f in findings(second, one)] == ["2"]
 
 
-def test_the_rules_evaluated_on_one_target_share_one_context(
-    tmp_path: Path, runs: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    contexts: list[dict[str, Any]] = []
+def _contexts(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """What every CEL context of the run is made with."""
+    made: list[dict[str, Any]] = []
     real = engine.cel.new_context
 
     def counted(variables: dict[str, Any]) -> Any:
-        contexts.append(dict(variables))
+        made.append(dict(variables))
         return real(variables)
 
     monkeypatch.setattr(engine.cel, "new_context", counted)
+    return made
+
+
+def test_the_rules_evaluated_on_one_target_share_one_context(
+    tmp_path: Path, runs: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    contexts = _contexts(monkeypatch)
     replicas = rule(
         tmp_path,
         violation="workload.spec.serving.replicas > 2",
@@ -250,19 +256,6 @@ def test_a_value_that_cannot_be_computed_fails_only_the_rules_that_read_it(
         ("GL006", f"rule ACME101 (rule-101) {cause}"),
         ("GL006", f"rule ACME102 (rule-102) {cause}"),
     ]
-
-
-def _contexts(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """What every CEL context of the run is made with."""
-    made: list[dict[str, Any]] = []
-    real = engine.cel.new_context
-
-    def counted(variables: dict[str, Any]) -> Any:
-        made.append(dict(variables))
-        return real(variables)
-
-    monkeypatch.setattr(engine.cel, "new_context", counted)
-    return made
 
 
 def test_a_value_read_only_to_report_a_finding_is_converted_only_for_one(
