@@ -10,13 +10,13 @@ configuration assumed of it.
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from linter import cel
+from linter.compact_json import compact_json
 from linter.facts import PROVIDERS, RUN_WIDE, Facts
 from linter.findings import Finding, Location, Severity
 from linter.formats.manifest import Manifest
@@ -146,7 +146,7 @@ def _token(value: Any) -> str | None:
     if type(value) in _SCALARS:
         return repr(value)  # quoted strings, digits, True, None: never a JSON list or map
     try:
-        return json.dumps(value, separators=(",", ":"))
+        return compact_json(value)
     except (TypeError, ValueError):
         return None
 

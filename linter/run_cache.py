@@ -12,11 +12,11 @@ authenticated by the store and still checked like input: anything doubtful is a 
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from linter.cache import ResultCache
+from linter.compact_json import compact_json
 from linter.file_result import (
     FileResult,
     Strings,
@@ -144,4 +144,4 @@ def _members(files: Iterable[tuple[str, Any]]) -> list[bytes]:
 
 def _compact(value: Any) -> bytes:
     """``value`` as compact JSON."""
-    return json.dumps(value, separators=(",", ":")).encode()
+    return compact_json(value).encode()
