@@ -15,6 +15,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))  # the scripts import each other as run.py does
 report = importlib.import_module("report")
 targets = importlib.import_module("targets")
+stages = importlib.import_module("stages")
 
 
 def _generate(folder: Path, count: int, *flags: str) -> dict[str, str]:
@@ -165,3 +166,54 @@ def test_results_md_says_what_was_run_and_quotes_its_figures(results: dict[str, 
     )
     assert "| warm re-run of 10,000 with a peak under 100 MiB | 120 MiB | **not met** |" in text
     assert "| 10,000 | 6.60 s, 50 MiB | 6.00 s, 50 MiB |" in text
+
+
+def test_the_stage_table_gives_each_stage_per_file_and_the_floor_before_the_rules() -> None:
+    stage = stages.Stage
+    measured = [
+        stage("read", 0.1),
+        stage("parse", 1.0),
+        stage("recognise and adapt", 2.0),
+        stage("facts", 1.9),
+        stage("rules and the rest of pass 1", 3.0),
+        stage("pass 2 and the rest", 1.0),
+    ]
+    assert stages.render("sets/k", 1000, measured, 2) == (
+        "1,000 files of sets/k, CPU per file (one process, one core):\n"
+        "  read                                 0.100 ms\n"
+        "  parse                                1.000 ms\n"
+        "  recognise and adapt                  2.000 ms\n"
+        "  facts                                1.900 ms\n"
+        "  rules and the rest of pass 1         3.000 ms\n"
+        "  pass 2 and the rest                  1.000 ms\n"
+        "  total                                9.000 ms\n"
+        "  read, parse, adapt and facts of 1,000 such files on 2 CPUs: 2.5 s at the least\n"
+        "  read, parse, adapt and facts of 10,000 such files on 2 CPUs: 25.0 s at the least\n"
+    )
+
+
+def test_stages_are_measured_over_the_files_asked_for(tmp_path: Path) -> None:
+    """Each pipeline runs in its own forked process; what they cost is not asserted, only that
+    every stage is measured once over the files asked for, in order."""
+    _generate(tmp_path / "set", 6, "--kubernetes")
+    count, measured = stages.measure(tmp_path / "set", 4, 1)
+    assert count == 4
+    assert [stage.name for stage in measured] == [
+        "read",
+        "parse",
+        "recognise and adapt",
+        "facts",
+        "rules and the rest of pass 1",
+        "pass 2 and the rest",
+    ]
+
+
+def test_a_pipeline_that_fails_in_its_process_stops_the_measurement(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    def fails() -> None:
+        raise ZeroDivisionError("in the child")
+
+    with pytest.raises(RuntimeError, match="a pipeline failed in its process"):
+        stages._in_child(fails)
+    assert "ZeroDivisionError: in the child" in capfd.readouterr().err
