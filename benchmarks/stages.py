@@ -46,6 +46,7 @@ from linter.facts import RUN_WIDE
 from linter.first_pass import FirstPass, lint_file, read_file
 from linter.formats import MARKERS
 from linter.load import DEFAULT_MAX_BYTES, is_json, load_source
+from linter.parallel import available_cpus
 from linter.policy.loader import load_rulebook
 from linter.runner import lint_paths
 from linter.selection import Selection
@@ -74,8 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     count, stages = measure(args.set, args.files, args.rounds)
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    print(render(str(args.set), count, stages, cpus or 1), end="")
+    print(render(str(args.set), count, stages, available_cpus()), end="")
     return 0
 
 
