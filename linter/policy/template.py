@@ -100,20 +100,22 @@ def _step(value: Any, key: str | int) -> Any:
 def _as_in_cel(value: Any) -> bool:
     """Whether CEL gives ``value`` back as it is: scalars, integers in its range, and lists of
     them (a map is left to CEL: it renders as CEL gives it back)."""
-    if value is None or isinstance(value, (bool, str, float)):
-        return True
-    if isinstance(value, int):
-        return value in _CEL_INTEGERS
-    return isinstance(value, list) and all(_as_in_cel(item) for item in value)
+    return _given_back(value, maps=False)
+
+
+def _data_as_in_cel(value: Any) -> bool:
+    """Whether CEL gives ``value`` back as it is but for the order of map keys: also maps keyed
+    by strings."""
+    return _given_back(value, maps=True)
 
 
 _PLAIN_SCALARS = frozenset({str, bool, float, type(None)})
 
 
-def _data_as_in_cel(value: Any) -> bool:
-    """Whether CEL gives ``value`` back as it is (but for the order of map keys): plain data of
-    exact types, its integers in CEL's range, its maps keyed by strings. Walked without
-    recursion: a run-wide fact's list of related entries can be long, and is read per finding."""
+def _given_back(value: Any, maps: bool) -> bool:
+    """Whether ``value`` is plain data of exact types that CEL gives back unchanged: integers in
+    its range, lists, and (with ``maps``) maps keyed by strings. Walked without recursion: a
+    run-wide fact's list of related entries can be long, and is read per finding."""
     pending = [value]
     while pending:
         item = pending.pop()
@@ -125,7 +127,7 @@ def _data_as_in_cel(value: Any) -> bool:
                 return False
         elif kind is list:
             pending.extend(item)
-        elif kind is dict and all(type(key) is str for key in item):
+        elif maps and kind is dict and all(type(key) is str for key in item):
             pending.extend(item.values())
         else:
             return False
