@@ -76,6 +76,6 @@ def test_a_link_planted_at_a_starter_name_is_never_written_through(tmp_path: Pat
         f"gpulint: error: {tmp_path / 'new' / 'workload.yaml'} already exists; "
         "use --force to overwrite\n",
     )
-    assert run_cli("init", "--force", "--dir", str(tmp_path / "new")).code == 0
+    refused = run_cli("init", "--force", "--dir", str(tmp_path / "new"))
+    assert (refused.code, "workload.yaml is a symbolic link" in refused.err) == (2, True)
     assert not target.exists()
-    assert not (tmp_path / "new" / "workload.yaml").is_symlink()

@@ -42,7 +42,7 @@ def template(name: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from linter.atomic_file import replace_file
+    from linter.commands.output import LinkRefused, link_refusal, output_folder, write_report
     from linter.errors import UsageError
 
     directory = Path(args.dir)
@@ -57,13 +57,16 @@ def run(args: argparse.Namespace) -> int:
         verb = "exists" if len(existing) == 1 else "exist"
         raise UsageError(f"{' and '.join(existing)} already {verb}; use --force to overwrite")
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        for path, text in files.items():
-            # a new file renamed into place: a link planted at the name is replaced, not written
-            # through to wherever it points
-            replace_file(path, text.encode("utf-8"))
+        with output_folder(directory, create=True):  # made without following a link
+            for path in files:
+                if path.is_symlink():  # refused before anything is written
+                    raise link_refusal(path)
+    except LinkRefused as err:
+        raise UsageError(f"--dir {args.dir}: {err.strerror}") from None
     except OSError as err:
         raise UsageError(f"cannot write to {args.dir}: {err.strerror or err}") from None
+    for path, text in files.items():
+        write_report(path, text, "cannot write")
     manifest = directory / MANIFEST
     print(f"Wrote {manifest} ({args.profile} profile) and {directory / CONFIG}.")
     print(f"Edit them, then run: gpulint check {manifest}")

@@ -29,6 +29,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from linter.bundled import bundled
+    from linter.commands.output import write_report
     from linter.commands.setup import load_setup
     from linter.errors import UsageError
     from linter.policy.loader import Rulebook, load_rulebook
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         suites[folder.as_posix()] = cases
     report = _junit(suites) if args.format == "junit" else _text(suites)
     if args.output:
-        Path(args.output).write_text(report, encoding="utf-8")
+        write_report(Path(args.output), report, "cannot write the report")
     else:
         sys.stdout.write(report)
     return 1 if any(not case.passed for cases in suites.values() for case in cases) else 0

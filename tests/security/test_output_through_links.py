@@ -1,0 +1,148 @@
+"""Writing through a committed link.
+
+A pull request committed a symbolic link at the path CI writes to (``gpulint.sarif``, the
+Action's default; a baseline; the report of ``cost`` or ``gpulint test``; the folder ``init``
+writes into), pointing at a file outside the repository (a shell start-up file). The report
+replaced that file. Now every command that writes refuses an output file that is a link, and a
+link among the folders of its path inside the working directory, names it, exits 2 and leaves
+the link's target as it was. Folders above the working directory are the user's own and are
+followed (``/tmp`` is a link on macOS), and so is a link to a pipe or device (``/dev/stdout``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+from hostile_repository import SPOT_JOB
+
+SHELL_RC = "export PATH=/usr/bin\n"
+REFUSAL = (
+    "is a symbolic link; gpulint does not write through links (remove it, or name another path)"
+)
+
+# Each command that writes a file, with the output option placed last so the path can follow.
+WRITERS = {
+    "check --output": ("check", "job.yaml", "--output"),
+    "check --format sarif -o": ("check", "--format", "sarif", "job.yaml", "-o"),
+    "check --write-baseline": ("check", "job.yaml", "--write-baseline"),
+    "cost --output": ("cost", "job.yaml", "--output"),
+}
+
+
+@pytest.fixture
+def repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """A working directory holding a manifest, and a file outside it a link may point at."""
+    outside = tmp_path / "home"
+    outside.mkdir()
+    (outside / ".bashrc").write_text(SHELL_RC)
+    work = tmp_path / "repo"
+    work.mkdir()
+    (work / "job.yaml").write_text(SPOT_JOB)
+    monkeypatch.chdir(work)
+    return work, outside
+
+
+@pytest.mark.parametrize("command", WRITERS.values(), ids=WRITERS.keys())
+def test_a_link_at_the_output_path_is_refused(
+    repository: tuple[Path, Path], command: tuple[str, ...]
+) -> None:
+    work, outside = repository
+    (work / "gpulint.sarif").symlink_to(outside / ".bashrc")
+    result = run_cli(*command, "gpulint.sarif")
+    assert result.code == 2
+    assert result.err.endswith(f"gpulint.sarif {REFUSAL}\n")
+    assert (outside / ".bashrc").read_text() == SHELL_RC
+    assert (work / "gpulint.sarif").is_symlink()
+
+
+@pytest.mark.parametrize("command", WRITERS.values(), ids=WRITERS.keys())
+def test_a_linked_folder_on_the_output_path_is_refused(
+    repository: tuple[Path, Path], command: tuple[str, ...]
+) -> None:
+    work, outside = repository
+    (work / "reports").symlink_to(outside)
+    result = run_cli(*command, "reports/.bashrc")
+    assert result.code == 2
+    assert result.err.endswith(f"reports {REFUSAL}\n")
+    assert (outside / ".bashrc").read_text() == SHELL_RC
+
+
+def test_a_dangling_link_is_refused_and_nothing_is_created(repository: tuple[Path, Path]) -> None:
+    work, outside = repository
+    (work / "gpulint.sarif").symlink_to(outside / "new-file")
+    assert run_cli("check", "job.yaml", "-o", "gpulint.sarif").code == 2
+    assert sorted(p.name for p in outside.iterdir()) == [".bashrc"]
+
+
+def test_an_absolute_path_into_the_working_directory_is_checked(
+    repository: tuple[Path, Path],
+) -> None:
+    work, outside = repository
+    (work / "gpulint.sarif").symlink_to(outside / ".bashrc")
+    result = run_cli("check", "job.yaml", "-o", str(work / "gpulint.sarif"))
+    assert result.code == 2
+    assert (outside / ".bashrc").read_text() == SHELL_RC
+
+
+def test_gpulint_test_refuses_a_linked_report(repository: tuple[Path, Path]) -> None:
+    work, outside = repository
+    rules = work / "policies"
+    (rules / "tests").mkdir(parents=True)
+    (work / "junit.xml").symlink_to(outside / ".bashrc")
+    result = run_cli("test", str(rules), "--format", "junit", "-o", "junit.xml")
+    assert result.code == 2
+    assert result.err.endswith(f"junit.xml {REFUSAL}\n")
+    assert (outside / ".bashrc").read_text() == SHELL_RC
+
+
+def test_init_refuses_a_linked_directory(repository: tuple[Path, Path]) -> None:
+    work, outside = repository
+    (work / "ml").symlink_to(outside)
+    result = run_cli("init", "--dir", "ml")
+    assert (result.code, result.err) == (2, f"gpulint: error: --dir ml: ml {REFUSAL}\n")
+    assert sorted(p.name for p in outside.iterdir()) == [".bashrc"]
+
+
+def test_init_refuses_to_replace_a_link_even_with_force(repository: tuple[Path, Path]) -> None:
+    work, outside = repository
+    (work / "workload.yaml").symlink_to(outside / ".bashrc")
+    result = run_cli("init", "--force")
+    assert result.code == 2
+    assert result.err.endswith(f"workload.yaml {REFUSAL}\n")
+    assert (outside / ".bashrc").read_text() == SHELL_RC
+
+
+def test_a_linked_folder_outside_the_working_directory_is_the_users(
+    repository: tuple[Path, Path], tmp_path: Path
+) -> None:
+    _, outside = repository
+    (tmp_path / "reports").symlink_to(outside)
+    report = tmp_path / "reports" / "report.json"
+    assert run_cli("check", "job.yaml", "--format", "json", "-o", str(report)).code == 1
+    assert (outside / "report.json").read_text().startswith("{")
+
+
+def test_a_link_outside_the_working_directory_is_refused_too(
+    repository: tuple[Path, Path], tmp_path: Path
+) -> None:
+    _, outside = repository
+    (tmp_path / "latest.json").symlink_to(outside / ".bashrc")
+    result = run_cli("check", "job.yaml", "-o", str(tmp_path / "latest.json"))
+    assert (result.code, result.err.endswith(f"latest.json {REFUSAL}\n")) == (2, True)
+    assert (outside / ".bashrc").read_text() == SHELL_RC
+
+
+def test_a_link_to_a_device_is_written_to(repository: tuple[Path, Path]) -> None:
+    work, _ = repository
+    (work / "out").symlink_to("/dev/null")
+    assert run_cli("check", "job.yaml", "-o", "out").code == 1
+    assert (work / "out").is_symlink()
+
+
+def test_a_plain_file_in_a_plain_folder_is_written(repository: tuple[Path, Path]) -> None:
+    work, _ = repository
+    (work / "out").mkdir()
+    assert run_cli("check", "job.yaml", "--format", "json", "-o", "out/report.json").code == 1
+    assert (work / "out" / "report.json").read_text().startswith("{")
