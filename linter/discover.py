@@ -12,6 +12,7 @@ from linter.repository import repository_root
 
 EXTENSIONS = (".yaml", ".yml", ".json")
 SKIPPED_DIRECTORIES = {"node_modules", "__pycache__", "venv"}
+CHART_FILE, CHART_TEMPLATES = "Chart.yaml", "templates"
 # Far deeper than any real repository; a tree built to be deeper is not searched below it.
 MAX_DEPTH = 100
 
@@ -43,6 +44,17 @@ class Discovery:
     candidates: list[Candidate] = field(default_factory=list)
     excluded: list[str] = field(default_factory=list)  # display paths matched by ``exclude``
     too_deep: list[str] = field(default_factory=list)  # folders at MAX_DEPTH, not entered
+    #: The ``templates`` folders of Helm charts, not entered: YAML only once rendered.
+    chart_templates: list[str] = field(default_factory=list)
+
+
+def chart_templates_reason(templates: str) -> str:
+    """Why a chart's ``templates`` folder (its display path) was not linted, and what to run."""
+    chart = templates.rpartition("/")[0] or "."
+    return (
+        f"a Helm chart's templates, YAML only once rendered: "
+        f"helm template {chart} | gpulint check -"
+    )
 
 
 def display_path(path: str | Path, root: Path) -> str:
@@ -87,7 +99,7 @@ def find_candidates(
         path = Path(raw)
         if path.is_dir():
             boundary = repository_root(path)
-            for file in _walk(path, out.too_deep, root):
+            for file in _walk(path, out, root):
                 add(file, False, boundary)
         elif path.is_file() or path.is_symlink() or path.exists():
             # unreadable or special files are added too: the loader reports why
@@ -107,9 +119,10 @@ def discover(
     return find_candidates(paths, exclude, root).candidates
 
 
-def _walk(top: Path, too_deep: list[str], root: Path) -> Iterator[str]:
+def _walk(top: Path, out: Discovery, root: Path) -> Iterator[str]:
     """Candidate files below ``top`` in sorted depth-first order, with an explicit stack (a
-    tree thousands of levels deep costs no recursion)."""
+    tree thousands of levels deep costs no recursion). A Helm chart's ``templates`` folder (beside
+    its ``Chart.yaml``) is not entered but recorded: its files are linted once rendered."""
     stack: list[tuple[str | Path, int]] = [(top, 0)]
     while stack:
         directory, depth = stack.pop()
@@ -119,14 +132,17 @@ def _walk(top: Path, too_deep: list[str], root: Path) -> Iterator[str]:
         except OSError:
             continue  # unreadable: as os.walk, skipped
         subdirectories = []
+        chart = any(entry.name == CHART_FILE and not _is_directory(entry) for entry in listed)
         for entry in listed:
             if _is_directory(entry):
-                if not entry.is_symlink() and enterable(entry.name):
+                if chart and entry.name == CHART_TEMPLATES:
+                    out.chart_templates.append(display_path(entry.path, root))
+                elif not entry.is_symlink() and enterable(entry.name):
                     subdirectories.append(entry.path)
             elif entry.name.lower().endswith(EXTENSIONS):
                 yield entry.path
         if subdirectories and depth >= MAX_DEPTH:
-            too_deep.append(display_path(directory, root))
+            out.too_deep.append(display_path(directory, root))
             continue
         stack.extend((sub, depth + 1) for sub in reversed(subdirectories))
 

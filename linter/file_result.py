@@ -26,6 +26,10 @@ from linter.suppress import Suppression
 
 #: A line's SARIF fingerprint (None when unknown) and its text, whitespace collapsed (baselines).
 LineInfo = tuple[str | None, str]
+#: Why a file was not linted (``FileResult.skipped``; the report's skipped list).
+NOTHING_OURS = "no document of a format gpulint reads"
+A_TEMPLATE = "a template that is YAML only once rendered; lint what renders it"
+SKIP_REASONS = (NOTHING_OURS, A_TEMPLATE)
 #: (display path, document, part) and what each run-wide provider recorded of that manifest.
 Record = tuple[tuple[str, int, int], dict[str, Any]]
 
@@ -48,7 +52,9 @@ class FileResult:
     display: str
     explicit: bool
     checked: bool = False  # read as one of ours (counts in "N files")
-    skipped: bool = False  # named on the command line but holds nothing of ours
+    skipped: str | None = (
+        None  # why it was not linted: an explicit file of nothing of ours, a template
+    )
     findings: list[Finding] = field(default_factory=list)  # before suppressions and severities
     suppressions: list[Suppression] = field(default_factory=list)
     wide: WideParts | PackedParts = field(default_factory=WideParts)
@@ -108,8 +114,8 @@ class FileResult:
         findings = [decode_finding(item, strings) for item in data["findings"]]
         check_findings(findings, {display: line_count}, display)
         checked, skipped = data["checked"], data["skipped"]
-        if not isinstance(checked, bool) or not isinstance(skipped, bool):
-            raise TypeError("checked and skipped are true or false")
+        if not isinstance(checked, bool) or (skipped is not None and skipped not in SKIP_REASONS):
+            raise TypeError("checked is true or false, skipped a known reason or null")
         return cls(
             display,
             explicit,

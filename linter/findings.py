@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from linter.load.positions import Path, Span
 
@@ -62,3 +63,10 @@ class Finding:
     def sort_key(self) -> tuple[str, int, int, str, str]:
         span = self.location.span
         return (self.location.file, span.line, span.column, self.rule_id, self.message)
+
+
+class Skipped(NamedTuple):
+    """A file that was not linted, and why (said on stderr and in the report)."""
+
+    file: str
+    reason: str

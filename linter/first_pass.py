@@ -21,14 +21,14 @@ from linter.deferred import Anchors, Deferred, defer
 from linter.discover import Candidate
 from linter.engine import Evaluator, Values, activation, is_run_wide, profile_of
 from linter.facts import RUN_WIDE, records, run_sides, target
-from linter.file_result import FileResult, LineInfo
+from linter.file_result import A_TEMPLATE, NOTHING_OURS, FileResult, LineInfo
 from linter.findings import Finding, Location
 from linter.formats import MARKERS, Format, InputFile, claimed, recognise
 from linter.formats.assume import assumptions_for
 from linter.formats.manifest import Manifest
 from linter.load import Document, Limits, LoadedFile, is_json, load_source
 from linter.load.positions import Path as ManifestPath
-from linter.load.positions import parse_path
+from linter.load.positions import Span, parse_path
 from linter.policy.loader import CompiledRule
 from linter.policy.names import MISSING, SEPARATOR
 from linter.report.fingerprint import line_hashes
@@ -36,6 +36,7 @@ from linter.selection import RuleSettings
 from linter.sources import Source
 
 PARSE_RULE = "GL002"
+TEMPLATE_RULE = "GL010"
 _PLACEHOLDER = re.compile(r"\{.*")
 
 
@@ -138,18 +139,38 @@ def read_file(
         loaded.refused or candidate.explicit or bool(recognised) or claimed(loaded.text)
     )
     if not recognised and not report_problems:
-        result.skipped = candidate.explicit
+        result.skipped = NOTHING_OURS if candidate.explicit else None
         return result, [], ""
     result.checked = True
-    for problem in loaded.problems:
-        location = Location(candidate.display, problem.span)
-        result.findings.append(Finding(PARSE_RULE, None, problem.message, location))
+    result.findings.extend(_load_findings(loaded, candidate.display))
+    if not recognised and any(problem.template for problem in loaded.problems):
+        result.skipped = A_TEMPLATE
     manifests: list[Manifest] = []
     for document, input_format in recognised:
         adapted = input_format.adapt(document, file)
         result.findings.extend(adapted.findings)
         manifests.extend(adapted.manifests)
     return result, manifests, loaded.text
+
+
+def _load_findings(loaded: LoadedFile, display: str) -> Iterator[Finding]:
+    """A GL002 error per problem, except that the lines a template action broke are one GL010
+    note at the first action: the file is a template, not broken YAML."""
+    template = None
+    for problem in loaded.problems:
+        if problem.template is None:
+            yield Finding(PARSE_RULE, None, problem.message, Location(display, problem.span))
+        elif template is None:
+            template = problem
+    if template is not None and template.template is not None:
+        line, action = template.span.line, template.template
+        span = Span(line, action.column, line, action.column + len(action.text))
+        message = (
+            f"this file is a template ({action.text} on this line is not YAML until rendered): "
+            "gpulint lints what renders it"
+        )
+        fix = "lint the rendered output instead: helm template CHART | gpulint check -"
+        yield Finding(TEMPLATE_RULE, None, message, Location(display, span), fix=fix)
 
 
 def _check_manifests(manifests: list[Manifest], plan: FirstPass, result: FileResult) -> None:

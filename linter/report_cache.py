@@ -26,6 +26,7 @@ from typing import BinaryIO
 
 from linter.atomic_file import pieces_of
 from linter.cache import ResultCache
+from linter.findings import Skipped
 
 #: An entry is the length of its head in this many decimal digits, the head (JSON: everything
 #: but the text) and the text.
@@ -60,7 +61,7 @@ class KeptReport:
     warnings: tuple[str, ...]
     worst: int | None  # rank of the most severe unsuppressed finding; None without any
     files_checked: int
-    skipped: tuple[str, ...]
+    skipped: tuple[Skipped, ...]
 
     def pieces(self) -> Iterable[bytes]:
         """The text's bytes, in order."""
@@ -92,7 +93,7 @@ class ReportSlot:
                 tuple(map(_text, meta["warnings"])),
                 None if meta["worst"] is None else _count(meta["worst"]),
                 _count(meta["filesChecked"]),
-                tuple(map(_text, meta["skipped"])),
+                tuple(Skipped(_text(file), _text(reason)) for file, reason in meta["skipped"]),
             )
         except (KeyError, TypeError, ValueError, RecursionError):
             stream.close()
@@ -105,7 +106,7 @@ class ReportSlot:
             "warnings": list(report.warnings),
             "worst": report.worst,
             "filesChecked": report.files_checked,
-            "skipped": list(report.skipped),
+            "skipped": [list(skipped) for skipped in report.skipped],
         }
         head = json.dumps(meta, separators=(",", ":")).encode()
         size = f"{len(head):0{_SIZE}d}".encode()

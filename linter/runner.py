@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 from linter import collector
 from linter.cache import ResultCache
 from linter.config import LoadedConfig
-from linter.discover import Candidate, find_candidates
+from linter.discover import Candidate, chart_templates_reason, find_candidates
 from linter.file_result import FileResult, LineInfo, pack_wide
-from linter.findings import Finding
+from linter.findings import Finding, Skipped
 from linter.load import DEFAULT_MAX_BYTES
 from linter.packed import CHUNK_ITEMS
 from linter.parallel import fork_map
@@ -44,7 +44,7 @@ class RunResult:
     rulebook: Rulebook
     settings: dict[str, RuleSettings]
     files_checked: int = 0
-    skipped: list[str] = field(default_factory=list)  # explicit files holding nothing of ours
+    skipped: list[Skipped] = field(default_factory=list)  # (file, why): not linted
     # display path -> line -> (fingerprint, text) of lines findings point at (SARIF, baseline)
     lines: dict[str, dict[int, LineInfo]] = field(default_factory=dict)
     # What the configuration left out, for the run summary (never cached: recomputed per run).
@@ -67,7 +67,9 @@ class RunResult:
         ]
         note = self.configuration_note()
         notices = (note,) if note else ()
-        return Report(self.findings, rules, self.files_checked, self.lines, notices)
+        return Report(
+            self.findings, rules, self.files_checked, self.lines, notices, tuple(self.skipped)
+        )
 
     def configuration_note(self) -> str | None:
         """What the configuration file left out of the run, so that a repository cannot switch
@@ -147,7 +149,10 @@ def lint_paths(
         rulebook,
         settings,
         sum(1 for result in results if result.checked),
-        [result.display for result in results if result.skipped],
+        [
+            *(Skipped(t, chart_templates_reason(t)) for t in discovery.chart_templates),
+            *(Skipped(result.display, result.skipped) for result in results if result.skipped),
+        ],
         {result.display: result.lines for result in results if result.lines},
         discovery.excluded,
         discovery.too_deep,

@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
         output=_output_key(args, options) if keep else None,
     )
     for skipped in result.skipped:
-        _note(f"skipped {skipped}: no document of a format gpulint reads")
+        _note(f"skipped {skipped.file}: {skipped.reason}")
     for folder in result.too_deep:
         _note(f"skipped the folders in {folder}: more than {MAX_DEPTH} levels deep")
     note = result.configuration_note()

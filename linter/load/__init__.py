@@ -14,6 +14,7 @@ from typing import Any
 from linter.load.composer import Composer, Document, Limits, LoadProblem
 from linter.load.positions import Span
 from linter.load.reader import Refusal, read_bounded
+from linter.load.templates import action_on_line
 
 __all__ = [
     "Document",
@@ -139,22 +140,19 @@ def load_text(text: str, limits: Limits | None = None, json: bool = False) -> Lo
     return loaded
 
 
-_PLACEHOLDER = re.compile(r"\{\{.*?\}\}")
-
-
 def _placeholder_hint(text: str, problem: LoadProblem) -> LoadProblem:
-    """A problem on a line holding a template placeholder (``{{HF_TOKEN}}``, ``{{ .Values.x
-    }}``) says so: the file is a template, and only its rendered output is YAML."""
+    """A problem on a line holding a template action (``{{HF_TOKEN}}``, ``{{ .Values.x }}``)
+    says so: the file is a template, and only its rendered output is YAML."""
     lines = text.splitlines()
     line = lines[problem.span.line - 1] if 0 < problem.span.line <= len(lines) else ""
-    found = _PLACEHOLDER.search(line)
-    if found is None:
+    action = action_on_line(line)
+    if action is None:
         return problem
     hint = (
-        f"{problem.message} (the line holds the template placeholder {found.group(0)}: lint "
+        f"{problem.message} (the line holds the template placeholder {action.text}: lint "
         "the rendered output, e.g. helm template ... | gpulint check -)"
     )
-    return LoadProblem(hint, problem.span)
+    return LoadProblem(hint, problem.span, action)
 
 
 # A document start marker: "---" at the start of a line, then a space or the line's end. No

@@ -17,6 +17,7 @@ from typing import Any
 
 from linter.load.positions import Path, SourceMap, Span
 from linter.load.scalars import ScalarTagError, resolve, resolve_plain
+from linter.load.templates import TemplateAction
 
 MERGE_KEY = "<<"
 _NOWHERE = Span(1, 1, 1, 2)
@@ -36,6 +37,7 @@ class LoadProblem:
 
     message: str
     span: Span
+    template: TemplateAction | None = None  # a template action on the problem's line
 
 
 @dataclass

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from linter.findings import Finding, Severity
+from linter.findings import Finding, Severity, Skipped
 from linter.policy.rule_file import RuleFile
 
 
@@ -33,6 +33,7 @@ class Report:
     # display path -> line -> (SARIF fingerprint, text) of the lines findings point at
     lines: Mapping[str, Mapping[int, tuple[str | None, str]]] = field(default_factory=dict)
     notices: Sequence[str] = ()  # what configuration switched off, for the summary
+    skipped: Sequence[Skipped] = ()
 
     def rule_names(self) -> dict[str, str]:
         return {rule.id: rule.meta.name for rule in self.rules}

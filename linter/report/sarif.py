@@ -75,11 +75,15 @@ def _descriptor(rule: RuleInfo) -> om.ReportingDescriptor:
     )
 
 
+def _artifact(file: str, places: RenderOptions) -> om.ArtifactLocation:
+    uri, base_id = artifact_uri(file, places.base, places.root)
+    return om.ArtifactLocation(uri=uri, uri_base_id=base_id)
+
+
 def _physical(location: Location, places: RenderOptions) -> om.PhysicalLocation:
-    uri, base_id = artifact_uri(location.file, places.base, places.root)
     span = location.span
     return om.PhysicalLocation(
-        artifact_location=om.ArtifactLocation(uri=uri, uri_base_id=base_id),
+        artifact_location=_artifact(location.file, places),
         region=om.Region(
             start_line=span.line,
             start_column=span.column,
@@ -182,9 +186,29 @@ def build(report: Report, options: RenderOptions | None = None) -> Sarif:
         automation_details=om.RunAutomationDetails(id=f"{category.rstrip('/')}/"),
         column_kind="unicodeCodePoints",
         results=[_result(f, index, places, fingerprint) for f in findings],
+        invocations=[_invocation(report, places)],
     )
     log = om.SarifLog(version="2.1.0", schema_uri=SCHEMA_URI, runs=[run])
     return Sarif(to_jsonable(log), warnings)
+
+
+def _invocation(report: Report, places: RenderOptions) -> om.Invocation:
+    """The run itself: the files it did not lint, and why, as notifications at their files."""
+    skipped = [
+        om.Notification(
+            level="note",
+            message=om.Message(text=f"not linted: {s.reason}"),
+            locations=[
+                om.Location(
+                    physical_location=om.PhysicalLocation(
+                        artifact_location=_artifact(s.file, places)
+                    )
+                )
+            ],
+        )
+        for s in report.skipped
+    ]
+    return om.Invocation(execution_successful=True, tool_execution_notifications=skipped or None)
 
 
 def dumps(document: dict[str, Any]) -> str:

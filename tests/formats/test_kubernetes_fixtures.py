@@ -145,9 +145,14 @@ def test_a_training_job_and_a_service_on_one_node_pool_across_files(rulebook: Ru
 def test_a_broken_document_does_not_hide_the_others(rulebook: Rulebook) -> None:
     path = HERE / "kubernetes" / "bad" / "placeholders.yaml"
     findings = lint([path], rulebook).findings
-    parse = [f for f in findings if f.rule_id == "GL002"]
-    assert [(f.location.span.line, f.location.span.column) for f in parse] == [(34, 23)]
-    assert "template placeholder {{HF_TOKEN}}" in parse[0].message
+    template = [f for f in findings if f.rule_id in ("GL002", "GL010")]
+    assert [(f.rule_id, f.location.span.line, f.location.span.column) for f in template] == [
+        ("GL010", 34, 22)
+    ]
+    assert template[0].message == (
+        "this file is a template ({{HF_TOKEN}} on this line is not YAML until rendered): "
+        "gpulint lints what renders it"
+    )
     assert any(f.rule_id == "GL102" and f.location.span.line == 53 for f in findings)
 
 
@@ -175,9 +180,17 @@ def _render(release: str) -> str:
     return "".join(parts)
 
 
-def test_the_chart_templates_themselves_are_not_linted(rulebook: Rulebook) -> None:
+def test_the_chart_templates_themselves_are_not_linted_and_say_so(rulebook: Rulebook) -> None:
     result = lint([CHART], rulebook)
     assert (result.files_checked, result.findings) == (0, [])
+    templates = f"{CHART.relative_to(Path.cwd()).as_posix()}/templates"
+    assert [tuple(skipped) for skipped in result.skipped] == [
+        (
+            templates,
+            "a Helm chart's templates, YAML only once rendered: "
+            f"helm template {templates[: -len('/templates')]} | gpulint check -",
+        )
+    ]
 
 
 def test_a_rendered_chart_lints_with_findings_on_its_lines(

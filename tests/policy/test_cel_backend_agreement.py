@@ -123,7 +123,7 @@ RULE_EXPRESSIONS = rule_expressions()
 
 
 def test_every_policy_rule_has_expressions_to_check() -> None:
-    engine_rules = {"GL001", "GL002", "GL004", "GL005", "GL006"}  # reported by the engine itself
+    engine_rules = {"GL001", "GL002", "GL004", "GL005", "GL006", "GL010"}  # the engine's own
     rules = {path.stem for path in (REPO / "rules").glob("*.yaml")} - engine_rules
     assert {rule for rule, _ in RULE_EXPRESSIONS} == rules
 

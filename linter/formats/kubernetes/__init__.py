@@ -10,8 +10,11 @@ annotations, or is a kind that always serves a model (LLMInferenceService); any 
 Kubernetes object, and these kinds without any of that (a web server's Deployment), are skipped
 silently.
 
-A chart's templates (files with Go template actions such as ``{{ .Values.x }}``) are skipped:
-their rendered output (``helm template ... | gpulint check -``) is what is linted.
+Recognition is decided per document on its parsed structure, never on the file's text: a
+template action in a comment or in another document's string value (a ConfigMap's data) does not
+hide a GPU Deployment beside it. A chart's template that is not YAML until rendered fails to
+parse and is reported once as a template (GL010, ``linter/load/templates.py``); its rendered
+output (``helm template ... | gpulint check -``) is what is linted.
 
 Each object is read on its own: an InferenceService that names a ServingRuntime, a TrainJob that
 names a ClusterTrainingRuntime, an autoscaler that targets a Deployment, are not joined to it
@@ -69,19 +72,13 @@ markers: tuple[bytes, ...] = KUBERNETES
 _KIND_LINE = re.compile(
     r"^kind:\s*[\"']?(" + "|".join(sorted({k for _, k in KINDS})) + r")[\"']?\s*$", re.MULTILINE
 )
-#: A Go template action (Helm): a chart's templates are not ours to judge until rendered. KServe
-#: fills ``{{.Name}}`` in a ServingRuntime's arguments itself, so that one is no template.
-_TEMPLATE_ACTION = re.compile(
-    r"\{\{-?\s*(?!\.Name\}\})"
-    r"(\.|\$|/\*|(if|else|end|range|with|include|define|template|toYaml|required)\b)"
-)
 
 
 def recognises(data: Mapping[str, Any], source: InputFile) -> bool:
-    """A known kind that requests GPUs, runs an engine or launcher, or is annotated for gpulint;
-    never in a chart's template (Go template actions), which is judged once rendered."""
+    """A known kind that requests GPUs, runs an engine or launcher, or is annotated for
+    gpulint."""
     key = _kind(data)
-    if key is None or _TEMPLATE_ACTION.search(source.text) is not None:
+    if key is None:
         return False
     return (
         key in ALWAYS_OURS
@@ -95,11 +92,9 @@ def recognises(data: Mapping[str, Any], source: InputFile) -> bool:
 
 def claims(text: str) -> bool:
     """A file that fails to parse is reported when it is a manifest of a known kind requesting
-    GPUs, not a chart's template (Go template actions) that only parses once rendered."""
-    return (
-        _KIND_LINE.search(text) is not None
-        and any(resource in text for resource in gpu_resources())
-        and _TEMPLATE_ACTION.search(text) is None
+    GPUs (a chart's template among them: reported once as a template)."""
+    return _KIND_LINE.search(text) is not None and any(
+        resource in text for resource in gpu_resources()
     )
 
 
