@@ -48,12 +48,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except Exception as err:  # every known failure is turned into a one-line message below
-        from linter.errors import USER_ERRORS
+        from linter.errors import UserError
         from linter.printable import printable
 
         if args.debug:
             raise
-        if isinstance(err, USER_ERRORS):
+        if isinstance(err, UserError):
             print(f"gpulint: error: {printable(str(err))}", file=sys.stderr)
         else:
             print(

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
+from linter.errors import UserError
 from linter.load import Refusal, read, read_bounded
 from linter.load.positions import SourceMap
 from linter.repository import inside, repository_root
@@ -29,7 +30,7 @@ CONFIG_MAX_BYTES = 1024 * 1024
 FailOn = Literal["error", "warning", "note", "never"]
 
 
-class ConfigError(Exception):
+class ConfigError(UserError):
     """Configuration that cannot be used; the message names the file (and line where known)."""
 
 

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from linter.errors import UserError
 from linter.repository import repository_root
 
 EXTENSIONS = (".yaml", ".yml", ".json")
@@ -17,7 +18,7 @@ CHART_FILE, CHART_TEMPLATES = "Chart.yaml", "templates"
 MAX_DEPTH = 100
 
 
-class DiscoveryError(Exception):
+class DiscoveryError(UserError):
     """A path on the command line that does not exist."""
 
 

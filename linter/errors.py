@@ -1,14 +1,16 @@
-"""The errors that are the user's to fix (exit 2 with a one-line message, no traceback)."""
+"""The errors that are the user's to fix (exit 2 with a one-line message, no traceback).
+
+Each stage raises its own subclass of :class:`UserError` (a configuration file, a path, a rule
+file, a command's arguments); the command line catches the base class. This module imports
+nothing, so every layer may raise them.
+"""
 
 from __future__ import annotations
 
-from linter.config import ConfigError
-from linter.discover import DiscoveryError
-from linter.policy.loader import RuleError
+
+class UserError(Exception):
+    """Something the user can fix; its message says what, and where."""
 
 
-class UsageError(Exception):
+class UsageError(UserError):
     """Arguments that do not make sense together, or a value the command cannot use."""
-
-
-USER_ERRORS: tuple[type[Exception], ...] = (ConfigError, DiscoveryError, RuleError, UsageError)

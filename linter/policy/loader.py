@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from linter import cel
+from linter.errors import UserError
 from linter.load import Refusal, read_bounded
 from linter.load.positions import parse_path
 from linter.parse_cache import parsed
@@ -26,7 +27,7 @@ _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 RULE_MAX_BYTES = 1024 * 1024
 
 
-class RuleError(Exception):
+class RuleError(UserError):
     """A rule file that cannot be used; the message starts with ``file:line:col:``."""
 
 
