@@ -43,12 +43,12 @@ from linter.config import LoadedConfig, load_config
 from linter.discover import Candidate, find_candidates
 from linter.engine import activation
 from linter.facts import RUN_WIDE
-from linter.first_pass import FirstPass, lint_file, read_file
 from linter.formats import MARKERS
 from linter.load import DEFAULT_MAX_BYTES, is_json, load_source
-from linter.parallel import available_cpus
 from linter.policy.loader import load_rulebook
-from linter.runner import lint_paths
+from linter.run.first_pass import FirstPass, lint_file, read_file
+from linter.run.runner import lint_paths
+from linter.run.workers import available_cpus
 from linter.selection import Selection
 from linter.sources import read_source
 

@@ -11,8 +11,9 @@ import os
 import sys
 from collections.abc import Sequence
 
-from linter import __version__, collector
+from linter import __version__
 from linter.commands import COMMANDS
+from linter.run import garbage_collection
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -34,7 +35,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # pydantic looks up plugin entry points on first use (~25 ms of importlib.metadata);
     # gpulint uses none, and a pre-commit hook feels every millisecond of start-up.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    collector.pause()
+    garbage_collection.pause()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

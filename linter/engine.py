@@ -2,7 +2,7 @@
 
 Rules that read only a workload's own facts run while its file is read (pass 1, on the
 manifest); rules that read a run-wide fact (``facts.pool``, ``facts.quota``) run once every
-file has been read (pass 2, on the manifest's :class:`~linter.deferred.Deferred` part). Both
+file has been read (pass 2, on the manifest's :class:`~linter.run.wide_parts.Deferred` part). Both
 go through :class:`Evaluator`, which sees a :class:`Target`: where a finding can point, and what
 configuration assumed of it.
 """

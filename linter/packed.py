@@ -7,7 +7,7 @@ hundred bytes a file (workloads repeat most of each other's keys and values), an
 unpacked when it is read, in run order, and let go again.
 
 Chunks are made and read by this process and the worker processes it forks, never stored: the
-result cache keeps its own JSON form (linter/run_cache.py), so nothing unpickled here was ever
+result cache keeps its own JSON form (linter/run/reuse.py), so nothing unpickled here was ever
 outside the run.
 """
 

@@ -3,7 +3,7 @@
 A run whose files are all unchanged would otherwise restore every finding, apply suppressions
 and severities and render them again, only to print what it printed last time: at 10,000
 manifests with 46,599 findings that was most of a warm run's time and memory. The report is
-kept under the run's key (linter/run_record.py: version, rules, configuration, selection), the
+kept under the run's key (linter/run/result_key.py: version, rules, configuration, selection), the
 digest of the run's file keys (display path and content hash of each file, in order) and the
 output's own key (format and the options that change its bytes), beside what the command needs
 besides the text: the renderer's warnings, the rank of the most severe unsuppressed finding (for
@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from linter.atomic_file import pieces_of
-from linter.cache import ResultCache
 from linter.findings import Skipped
+from linter.run.result_cache import ResultCache
 
 #: An entry is the length of its head in this many decimal digits, the head (JSON: everything
 #: but the text) and the text.

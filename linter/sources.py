@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from linter.discover import Candidate
-from linter.file_result import file_key
 from linter.load import DEFAULT_MAX_BYTES, Refusal, read_bounded
+from linter.run.file_result import file_key
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from linter import collector
 from linter.bundled import bundled
 from linter.cli import main
 from linter.config import LoadedConfig, load_config
 from linter.policy.loader import Rulebook, load_rulebook
-from linter.runner import RunResult, lint_paths
+from linter.run import garbage_collection as collector
+from linter.run.runner import RunResult, lint_paths
 from linter.selection import Selection
 
 REPO = Path(__file__).resolve().parent.parent
@@ -59,7 +59,7 @@ _tests_run = itertools.count(1)
 
 @pytest.fixture(autouse=True)
 def collector_as_found() -> Iterator[None]:
-    """The CLI freezes what start-up made (linter/collector.py), for a process that ends soon;
+    """The CLI freezes what start-up made (linter/run/garbage_collection.py), for a process that ends soon;
     the tests run thousands of commands in one, so each test's objects are let go after it.
     Objects let go join the oldest generation without counting towards its next collection,
     so every hundred tests one is run: without it the suite's peak went from 450 MB to 950."""

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import CliResult, run_cli
 
-from linter import baseline
+from linter.run import baseline
 
 SPOT = """\
 apiVersion: gpulint.dev/v1alpha1

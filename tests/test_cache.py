@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from conftest import run_cli
 
-from linter import runner
-from linter.cache import ResultCache
 from linter.cache_store import CacheStore
 from linter.report_cache import ReportSlot
+from linter.run import runner
+from linter.run.result_cache import ResultCache
 
 JOB = """\
 apiVersion: gpulint.dev/v1alpha1
@@ -61,7 +61,7 @@ def ids(out: str) -> list[tuple[str, int]]:
 
 def entries(cache: Path) -> list[Path]:
     """Every entry; a run leaves two (its files' own results and, apart, their run-wide
-    parts: linter/run_cache.py)."""
+    parts: linter/run/reuse.py)."""
     return sorted(cache.glob("runs/*/entry-*.bin"))
 
 

@@ -1,4 +1,4 @@
-"""The garbage collector's settings over a run (linter/collector.py): start-up collects rarely,
+"""The garbage collector's settings over a run (linter/run/garbage_collection.py): start-up collects rarely,
 and once it is over what it made is frozen and collections run as Python's defaults have them."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from conftest import run_cli
 
-from linter import collector
+from linter.run import garbage_collection as collector
 
 
 def test_start_up_collects_rarely_and_then_as_by_default() -> None:

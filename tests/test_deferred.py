@@ -10,15 +10,15 @@ import pytest
 
 from linter import facts
 from linter.config import load_config
-from linter.deferred import Anchors, defer
 from linter.discover import find_candidates
 from linter.engine import is_run_wide
 from linter.facts import Facts
-from linter.first_pass import FirstPass
 from linter.formats.manifest import Manifest
 from linter.load.positions import parse_path
 from linter.policy.loader import Rulebook
-from linter.runner import collect
+from linter.run.first_pass import FirstPass
+from linter.run.runner import collect
+from linter.run.wide_parts import Anchors, defer
 from linter.selection import RuleSettings
 
 WORKLOAD = """\

@@ -12,10 +12,10 @@ import pytest
 from conftest import ORG_RULE
 
 from linter import engine
-from linter.deferred import Deferred
 from linter.engine import Evaluator
 from linter.findings import Finding
 from linter.policy.loader import CompiledRule, load_rule
+from linter.run.wide_parts import Deferred
 from linter.selection import RuleSettings
 
 

@@ -12,12 +12,12 @@ from typing import Any
 from conftest import lint
 
 from linter import packed
-from linter.deferred import Deferred
 from linter.facts import pool, spend
 from linter.facts.run import RunInputs
-from linter.file_result import FileResult, WideParts, pack_wide
 from linter.packed import CHUNK_ITEMS, PackedList, pack
 from linter.policy.loader import Rulebook
+from linter.run.file_result import FileResult, WideParts, pack_wide
+from linter.run.wide_parts import Deferred
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 

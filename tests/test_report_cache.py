@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from conftest import imported_by_check, run_cli
 
-from linter import file_result
-from linter.cache import ResultCache
 from linter.report_cache import KeptReport
+from linter.run import file_result
+from linter.run.result_cache import ResultCache
 
 JOB = """\
 apiVersion: gpulint.dev/v1alpha1
@@ -161,7 +161,7 @@ def test_a_report_too_large_to_read_whole_is_kept_and_printed_in_pieces(
 ) -> None:
     """Entries read whole stop at 64 bytes here and the text is read a byte at a time: the report
     is still kept, and a character of two bytes split across pieces prints whole."""
-    monkeypatch.setattr("linter.cache.MAX_ENTRY_BYTES", 64)
+    monkeypatch.setattr("linter.run.result_cache.MAX_ENTRY_BYTES", 64)
     monkeypatch.setattr("linter.report_cache._PIECE", 1)
     (tmp_path / "job.yaml").rename(tmp_path / "jöb.yaml")
     first = run_cli("check", "jöb.yaml")
@@ -179,7 +179,7 @@ def test_a_file_edited_while_it_is_linted_keeps_the_report_of_what_was_linted(
     """The run hashes every file to look up a kept report, then reads again what it lints: an
     edit between the two is linted, and its report is kept under the edited file, not the
     file as it was hashed."""
-    from linter import runner
+    from linter.run import runner
 
     job = tmp_path / "job.yaml"
     edited = JOB.replace("capacity: spot", "capacity: on-demand")
@@ -207,7 +207,7 @@ def test_a_run_answered_by_the_kept_report_imports_no_format_fact_or_engine(
 ) -> None:
     """What such a run needs is discovery, hashing and the kept entry: importing the formats'
     adapters, the facts and the engine would cost it more than the rest."""
-    heavy = ("linter.formats", "linter.facts", "linter.engine", "linter.first_pass")
+    heavy = ("linter.formats", "linter.facts", "linter.engine", "linter.run.first_pass")
 
     def probed() -> str:
         return imported_by_check(["job.yaml"], tmp_path, cached, heavy)

@@ -510,7 +510,7 @@ def test_jobs_1_and_2_give_identical_reports(
     workload_list: list[Any], ledger_list: list[Any]
 ) -> None:
     """Above the parallel threshold (200 files) --jobs 2 forks workers; the report must not change."""
-    from linter.parallel import PARALLEL_THRESHOLD
+    from linter.run.workers import PARALLEL_THRESHOLD
 
     documents = workload_list + ledger_list
     with tempfile.TemporaryDirectory(prefix="gpulint-jobs-") as tmp:

@@ -1,5 +1,5 @@
 """Every built-in rule's fixtures (tests/rules/<ID>/{good,bad}/) and docs examples, through the
-same code as ``gpulint test`` (linter/policy/testing.py)."""
+same code as ``gpulint test`` (linter/run/fixtures.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from conftest import REPO
 
 from linter.bundled import bundled
 from linter.policy.loader import Rulebook
-from linter.policy.testing import run_rule
+from linter.run.fixtures import run_rule
 
 FIXTURES = REPO / "tests" / "rules"
 RULE_IDS = sorted(p.stem for p in bundled("rules").glob("*.yaml"))

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from linter.discover import Candidate
     from linter.report.record import RenderOptions
     from linter.report_cache import KeptReport
-    from linter.runner import RunResult
+    from linter.run.runner import RunResult
 
 HELP = "lint manifests (files or directories, recursively)"
 FAIL_LEVELS = ("error", "warning", "note", "never")
@@ -108,14 +108,14 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from linter.cache import ResultCache
     from linter.commands.setup import load_setup
     from linter.discover import MAX_DEPTH
     from linter.errors import UsageError
     from linter.findings import Severity
-    from linter.parallel import available_cpus
     from linter.repository import repository_root
-    from linter.runner import lint_paths
+    from linter.run.result_cache import ResultCache
+    from linter.run.runner import lint_paths
+    from linter.run.workers import available_cpus
 
     setup = load_setup(args, _split(args.select), _split(args.ignore))
     jobs = args.jobs if args.jobs is not None else available_cpus()
@@ -248,8 +248,8 @@ def _options(args: argparse.Namespace) -> RenderOptions:
 
 
 def _write_baseline(result: RunResult, target: Path) -> int:
-    from linter import baseline
     from linter.report.summary import reported
+    from linter.run import baseline
 
     anchor = target.absolute().parent
     entries = [
@@ -263,10 +263,10 @@ def _write_baseline(result: RunResult, target: Path) -> int:
 def _apply_baseline(result: RunResult, source: Path) -> RunResult:
     import dataclasses
 
-    from linter import baseline
     from linter.errors import UsageError
     from linter.load import Refusal, read_bounded
     from linter.printable import printable
+    from linter.run import baseline
 
     content = read_bounded(source, baseline.MAX_BYTES)
     if isinstance(content, Refusal):

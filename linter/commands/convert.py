@@ -20,7 +20,7 @@ def run(args: argparse.Namespace) -> int:
     from linter.convert import convert
     from linter.discover import discover
     from linter.printable import printable
-    from linter.runner import collect
+    from linter.run.runner import collect
 
     setup = load_setup(args)
     collected = collect(discover(args.paths, setup.config.config.exclude), setup.config)

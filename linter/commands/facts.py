@@ -19,7 +19,7 @@ def run(args: argparse.Namespace) -> int:
     from linter.commands.setup import load_setup
     from linter.discover import discover
     from linter.facts import RunInputs, compute_facts, run_index
-    from linter.runner import collect
+    from linter.run.runner import collect
 
     setup = load_setup(args)
     config = setup.config.config

@@ -236,7 +236,7 @@ def from_manifests(paths: list[str], config: LoadedConfig) -> list[dict[str, Any
     configuration's exclusions and ``assume:`` blocks)."""
     from linter.discover import discover
     from linter.facts.memory_sizing import size
-    from linter.runner import collect
+    from linter.run.runner import collect
 
     out: list[dict[str, Any]] = []
     for manifest in collect(discover(paths, config.config.exclude), config).manifests:

@@ -6,11 +6,11 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from linter import collector
 from linter.bundled import bundled
 from linter.config import LoadedConfig, find_config, load_config
 from linter.policy.loader import Rulebook, load_rulebook
 from linter.repository import repository_root
+from linter.run import garbage_collection
 from linter.selection import Selection
 
 
@@ -31,7 +31,7 @@ def load_setup(
     directories += [Path(d) for d in args.rules_dir]
     rulebook = load_rulebook(directories)
     setup = Setup(config, rulebook, Selection(config, select or [], ignore or []))
-    collector.resume()
+    garbage_collection.resume()
     return setup
 
 

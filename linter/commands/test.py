@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from linter.commands.options import add_config_arguments
 
 if TYPE_CHECKING:
-    from linter.policy.testing import Case
+    from linter.run.fixtures import Case
 
 HELP = "run the good/bad fixtures of rule folders (DIR/tests/<ID>/{good,bad})"
 
@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from linter.commands.setup import load_setup
     from linter.errors import UsageError
     from linter.policy.loader import Rulebook, load_rulebook
-    from linter.policy.testing import load_rules, run_rule
+    from linter.run.fixtures import load_rules, run_rule
 
     setup = load_setup(argparse.Namespace(config=args.config, rules_dir=[]))
     folders = [Path(d) for d in args.directories] or [

@@ -60,7 +60,7 @@ def estimate(sources: Iterable[Source], config: LoadedConfig) -> Estimate:
     comparison."""
     from linter.facts.cost import compute
     from linter.facts.subject import Subject
-    from linter.runner import collect_sources
+    from linter.run.runner import collect_sources
 
     collected = collect_sources(sources, config)
     out = Estimate(problems=[_problem(finding) for finding in collected.findings])

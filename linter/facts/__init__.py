@@ -6,7 +6,7 @@ alone (:class:`Subject`), lazily, so a run whose rules never read ``facts.memory
 memory. Run-wide providers (a pool shared across files, quotas the run's workloads draw on
 together) have a :class:`~linter.facts.run.RunSide` instead: a small record of each manifest,
 an index built once from all records, and the fact read from both. Rules that read a run-wide
-fact are evaluated once every file has been read (linter/runner.py).
+fact are evaluated once every file has been read (linter/run/runner.py).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Mapping, Sequence
 
-from linter.policy.testing import Case
+from linter.run.fixtures import Case
 
 
 def render(suites: Mapping[str, Sequence[Case]]) -> str:

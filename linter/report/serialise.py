@@ -1,5 +1,5 @@
 """Findings as JSON data: the shape of the JSON report (documented by ``--format json``; fields
-are only ever added). The result cache stores findings compactly (linter/file_result.py)."""
+are only ever added). The result cache stores findings compactly (linter/run/file_result.py)."""
 
 from __future__ import annotations
 

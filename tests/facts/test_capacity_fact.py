@@ -10,7 +10,7 @@ import pytest
 from linter.discover import find_candidates
 from linter.facts import Facts, capacity, run_index
 from linter.facts.run import RunInputs, RunSide
-from linter.runner import collect
+from linter.run.runner import collect
 
 QUEUE = """\
 apiVersion: kueue.x-k8s.io/v1beta1

@@ -13,7 +13,7 @@ from conftest import lint, run_cli
 from linter.discover import find_candidates
 from linter.facts import Facts, records, spend
 from linter.policy.loader import Rulebook
-from linter.runner import collect
+from linter.run.runner import collect
 
 HEADER = "apiVersion: gpulint.dev/v1alpha1\nkind: Workload\n"
 

@@ -14,7 +14,7 @@ from linter.formats.manifest import Manifest
 from linter.load import load_text
 from linter.load.positions import parse_path
 from linter.policy.loader import Rulebook
-from linter.policy.testing import expected_markers
+from linter.run.fixtures import expected_markers
 
 #: The rules the adapters feed directly (memory fit, candidates, idle, spot) and the input rule.
 ADAPTER_RULES = ("GL001", "GL101", "GL102", "GL107", "GL201", "GL202", "GL204", "GL205")

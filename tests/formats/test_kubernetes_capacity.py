@@ -16,8 +16,8 @@ from linter.formats.manifest import Manifest
 from linter.formats.quantity import parse_quantity
 from linter.formats.values import ValueProblem
 from linter.policy.loader import Rulebook
-from linter.policy.testing import expected_markers
-from linter.runner import collect
+from linter.run.fixtures import expected_markers
+from linter.run.runner import collect
 
 FIXTURES = REPO / "tests" / "formats" / "kubernetes_capacity"
 SELECT = ("GL001", "GL002", "GL307")

@@ -20,7 +20,7 @@ from linter.formats import recognise
 from linter.formats.base import InputFile
 from linter.load import Document, load_text
 from linter.policy.loader import Rulebook
-from linter.policy.testing import expected_markers
+from linter.run.fixtures import expected_markers
 
 HERE = Path(__file__).parent
 FIXTURES = sorted(

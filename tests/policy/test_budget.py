@@ -27,7 +27,7 @@ from linter.policy.flatten import flattened
 from linter.policy.loader import CompiledRule, load_rulebook
 from linter.policy.paths import Path, Wildcard
 from linter.policy.template import placeholders
-from linter.runner import collect
+from linter.run.runner import collect
 
 EACH, ANY = Wildcard.EACH, Wildcard.ANY
 NESTED_4 = "a.map(x, b.map(y, c.map(z, d.map(w, 1))))"

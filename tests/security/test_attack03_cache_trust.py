@@ -105,7 +105,7 @@ def test_what_is_stored_under_a_key_is_the_result_of_the_bytes_it_hashes(
     """With the cache, a file is read and hashed to look its result up, and read again where it
     is linted. An edit between the two reads is linted, and stored under the edited bytes' key:
     never one content's result under another content's key."""
-    from linter import runner
+    from linter.run import runner
 
     job, edited = repo / "job.yaml", SPOT_JOB.replace("capacity: spot", "capacity: on-demand")
     real_read, real_lint = runner.read_source, runner.lint_file

@@ -2,7 +2,7 @@
 
 Read the file once (the bytes hashed for the result cache are the bytes linted), parse it,
 recognise and adapt its documents, compute local facts, run every rule that needs nothing from
-other files, and keep a :class:`~linter.file_result.FileResult`: local findings, suppressions,
+other files, and keep a :class:`~linter.run.file_result.FileResult`: local findings, suppressions,
 the records run-wide facts are built from, and the deferred part the run-wide rules need. The
 file's text and parsed documents are dropped when the file is done.
 """
@@ -15,13 +15,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from linter import suppress
 from linter.config import LoadedConfig
-from linter.deferred import Anchors, Deferred, defer
 from linter.discover import Candidate
 from linter.engine import Evaluator, Values, activation, is_run_wide, profile_of
 from linter.facts import RUN_WIDE, records, run_sides, target
-from linter.file_result import A_TEMPLATE, NOTHING_OURS, FileResult, LineInfo
 from linter.findings import Finding, Location
 from linter.formats import MARKERS, Format, InputFile, claimed, recognise
 from linter.formats.assume import assumptions_for
@@ -32,6 +29,9 @@ from linter.load.positions import Span, parse_path
 from linter.policy.loader import CompiledRule
 from linter.policy.names import MISSING, SEPARATOR
 from linter.report.fingerprint import line_hashes
+from linter.run import suppressions
+from linter.run.file_result import A_TEMPLATE, NOTHING_OURS, FileResult, LineInfo
+from linter.run.wide_parts import Anchors, Deferred, defer
 from linter.selection import RuleSettings
 from linter.sources import Source
 
@@ -114,7 +114,7 @@ def lint_file(source: Source, plan: FirstPass) -> FileResult:
     if manifests:
         _check_manifests(manifests, plan, result)
     if result.checked:
-        result.suppressions = suppress.parse(text, json=is_json(source.candidate.location))
+        result.suppressions = suppressions.parse(text, json=is_json(source.candidate.location))
         if plan.want_lines:
             result.lines = _lines(text, result)
     return result

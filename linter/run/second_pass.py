@@ -12,12 +12,12 @@ import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from linter import suppress
-from linter.deferred import Deferred
-from linter.file_result import FileResult
 from linter.findings import Finding
-from linter.parallel import fork_map
 from linter.policy.loader import Rulebook
+from linter.run import suppressions
+from linter.run.file_result import FileResult
+from linter.run.wide_parts import Deferred
+from linter.run.workers import fork_map
 from linter.selection import RuleSettings, resolve_severity
 
 if TYPE_CHECKING:  # imported when the run-wide rules run: a run answered from the cache does not
@@ -135,7 +135,7 @@ def finalise(
         findings = [*result.findings, *by_file.pop(result.display, [])]
         if not findings and not result.suppressions:
             continue
-        applied = suppress.apply(result.display, findings, result.suppressions, known, ran)
+        applied = suppressions.apply(result.display, findings, result.suppressions, known, ran)
         for finding in applied:
             rule_settings = settings.get(finding.rule_id)
             if rule_settings is not None:

@@ -18,11 +18,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from linter.deferred import Deferred
 from linter.findings import Finding, Location, Severity
 from linter.load.positions import Path, Span, format_path, parse_path
 from linter.packed import Chunk, pack
-from linter.suppress import Suppression
+from linter.run.suppressions import Suppression
+from linter.run.wide_parts import Deferred
 
 #: A line's SARIF fingerprint (None when unknown) and its text, whitespace collapsed (baselines).
 LineInfo = tuple[str | None, str]

@@ -109,7 +109,7 @@ def _fixtures(folder: Path) -> list[Path]:
 def _lint(
     rule: CompiledRule, rulebook: Rulebook, config: LoadedConfig, path: Path
 ) -> list[tuple[str, int, str]]:
-    from linter.runner import lint_paths
+    from linter.run.runner import lint_paths
 
     selection = Selection(config, (rule.id, *INPUT_RULES))
     result = lint_paths([str(path)], rulebook, config, selection)

@@ -1,8 +1,8 @@
-"""What a run reuses from the result cache (linter/cache.py), and what it leaves there.
+"""What a run reuses from the result cache (linter/run/result_cache.py), and what it leaves there.
 
-Under the run's key (linter/run_record.py) one entry holds each cacheable file's own result by
+Under the run's key (linter/run/result_key.py) one entry holds each cacheable file's own result by
 file key (display path, whether it was named, hash of the bytes linted), compactly
-(linter/file_result.py), and the run-wide findings of the run that wrote it with the digest of
+(linter/run/file_result.py), and the run-wide findings of the run that wrote it with the digest of
 that run's file keys: a run over exactly those files, every one unchanged, reuses them and
 never runs the second pass. What the run-wide rules need of each file (records, deferred
 parts) is a second entry, read only when they must run again. Everything read is
@@ -15,9 +15,9 @@ import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from linter.cache import ResultCache
 from linter.compact_json import compact_json
-from linter.file_result import (
+from linter.findings import Finding
+from linter.run.file_result import (
     FileResult,
     Strings,
     check_findings,
@@ -25,7 +25,7 @@ from linter.file_result import (
     encode_finding,
     file_key,
 )
-from linter.findings import Finding
+from linter.run.result_cache import ResultCache
 
 #: Appended to the run's key for the entry of the files' parts in the run-wide rules.
 _WIDE = "wide"

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from linter import collector
+from linter.run import garbage_collection
 
 T = TypeVar("T")
 Task = Callable[[int, int], T]
@@ -63,7 +63,8 @@ PARALLEL_THRESHOLD = 200
 def fork_map(task: Task[T], total: int, jobs: int) -> Sequence[T] | None:
     """``task(start, stop)`` for slices of ``range(total)`` in ``jobs`` forked workers, results in
     order; None when it should run in-process instead (one job, too few items, or no fork).
-    What the workers inherit and the results they send back live on (linter/collector.py)."""
+    What the workers inherit and the results they send back live on
+    (linter/run/garbage_collection.py)."""
     global _TASK
     if jobs <= 1 or total < PARALLEL_THRESHOLD or not can_fork():
         return None
@@ -73,12 +74,12 @@ def fork_map(task: Task[T], total: int, jobs: int) -> Sequence[T] | None:
     _TASK = task
     try:
         context = multiprocessing.get_context("fork")
-        collector.lives_on()  # what every worker inherits
+        garbage_collection.lives_on()  # what every worker inherits
         results: list[T] = []
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
             for part in pool.map(_run, slices(total, jobs * 4)):
                 results.append(part)  # type: ignore[arg-type]  # _run returns the task's T
-                collector.lives_on()
+                garbage_collection.lives_on()
         return results
     finally:
         _TASK = None

@@ -1,8 +1,8 @@
 """One lint run: rules and config in, findings out. The CLI and the tests both call this.
 
 Two passes (docs/architecture.md): every file on its own, in worker processes for large runs
-(linter/first_pass.py), then what depends on more than one file (linter/second_pass.py). An
-unchanged file's first-pass result comes from the result cache (linter/run_cache.py), and the
+(linter/run/first_pass.py), then what depends on more than one file (linter/run/second_pass.py). An
+unchanged file's first-pass result comes from the result cache (linter/run/reuse.py), and the
 second pass's too when no file changed.
 """
 
@@ -13,29 +13,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from linter import collector
-from linter.cache import ResultCache
 from linter.config import LoadedConfig
 from linter.discover import Candidate, chart_templates_reason, find_candidates
-from linter.file_result import FileResult, LineInfo, pack_wide
 from linter.findings import Finding, Skipped
 from linter.load import DEFAULT_MAX_BYTES
 from linter.packed import CHUNK_ITEMS
-from linter.parallel import fork_map
 from linter.policy.loader import CompiledRule, Rulebook
 from linter.report.record import Report, RuleInfo
 from linter.report_cache import KeptReport, ReportSlot
-from linter.run_cache import RunCache, files_digest
-from linter.run_record import run_key
-from linter.second_pass import finalise, run_wide_findings
+from linter.run import garbage_collection
+from linter.run.file_result import FileResult, LineInfo, pack_wide
+from linter.run.result_cache import ResultCache
+from linter.run.result_key import run_key
+from linter.run.reuse import RunCache, files_digest
+from linter.run.second_pass import finalise, run_wide_findings
+from linter.run.workers import fork_map
 from linter.selection import RuleSettings, Selection, resolve_severity
 from linter.sources import Hashed, Source, read_source
 from linter.wording import plural
 
 if TYPE_CHECKING:  # the engine, facts and formats are imported only when something is linted
     from linter.costs.budgets import CostBase
-    from linter.first_pass import FirstPass
     from linter.formats.manifest import Manifest
+    from linter.run.first_pass import FirstPass
 
 
 @dataclass
@@ -176,14 +176,14 @@ class _Plan:
 
     def __call__(self) -> FirstPass:
         if self._made is None:
-            from linter.first_pass import FirstPass
+            from linter.run.first_pass import FirstPass
 
             self._made = FirstPass.plan(*self._arguments)
         return self._made
 
 
 def _key(rulebook: Rulebook, config: LoadedConfig, selection: Selection, lines: bool) -> str:
-    """The result cache's key for this run's inputs (linter/run_record.py says what it
+    """The result cache's key for this run's inputs (linter/run/result_key.py says what it
     covers); each file's result is stored under it by the file's path and content hash."""
     inputs = [
         config.config.model_dump_json(),
@@ -240,12 +240,12 @@ def _lint_all(
             ]
             pack_wide(done)
             results.extend(done)
-            collector.lives_on()  # kept until the run ends
+            garbage_collection.lives_on()  # kept until the run ends
         return results
 
     if candidates:
         plan()  # before forking, so that every worker has it
-        collector.lives_on()
+        garbage_collection.lives_on()
     parts = fork_map(chunk, len(candidates), jobs)
     if parts is None:
         return chunk(0, len(candidates))
@@ -253,8 +253,8 @@ def _lint_all(
 
 
 def lint_file(source: Source, plan: FirstPass) -> FileResult:
-    """The first pass on one file (linter/first_pass.py, imported on first use)."""
-    from linter.first_pass import lint_file as first_pass
+    """The first pass on one file (linter/run/first_pass.py, imported on first use)."""
+    from linter.run.first_pass import lint_file as first_pass
 
     return first_pass(source, plan)
 
@@ -284,8 +284,8 @@ def collect(candidates: Sequence[Candidate], config: LoadedConfig | None = None)
 def collect_sources(sources: Iterable[Source], config: LoadedConfig) -> Collected:
     """Recognise and adapt what was read, however it was read (from disk, or at a git
     revision by ``linter.costs.revision``)."""
-    from linter.first_pass import read_file
     from linter.load import Limits
+    from linter.run.first_pass import read_file
 
     out = Collected()
     for source in sources:

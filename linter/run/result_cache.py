@@ -1,8 +1,8 @@
 """The result cache: a run over unchanged inputs is answered from the user's cache directory.
 
-Entries are JSON objects under a key the caller computes (linter/run_record.py: everything a run's
-result depends on). They are kept per repository (a folder named by the hash of its root's real
-path) in the store of linter/cache_store.py, so nothing a repository contains, a committed
+Entries are JSON objects under a key the caller computes (linter/run/result_key.py: everything a
+run's result depends on). They are kept per repository (a folder named by the hash of its root's
+real path) in the store of linter/cache_store.py, so nothing a repository contains, a committed
 ``.gpulint_cache`` included, is ever read or written as a cache. What :meth:`ResultCache.get`
 returns is authentic (written by this user's gpulint) but still only a candidate: the caller
 validates it against the run before using it.
@@ -19,7 +19,7 @@ from typing import Any, BinaryIO
 
 from linter.cache_store import CacheStore
 
-KEEP_ENTRIES = 12  # per repository: a run keeps up to three (linter/run_cache.py, report_cache.py)
+KEEP_ENTRIES = 12  # per repository: a run keeps up to three (linter/run/reuse.py, report_cache.py)
 MAX_ENTRY_BYTES = 64 * 1024 * 1024  # an entry read whole (JSON)
 #: An entry read in pieces: the report of a 20,000-file run is about 84 MB.
 MAX_LARGE_ENTRY_BYTES = 1024 * 1024 * 1024
@@ -51,7 +51,7 @@ class ResultCache:
 
     def put(self, key: str, pieces: Sequence[bytes]) -> None:
         """Store a JSON object given as the pieces of its text, never joined (``get`` reads it
-        whole: a run's entry is written one file at a time, linter/run_cache.py)."""
+        whole: a run's entry is written one file at a time, linter/run/reuse.py)."""
         self._store.put(key, pieces)
 
     def open_large(self, key: str, inspect: Callable[[bytes], object]) -> BinaryIO | None:
