@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from linter import cel
-from linter.compact_json import compact_json
+from linter.cache.compact_json import compact_json
 from linter.facts import PROVIDERS, RUN_WIDE, Facts
 from linter.findings import Finding, Location, Severity
 from linter.formats.manifest import Manifest

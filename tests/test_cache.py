@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from conftest import run_cli
 
-from linter.cache_store import CacheStore
+from linter.cache.store import CacheStore
 from linter.report_cache import ReportSlot
 from linter.run import runner
 from linter.run.result_cache import ResultCache

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from linter.compact_json import compact_json
+from linter.cache.compact_json import compact_json
 
 
 @pytest.mark.parametrize(

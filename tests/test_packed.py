@@ -1,4 +1,4 @@
-"""Packed run data (linter/packed.py): what goes in comes out, in order, in a fraction of the
+"""Packed run data (linter/cache/packed.py): what goes in comes out, in order, in a fraction of the
 bytes; and the run-wide indices that read it hold nothing per workload they do not need."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from typing import Any
 
 from conftest import lint
 
-from linter import packed
+from linter.cache import packed
+from linter.cache.packed import CHUNK_ITEMS, PackedList, pack
 from linter.facts import pool, spend
 from linter.facts.run import RunInputs
-from linter.packed import CHUNK_ITEMS, PackedList, pack
 from linter.policy.loader import Rulebook
 from linter.run.file_result import FileResult, WideParts, pack_wide
 from linter.run.wide_parts import Deferred

@@ -12,8 +12,8 @@ import functools
 from pathlib import Path
 from typing import Any
 
+from linter.cache.parse_cache import parsed
 from linter.load import load_text
-from linter.parse_cache import parsed
 
 
 class CatalogueError(Exception):

@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from linter.packed import PackedList
+from linter.cache.packed import PackedList
 
 if TYPE_CHECKING:
     from linter.config import Budget
@@ -56,8 +56,8 @@ class RunSide:
 
 
 class RunIndex:
-    """The records of a run, by provider (packed: linter/packed.py), with each provider's index
-    built once on first use."""
+    """The records of a run, by provider (packed: linter/cache/packed.py), with each provider's
+    index built once on first use."""
 
     def __init__(self, sides: Mapping[str, RunSide], inputs: RunInputs | None = None) -> None:
         self._sides = sides

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from linter import cel
+from linter.cache.parse_cache import parsed
 from linter.errors import UserError
 from linter.load import Refusal, read_bounded
 from linter.load.positions import parse_path
-from linter.parse_cache import parsed
 from linter.policy.cost_model import CostModel
 from linter.policy.names import SEPARATOR
 from linter.policy.rule_analysis import Analysis, Lookup, RuleAnalysis

@@ -1,5 +1,5 @@
 """What a rule's expressions are, worked out from their text when the rule file is checked, and
-kept with its data in the start-up cache (linter/parse_cache.py).
+kept with its data in the start-up cache (linter/cache/parse_cache.py).
 
 Compiling a rule needs, for each expression, its text with member chains flattened (linter/
 policy/flatten.py), for each message placeholder that is a plain path how to read it without

@@ -18,9 +18,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from linter.cache.packed import Chunk, pack
 from linter.findings import Finding, Location, Severity
 from linter.load.positions import Path, Span, format_path, parse_path
-from linter.packed import Chunk, pack
 from linter.run.suppressions import Suppression
 from linter.run.wide_parts import Deferred
 
@@ -43,7 +43,7 @@ class WideParts:
     deferred: list[Deferred] = field(default_factory=list)
 
 
-#: A file's wide parts once packed with other files' (linter/packed.py): chunk and number.
+#: A file's wide parts once packed with other files' (linter/cache/packed.py): chunk and number.
 PackedParts = tuple[Chunk, int]
 
 
@@ -145,7 +145,7 @@ class FileResult:
 
 def pack_wide(results: Sequence[FileResult]) -> None:
     """Pack the wide parts of ``results`` together: the run holds every file's until the
-    second pass, and packed they take a few percent of the memory (linter/packed.py)."""
+    second pass, and packed they take a few percent of the memory (linter/cache/packed.py)."""
     packed_parts = pack([result.wide_parts() for result in results])
     for result, packed in zip(results, packed_parts, strict=True):
         result.wide = packed

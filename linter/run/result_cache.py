@@ -2,7 +2,7 @@
 
 Entries are JSON objects under a key the caller computes (linter/run/result_key.py: everything a
 run's result depends on). They are kept per repository (a folder named by the hash of its root's
-real path) in the store of linter/cache_store.py, so nothing a repository contains, a committed
+real path) in the store of linter/cache/store.py, so nothing a repository contains, a committed
 ``.gpulint_cache`` included, is ever read or written as a cache. What :meth:`ResultCache.get`
 returns is authentic (written by this user's gpulint) but still only a candidate: the caller
 validates it against the run before using it.
@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from linter.cache_store import CacheStore
+from linter.cache.store import CacheStore
 
 KEEP_ENTRIES = 12  # per repository: a run keeps up to three (linter/run/reuse.py, report_cache.py)
 MAX_ENTRY_BYTES = 64 * 1024 * 1024  # an entry read whole (JSON)

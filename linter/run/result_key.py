@@ -4,7 +4,7 @@ It covers everything a file's first-pass result depends on besides the file itse
 build, the configuration and selection, and every rule as loaded. Under it, each file's result
 is stored by the file's display path, whether it was named, and the hash of the exact bytes
 that were linted (linter/run/runner.py); what depends on other files is recomputed every run. An
-entry comes back authenticated (linter/cache_store.py) and is still checked like input before
+entry comes back authenticated (linter/cache/store.py) and is still checked like input before
 it is believed (linter/run/file_result.py): anything doubtful is a miss.
 """
 

@@ -15,7 +15,7 @@ import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from linter.compact_json import compact_json
+from linter.cache.compact_json import compact_json
 from linter.findings import Finding
 from linter.run.file_result import (
     FileResult,

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from linter.cache.packed import CHUNK_ITEMS
 from linter.config import LoadedConfig
 from linter.discover import Candidate, chart_templates_reason, find_candidates
 from linter.findings import Finding, Skipped
 from linter.load import DEFAULT_MAX_BYTES
-from linter.packed import CHUNK_ITEMS
 from linter.policy.loader import CompiledRule, Rulebook
 from linter.report.record import Report, RuleInfo
 from linter.report_cache import KeptReport, ReportSlot
@@ -228,7 +228,7 @@ def _first_pass(
 def _lint_all(
     candidates: Sequence[Candidate], plan: _Plan, max_bytes: int, jobs: int
 ) -> list[FileResult]:
-    """Read and lint ``candidates``, in order; their wide parts packed (linter/packed.py), so
+    """Read and lint ``candidates``, in order; their wide parts packed (linter/cache/packed.py), so
     that they also travel back from workers in a few bytes."""
 
     def chunk(start: int, stop: int) -> list[FileResult]:

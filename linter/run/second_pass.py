@@ -36,7 +36,7 @@ def run_wide_findings(
     inputs (budgets, the cost base). The indices are built once, before the files are
     evaluated in forked workers for large runs (each finding depends only on its manifest and
     the indices, so the order and the findings are those of one process). Each file's parts
-    are unpacked while it is read (linter/packed.py): nothing holds every file's at once."""
+    are unpacked while it is read (linter/cache/packed.py): nothing holds every file's at once."""
     from linter.facts import run_sides
     from linter.facts.run import RunIndex
 

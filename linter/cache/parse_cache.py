@@ -2,7 +2,7 @@
 
 gpulint parses the same files on every run: its catalogues and rule files. A pre-commit hook
 feels that (about 60 ms of its start-up), so the parsed form of a file is kept in the user's
-cache directory (linter/cache_store.py), keyed by the hash of the exact bytes that were parsed,
+cache directory (linter/cache/store.py), keyed by the hash of the exact bytes that were parsed,
 what parsed them and gpulint's code: an edit of any kind, whatever it does to the file's size or
 modification time, is a miss. JSON only, never pickle; any problem reading or writing the cache
 falls back to parsing.
@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from linter.bundled import package_stamp
-from linter.cache_store import CacheStore
+from linter.cache.store import CacheStore
 
 KEEP_ENTRIES = 512
 MAX_ENTRY_BYTES = 16 * 1024 * 1024
