@@ -18,7 +18,7 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 from linter.errors import UserError
 from linter.load import Refusal, read, read_bounded
 from linter.load.positions import SourceMap
-from linter.repository import inside, repository_root
+from linter.load.repository import inside, repository_root
 from linter.strict_model import Strict
 from linter.validation import describe_error, error_path
 

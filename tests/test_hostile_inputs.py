@@ -26,7 +26,7 @@ import pytest
 from conftest import REPO, run_cli
 from fuzz_pipeline import HOSTILE, REGRESSIONS, check, fuzz
 
-from linter.discover import display_path
+from linter.load.discovery import display_path
 
 MB = 1024 * 1024
 DEFAULT_LIMIT = 10 * MB

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from linter.rendered import split_rendered
+from linter.load.stdin import split_rendered
 
 JOB = """\
 apiVersion: gpulint.dev/v1alpha1

@@ -16,7 +16,7 @@ from linter.report import FORMATS
 
 if TYPE_CHECKING:
     from linter.config import LoadedConfig
-    from linter.discover import Candidate
+    from linter.load.discovery import Candidate
     from linter.report.record import RenderOptions
     from linter.report_cache import KeptReport
     from linter.run.runner import RunResult
@@ -109,10 +109,10 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from linter.commands.setup import load_setup
-    from linter.discover import MAX_DEPTH
     from linter.errors import UsageError
     from linter.findings import Severity
-    from linter.repository import repository_root
+    from linter.load.discovery import MAX_DEPTH
+    from linter.load.repository import repository_root
     from linter.run.result_cache import ResultCache
     from linter.run.runner import lint_paths
     from linter.run.workers import available_cpus
@@ -173,7 +173,7 @@ def _stdin(args: argparse.Namespace, config: LoadedConfig) -> list[Candidate]:
     """Standard input as candidates (``-``): read once, bounded like any file."""
     from linter.errors import UsageError
     from linter.load import DEFAULT_MAX_BYTES
-    from linter.rendered import stdin_candidates
+    from linter.load.stdin import stdin_candidates
 
     limit = config.config.max_file_size or DEFAULT_MAX_BYTES
     raw = sys.stdin.buffer.read(limit + 1)
@@ -233,8 +233,8 @@ def _options(args: argparse.Namespace) -> RenderOptions:
     """Colour when printing to a terminal; SARIF URIs relative to --sarif-root, else the git
     root above the working directory."""
     from linter.errors import UsageError
+    from linter.load.repository import repository_root
     from linter.report.record import RenderOptions
-    from linter.repository import repository_root
 
     cwd = Path.cwd()
     root = repository_root(cwd)

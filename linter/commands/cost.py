@@ -39,8 +39,8 @@ def run(args: argparse.Namespace) -> int:
     from linter.costs.estimate import estimate
     from linter.costs.render import RENDERERS
     from linter.costs.tables import cost_view, diff_view
-    from linter.discover import DiscoveryError, find_candidates
-    from linter.sources import read_sources
+    from linter.load.discovery import DiscoveryError, find_candidates
+    from linter.load.sources import read_sources
 
     config = load_configuration(args)
     paths = args.paths or ["."]

@@ -17,8 +17,8 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from linter.commands.setup import load_setup
-    from linter.discover import discover
     from linter.facts import RunInputs, compute_facts, run_index
+    from linter.load.discovery import discover
     from linter.run.runner import collect
 
     setup = load_setup(args)

@@ -234,8 +234,8 @@ def render_replay(comparison: Any, label: str, source: str) -> str:
 def from_manifests(paths: list[str], config: LoadedConfig) -> list[dict[str, Any]]:
     """Size every workload in the manifests (the same estimate rules use, with the
     configuration's exclusions and ``assume:`` blocks)."""
-    from linter.discover import discover
     from linter.facts.memory_sizing import size
+    from linter.load.discovery import discover
     from linter.run.runner import collect
 
     out: list[dict[str, Any]] = []

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from linter.bundled import bundled
 from linter.config import LoadedConfig, find_config, load_config
+from linter.load.repository import repository_root
 from linter.policy.loader import Rulebook, load_rulebook
-from linter.repository import repository_root
 from linter.run import garbage_collection
 from linter.selection import Selection
 

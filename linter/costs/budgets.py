@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from linter.config import Budget
 from linter.costs.matching import Pair, Status, pair_workloads
-from linter.discover import excluded
+from linter.load.discovery import excluded
 from linter.wording import money, plural
 
 Key = tuple[str, int, int, str]

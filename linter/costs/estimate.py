@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from linter.config import LoadedConfig
 from linter.findings import Finding
+from linter.load.sources import Source
 from linter.model import Workload
-from linter.sources import Source
 
 if TYPE_CHECKING:
     from linter.facts.cost import CostFact

@@ -1,15 +1,15 @@
 """The files of the repository at a git revision, read with git: no checkout, nothing written.
 
 The revision and the paths come from the command line, but in CI the revision is often filled in
-from the event (a branch name a pull request chose) and the tree it names is the repository's,
-so both are treated as untrusted (docs/threat-model.md): a revision is checked and resolved to a
-commit hash before anything else and can never become a git option (``--end-of-options``; only
-the hash is passed on), paths follow ``--`` as literal pathspecs, a blob is read only when the
-tree says its size is within the limit, and the listing is read as a stream. The working tree's
-discovery rules apply (``linter.discover``): hidden and dependency folders are not entered, only
-YAML and JSON files below a named folder, the ``exclude`` globs, at most MAX_DEPTH folders deep.
-A symbolic link or a submodule is not followed: what it holds cannot be read at the revision,
-and the result says so.
+from the event (a branch name a pull request chose) and the tree it names is the repository's, so
+both are treated as untrusted (docs/threat-model.md): a revision is checked and resolved to a commit
+hash before anything else and can never become a git option (``--end-of-options``; only the hash is
+passed on), paths follow ``--`` as literal pathspecs, a blob is read only when the tree says its
+size is within the limit, and the listing is read as a stream. The working tree's discovery rules
+apply (``linter.load.discovery``): hidden and dependency folders are not entered, only YAML and JSON
+files below a named folder, the ``exclude`` globs, at most MAX_DEPTH folders deep. A symbolic link
+or a submodule is not followed: what it holds cannot be read at the revision, and the result says
+so.
 """
 
 from __future__ import annotations
@@ -21,11 +21,18 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import IO
 
-from linter.discover import EXTENSIONS, MAX_DEPTH, Candidate, display_path, enterable, excluded
 from linter.errors import UsageError
 from linter.load import Refusal
+from linter.load.discovery import (
+    EXTENSIONS,
+    MAX_DEPTH,
+    Candidate,
+    display_path,
+    enterable,
+    excluded,
+)
+from linter.load.sources import Source, source_of
 from linter.printable import printable
-from linter.sources import Source, source_of
 
 MAX_REF_LENGTH = 256
 #: The most of git's own error output a message quotes.
@@ -223,7 +230,7 @@ def revision_sources(
     cwd: Path,
 ) -> RevisionFiles:
     """The files ``paths`` (files or folders, as on the command line) name at ``revision``,
-    read as ``linter.sources.read_sources`` reads the working tree, with the same display
+    read as ``linter.load.sources.read_sources`` reads the working tree, with the same display
     paths, so that a file compares with itself."""
     out = RevisionFiles()
     seen: set[str] = set()

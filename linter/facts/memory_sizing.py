@@ -19,8 +19,8 @@ from linter.facts import estimates
 from linter.facts.placement import Placement, resolve_placement
 from linter.formats.manifest import Manifest
 from linter.load.reader import Refusal, read_bounded
+from linter.load.repository import repository_root
 from linter.model import Workload
-from linter.repository import repository_root
 
 DEFAULT_TRAINING_SEQUENCE = 2048
 #: Context sized when neither the workload nor the model says one.

@@ -21,6 +21,7 @@ from typing import Any
 from linter.cache.packed import Chunk, pack
 from linter.findings import Finding, Location, Severity
 from linter.load.positions import Path, Span, format_path, parse_path
+from linter.load.sources import file_key
 from linter.run.suppressions import Suppression
 from linter.run.wide_parts import Deferred
 
@@ -62,7 +63,7 @@ class FileResult:
     cacheable: bool = True  # False when the result depends on another file (model.config)
     line_count: int = 1  # of the file's text: positions beyond it are not believed
     cached: bool = False  # restored from the result cache (records and deferred parts apart)
-    digest: bytes = b""  # of the bytes linted (linter/sources.py)
+    digest: bytes = b""  # of the bytes linted (linter/load/sources.py)
 
     @property
     def key(self) -> str:
@@ -149,10 +150,6 @@ def pack_wide(results: Sequence[FileResult]) -> None:
     packed_parts = pack([result.wide_parts() for result in results])
     for result, packed in zip(results, packed_parts, strict=True):
         result.wide = packed
-
-
-def file_key(display: str, explicit: bool, digest: bytes) -> str:
-    return f"{display}\0{explicit}\0{digest.hex()}"
 
 
 def _target(raw: Any, display: str) -> tuple[str, int, int]:

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from linter.config import LoadedConfig
-from linter.discover import Candidate
 from linter.engine import Evaluator, Values, activation, is_run_wide, profile_of
 from linter.facts import RUN_WIDE, records, run_sides, target
 from linter.findings import Finding, Location
@@ -24,8 +23,10 @@ from linter.formats import MARKERS, Format, InputFile, claimed, recognise
 from linter.formats.assume import assumptions_for
 from linter.formats.manifest import Manifest
 from linter.load import Document, Limits, LoadedFile, is_json, load_source
+from linter.load.discovery import Candidate
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import Span, parse_path
+from linter.load.sources import Source
 from linter.policy.loader import CompiledRule
 from linter.policy.names import MISSING, SEPARATOR
 from linter.report.fingerprint import line_hashes
@@ -33,7 +34,6 @@ from linter.run import suppressions
 from linter.run.file_result import A_TEMPLATE, NOTHING_OURS, FileResult, LineInfo
 from linter.run.wide_parts import Anchors, Deferred, defer
 from linter.selection import RuleSettings
-from linter.sources import Source
 
 PARSE_RULE = "GL002"
 TEMPLATE_RULE = "GL010"

@@ -17,13 +17,13 @@ from typing import Any
 
 from linter.cache.compact_json import compact_json
 from linter.findings import Finding
+from linter.load.sources import file_key
 from linter.run.file_result import (
     FileResult,
     Strings,
     check_findings,
     decode_finding,
     encode_finding,
-    file_key,
 )
 from linter.run.result_cache import ResultCache
 

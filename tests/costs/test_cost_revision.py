@@ -11,10 +11,10 @@ import pytest
 from costrepo import commit, git, service, working_repo, write
 
 from linter.costs.revision import resolve, revision_sources
-from linter.discover import find_candidates
 from linter.errors import UsageError
 from linter.load import Refusal
-from linter.sources import read_sources
+from linter.load.discovery import find_candidates
+from linter.load.sources import read_sources
 
 
 @pytest.fixture

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from linter.discover import find_candidates
 from linter.facts import Facts, capacity, run_index
 from linter.facts.run import RunInputs, RunSide
+from linter.load.discovery import find_candidates
 from linter.run.runner import collect
 
 QUEUE = """\

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from conftest import lint, run_cli
 
-from linter.discover import find_candidates
 from linter.facts import Facts, records, spend
+from linter.load.discovery import find_candidates
 from linter.policy.loader import Rulebook
 from linter.run.runner import collect
 

@@ -10,9 +10,9 @@ import pytest
 
 from linter import cel
 from linter.bundled import bundled
-from linter.discover import discover
 from linter.engine import activation
 from linter.facts import run_index
+from linter.load.discovery import discover
 from linter.policy.budget import (
     MAX_COMPREHENSION_DEPTH,
     MAX_LENGTH,

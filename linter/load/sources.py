@@ -13,9 +13,8 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from linter.discover import Candidate
 from linter.load import DEFAULT_MAX_BYTES, Refusal, read_bounded
-from linter.run.file_result import file_key
+from linter.load.discovery import Candidate
 
 
 @dataclass(frozen=True)
@@ -76,3 +75,9 @@ class Hashed:
     def key(self) -> str:
         """The key its result is cached under (``FileResult.key`` of the same bytes)."""
         return file_key(self.candidate.display, self.candidate.explicit, self.digest)
+
+
+def file_key(display: str, explicit: bool, digest: bytes) -> str:
+    """What a file's result is kept under: its display path, whether it was named, and the hash
+    of the bytes linted (an edit of any kind is another key)."""
+    return f"{display}\0{explicit}\0{digest.hex()}"

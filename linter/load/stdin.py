@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from linter.discover import Candidate
+from linter.load.discovery import Candidate
 
 STDIN_NAME = "<stdin>"
 _SOURCE = re.compile(r"#\s*Source:\s*(\S.*?)\s*\Z")
@@ -21,14 +21,14 @@ _SEPARATOR = re.compile(r"---\s*(?:#.*)?\Z")
 
 
 @dataclass(frozen=True)
-class Rendered:
+class TemplateOutput:
     """One template's documents from a rendered stream, joined in their order."""
 
     source: str
     text: str
 
 
-def split_rendered(text: str) -> list[Rendered]:
+def split_rendered(text: str) -> list[TemplateOutput]:
     """The documents of a rendered stream grouped by their ``# Source:`` template; empty when
     the stream has no such comments (then it is one plain file)."""
     groups: dict[str, list[str]] = {}
@@ -40,7 +40,7 @@ def split_rendered(text: str) -> list[Rendered]:
             continue
         body = "".join(lines[first + 1 :])
         groups.setdefault(match.group(1), []).append(body)
-    return [Rendered(source, "---\n".join(bodies)) for source, bodies in groups.items()]
+    return [TemplateOutput(source, "---\n".join(bodies)) for source, bodies in groups.items()]
 
 
 def _documents(text: str) -> list[str]:

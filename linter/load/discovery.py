@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from linter.errors import UserError
-from linter.repository import repository_root
+from linter.load.repository import repository_root
 
 EXTENSIONS = (".yaml", ".yml", ".json")
 SKIPPED_DIRECTORIES = {"node_modules", "__pycache__", "venv"}
