@@ -19,11 +19,11 @@ from linter.errors import UserError
 from linter.load import Refusal, read, read_bounded
 from linter.load.positions import SourceMap
 from linter.load.repository import inside, repository_root
+from linter.model.validation import describe_error, error_path
 from linter.strict_model import Strict
-from linter.validation import describe_error, error_path
 
 if TYPE_CHECKING:
-    from linter.formats.assume import AssumeBlock
+    from linter.model.assumptions import AssumeBlock
 
 CONFIG_NAMES = (".gpulint.yaml", ".gpulint.yml")
 CONFIG_MAX_BYTES = 1024 * 1024
@@ -41,7 +41,7 @@ class RuleConfig(Strict):
 
 
 class AssumeEntry(Strict):
-    """Values for what the files under some paths do not say (see linter/formats/assume.py)."""
+    """Values for what the files under some paths do not say (see linter/model/assumptions.py)."""
 
     paths: list[str] = Field(
         min_length=1,
@@ -144,8 +144,8 @@ class LoadedConfig:
         Without any, the formats are not imported: a run answered from the cache needs none."""
         if not self.config.assume:
             return ()
-        from linter.formats.assume import AssumeBlock, Assumption, check_assumed
-        from linter.formats.values import ValueProblem
+        from linter.model.assumptions import AssumeBlock, Assumption, check_assumed
+        from linter.model.values import ValueProblem
 
         blocks = []
         for number, entry in enumerate(self.config.assume):

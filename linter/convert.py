@@ -10,9 +10,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from linter.formats.manifest import Manifest
 from linter.load.positions import Path
 from linter.load.scalars import resolve_plain
+from linter.model.manifest import Manifest
 
 _PLAIN = re.compile(r"[A-Za-z_/][A-Za-z0-9_./:@+-]*\Z")
 

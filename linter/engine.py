@@ -19,9 +19,9 @@ from linter import cel
 from linter.cache.compact_json import compact_json
 from linter.facts import PROVIDERS, RUN_WIDE, Facts
 from linter.findings import Finding, Location, Severity
-from linter.formats.manifest import Manifest
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import format_path, parse_path
+from linter.model.manifest import Manifest
 from linter.policy.cost_model import CostModel, SizeOf, document_sizes, over_budget
 from linter.policy.loader import CompiledCheck, CompiledRule
 from linter.policy.names import MISSING, SEPARATOR, activation_roots, kind_variable, member

@@ -12,9 +12,9 @@ from linter import facts
 from linter.config import load_config
 from linter.engine import is_run_wide
 from linter.facts import Facts
-from linter.formats.manifest import Manifest
 from linter.load.discovery import find_candidates
 from linter.load.positions import parse_path
+from linter.model.manifest import Manifest
 from linter.policy.loader import Rulebook
 from linter.run.first_pass import FirstPass
 from linter.run.runner import collect

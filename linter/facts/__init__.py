@@ -31,7 +31,7 @@ from linter.facts import (
 from linter.facts.base import Fact
 from linter.facts.run import RunIndex, RunInputs, RunSide, Target
 from linter.facts.subject import Subject
-from linter.formats.manifest import Manifest
+from linter.model.manifest import Manifest
 
 
 @dataclass(frozen=True)

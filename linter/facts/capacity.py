@@ -36,9 +36,9 @@ from linter.facts.base import MAX_LISTED, Fact, Tally, listing, plural
 from linter.facts.placement import resolve_placement
 from linter.facts.pool import Reference
 from linter.facts.run import Records, RunInputs, RunSide, Target
-from linter.formats.manifest import Manifest
 from linter.load.positions import Path, format_path
 from linter.model import CapacityLimit, Workload
+from linter.model.manifest import Manifest
 
 Scope = Literal["queue", "namespace", "nodePool"]
 

@@ -17,8 +17,8 @@ from pydantic import Field
 from linter.facts import estimates
 from linter.facts.base import Fact, listing, percent
 from linter.facts.subject import Subject
-from linter.formats.fields import FIELDS
 from linter.model import Workload
+from linter.model.fields import FIELDS
 from linter.pricing.hours import HoursBasis, RunningHours
 from linter.wording import money, money_per_hour
 

@@ -22,7 +22,7 @@ from linter.facts.base import Fact, listing, percent
 from linter.facts.memory_sizing import ModelSource, Sizing, Status, size
 from linter.facts.placement import Placement
 from linter.facts.subject import Subject
-from linter.formats.fields import FIELDS
+from linter.model.fields import FIELDS
 
 __all__ = ["InferenceMemory", "MemoryFact", "compute"]
 

@@ -17,10 +17,10 @@ from typing import Any, Literal
 
 from linter.facts import estimates
 from linter.facts.placement import Placement, resolve_placement
-from linter.formats.manifest import Manifest
 from linter.load.reader import Refusal, read_bounded
 from linter.load.repository import repository_root
 from linter.model import Workload
+from linter.model.manifest import Manifest
 
 DEFAULT_TRAINING_SEQUENCE = 2048
 #: Context sized when neither the workload nor the model says one.

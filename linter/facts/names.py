@@ -11,14 +11,14 @@ from pydantic import Field, create_model
 
 from linter.facts.base import Fact
 from linter.facts.subject import Subject
-from linter.formats.fields import FIELDS
 from linter.load.positions import format_path
+from linter.model.fields import FIELDS
 
 _definitions: dict[str, Any] = {
     name: (str, Field(description=f"The file's name for {format_path(field.path)}."))
     for name, field in FIELDS.items()
 }
-NamesFact = create_model(  # one field per entry of linter.formats.fields.FIELDS
+NamesFact = create_model(  # one field per entry of linter.model.fields.FIELDS
     "NamesFact", __base__=Fact, __doc__="What the file calls each field.", **_definitions
 )
 

@@ -11,8 +11,8 @@ from pydantic import Field
 
 from linter.facts.base import MAX_LISTED, Fact, Tally, listing, plural
 from linter.facts.run import Records, RunInputs, RunSide
-from linter.formats.manifest import Manifest
 from linter.model import Workload
+from linter.model.manifest import Manifest
 
 Side = Literal["training", "serving"]
 TRAINING = frozenset({"training", "fine-tuning"})

@@ -21,8 +21,8 @@ from linter.facts.base import MAX_LISTED, Fact, Tally, listing
 from linter.facts.placement import resolve_placement
 from linter.facts.pool import Reference
 from linter.facts.run import Records, RunInputs, RunSide
-from linter.formats.manifest import Manifest
 from linter.model import QuotaLedger, Workload
+from linter.model.manifest import Manifest
 from linter.model.quota_ledger import QuotaEntry
 from linter.quota import (
     ManagedQuotaKey,

@@ -13,8 +13,8 @@ from pydantic import Field
 
 from linter.facts.base import Fact, listing
 from linter.facts.subject import Subject
-from linter.formats.provenance import Provenance
 from linter.load.positions import Path, parse_path
+from linter.model.provenance import Provenance
 
 NOTHING = "nothing that survives a preemption"
 _ENABLED = parse_path("spec.checkpointing.enabled")

@@ -30,8 +30,8 @@ from linter.facts.base import Fact
 from linter.facts.cost import CostFact, cost_of
 from linter.facts.run import Records, RunInputs, RunSide
 from linter.facts.subject import Subject
-from linter.formats.manifest import Manifest
 from linter.model import Workload
+from linter.model.manifest import Manifest
 
 
 class CostChange(Fact):

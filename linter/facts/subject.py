@@ -7,8 +7,8 @@ import functools
 from collections.abc import Sequence
 
 from linter.facts.placement import Placement, resolve_placement
-from linter.formats.manifest import Manifest
 from linter.model import Workload
+from linter.model.manifest import Manifest
 
 
 class Subject:

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from linter.findings import Finding
-from linter.formats.assume import Assumption
-from linter.formats.manifest import Manifest
 from linter.load import Document
+from linter.model.assumptions import Assumption
+from linter.model.manifest import Manifest
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,8 @@ class InputFile:
     display: str  # path as reports show it
     fs_path: Path
     text: str  # the whole file, to locate arguments inside scalars
-    #: What the configuration's ``assume:`` blocks say about this file (linter/formats/assume.py).
+    #: What the configuration's ``assume:`` blocks say about this file
+    #: (linter/model/assumptions.py).
     assumptions: tuple[Assumption, ...] = ()
 
 

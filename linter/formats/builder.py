@@ -18,16 +18,16 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from linter.findings import Finding, Location
-from linter.formats.assume import ANNOTATION_PREFIX, annotations_of, read_annotation
 from linter.formats.base import Adapted, InputFile
-from linter.formats.manifest import Manifest
-from linter.formats.provenance import Origin, Provenance
-from linter.formats.values import ValueProblem
 from linter.load import Document
 from linter.load.positions import Path, parse_path
 from linter.load.scalar_offsets import locate
 from linter.model import API_VERSION, Workload
-from linter.validation import error_path
+from linter.model.assumptions import ANNOTATION_PREFIX, annotations_of, read_annotation
+from linter.model.manifest import Manifest
+from linter.model.provenance import Origin, Provenance
+from linter.model.validation import error_path
+from linter.model.values import ValueProblem
 
 SCHEMA_RULE = "GL001"
 

@@ -20,9 +20,9 @@ from dataclasses import dataclass, replace
 from linter.formats.arguments import parse_value
 from linter.formats.builder import WorkloadBuilder
 from linter.formats.launchers import LaunchCommand, trainer_table
-from linter.formats.provenance import Origin
 from linter.formats.scripts import Located, Reading, setting_name, setting_origin
 from linter.formats.shell import Word
+from linter.model.provenance import Origin
 
 _URI = "checkpointing.uri"
 _ENABLED = "checkpointing.enabled"

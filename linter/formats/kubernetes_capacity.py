@@ -38,12 +38,12 @@ from linter.catalog.gpus import Vendor
 from linter.formats.base import Adapted, InputFile
 from linter.formats.builder import ManifestBuilder
 from linter.formats.markers import KUBERNETES_CAPACITY
-from linter.formats.provenance import Origin
 from linter.formats.quantity import parse_quantity
-from linter.formats.values import ValueProblem
 from linter.load import Document
 from linter.load.positions import Path, format_path
 from linter.model import CapacityLimit
+from linter.model.provenance import Origin
+from linter.model.values import ValueProblem
 
 name: str = "kubernetes-capacity"
 markers: tuple[bytes, ...] = KUBERNETES_CAPACITY

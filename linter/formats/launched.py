@@ -11,10 +11,10 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from linter.formats.builder import WorkloadBuilder
-from linter.formats.fields import FIELDS
-from linter.formats.provenance import Origin
 from linter.load.positions import Path
 from linter.model.base import NAME_PATTERN
+from linter.model.fields import FIELDS
+from linter.model.provenance import Origin
 
 _NAME = re.compile(NAME_PATTERN)
 _NOT_NAME = re.compile(r"[^a-z0-9._-]+")

@@ -10,11 +10,11 @@ from pydantic import ValidationError
 
 from linter.findings import Finding, Location
 from linter.formats.base import Adapted, InputFile
-from linter.formats.manifest import Manifest
 from linter.load import Document
 from linter.load.positions import Path as ManifestPath
 from linter.model import API_GROUP, API_VERSION, KINDS
-from linter.validation import describe_error, error_path
+from linter.model.manifest import Manifest
+from linter.model.validation import describe_error, error_path
 
 SCHEMA_RULE = "GL001"
 

@@ -37,10 +37,10 @@ from linter.formats.kubernetes.scheduling import Found, NodeSelection, place
 from linter.formats.kubernetes.settings import normalised
 from linter.formats.kubernetes.workload import Unit, adapt_units
 from linter.formats.markers import PRODUCTION_STACK
-from linter.formats.provenance import Origin
 from linter.formats.shell import argv_commands
 from linter.load import Document
 from linter.load.positions import Path, format_path
+from linter.model.provenance import Origin
 
 name: str = "production-stack"
 markers: tuple[bytes, ...] = PRODUCTION_STACK

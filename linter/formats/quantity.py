@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from linter.formats.values import ValueProblem
+from linter.model.values import ValueProblem
 
 _QUANTITY = re.compile(
     r"([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))"

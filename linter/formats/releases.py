@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from linter.formats.builder import WorkloadBuilder
 from linter.formats.engines import release_of_image
-from linter.formats.provenance import Origin
+from linter.model.provenance import Origin
 
 RELEASE_FIELD = "spec.serving.engineVersion"
 

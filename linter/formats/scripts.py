@@ -23,10 +23,10 @@ from linter.formats.engines import EngineCommand, engine_table, recognise_engine
 from linter.formats.launchers import LaunchCommand, recognise_launch
 from linter.formats.launchers import catalogue as launchers_catalogue
 from linter.formats.programs import basename
-from linter.formats.provenance import Origin
 from linter.formats.shell import Command, Env, Word, script_commands
-from linter.formats.values import ValueProblem, check_value
 from linter.load.positions import Path
+from linter.model.provenance import Origin
+from linter.model.values import ValueProblem, check_value
 from linter.model.workload import Profile
 
 _TIMEOUT = "timeout"

@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from linter.load import is_json, load_source
 from linter.load.positions import SourceMap
 from linter.load.scalar_offsets import locate
+from linter.model.validation import describe_error, error_path
 from linter.policy.budget import cost_model
 from linter.policy.cel_lexer import ExpressionError
 from linter.policy.cel_placeholders import plain_lookup
@@ -31,7 +32,6 @@ from linter.policy.names import activation_roots
 from linter.policy.rule_analysis import Costs, Lookup, RuleAnalysis
 from linter.policy.rule_file import RuleFile
 from linter.policy.static_checks import check_rule, expressions
-from linter.validation import describe_error, error_path
 
 
 def checked(path: Path, content: bytes) -> tuple[dict[str, Any], CompiledRule]:

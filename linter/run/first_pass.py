@@ -20,13 +20,13 @@ from linter.engine import Evaluator, Values, activation, is_run_wide, profile_of
 from linter.facts import RUN_WIDE, records, run_sides, target
 from linter.findings import Finding, Location
 from linter.formats import MARKERS, Format, InputFile, claimed, recognise
-from linter.formats.assume import assumptions_for
-from linter.formats.manifest import Manifest
 from linter.load import Document, Limits, LoadedFile, is_json, load_source
 from linter.load.discovery import Candidate
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import Span, parse_path
 from linter.load.sources import Source
+from linter.model.assumptions import assumptions_for
+from linter.model.manifest import Manifest
 from linter.policy.loader import CompiledRule
 from linter.policy.names import MISSING, SEPARATOR
 from linter.report.fingerprint import line_hashes

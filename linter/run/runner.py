@@ -34,7 +34,7 @@ from linter.wording import plural
 
 if TYPE_CHECKING:  # the engine, facts and formats are imported only when something is linted
     from linter.costs.budgets import CostBase
-    from linter.formats.manifest import Manifest
+    from linter.model.manifest import Manifest
     from linter.run.first_pass import FirstPass
 
 

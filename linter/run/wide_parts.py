@@ -19,7 +19,7 @@ from linter.findings import Location
 from linter.load.positions import Path, Span, format_path, parse_path
 
 if TYPE_CHECKING:  # formats are imported when a manifest is deferred, not when one is restored
-    from linter.formats.manifest import Manifest
+    from linter.model.manifest import Manifest
 
 #: A located path: line, column, end line, end column and the original path (as written).
 Spot = tuple[int, int, int, int, str]
@@ -113,7 +113,7 @@ def defer(manifest: Manifest, values: dict[str, Any], anchors: Anchors) -> Defer
     """A manifest's deferred part: ``values`` its run-wide rules read, and the spots of the
     ``anchors`` it has (each exact one, each subtree and every path below it) and of their
     ancestors, present or not."""
-    from linter.formats.manifest import ABSENT, has_path, value_at
+    from linter.model.manifest import ABSENT, has_path, value_at
 
     spots: dict[str, Spot] = {}
     for anchor in anchors.subtrees:
@@ -148,7 +148,7 @@ def _spot_of(manifest: Manifest, path: Path) -> Spot:
 def _under(data: Any, anchor: Path) -> Iterable[Path]:
     """``anchor`` and every path below it in ``data``, when it is there (an absent path is
     located at its nearest present ancestor)."""
-    from linter.formats.manifest import ABSENT, value_at
+    from linter.model.manifest import ABSENT, value_at
 
     node = value_at(data, anchor)
     if node is ABSENT:

@@ -10,9 +10,9 @@ from conftest import lint
 
 from linter.formats import recognise
 from linter.formats.base import Adapted, InputFile
-from linter.formats.manifest import Manifest
 from linter.load import load_text
 from linter.load.positions import parse_path
+from linter.model.manifest import Manifest
 from linter.policy.loader import Rulebook
 from linter.run.fixtures import expected_markers
 

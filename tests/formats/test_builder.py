@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from linter.config import ConfigError, load_config
-from linter.formats.assume import AssumeBlock, Assumption, assumptions_for, read_annotation
 from linter.formats.base import InputFile
 from linter.formats.builder import WorkloadBuilder
-from linter.formats.values import ValueProblem
 from linter.load import load_text
+from linter.model.assumptions import AssumeBlock, Assumption, assumptions_for, read_annotation
+from linter.model.values import ValueProblem
 
 DEPLOYMENT = """\
 apiVersion: apps/v1

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from linter.formats.assume import Assumption
 from linter.formats.base import InputFile
 from linter.formats.builder import WorkloadBuilder
-from linter.formats.provenance import Origin
 from linter.load import load_text
+from linter.model.assumptions import Assumption
+from linter.model.provenance import Origin
 
 TEXT = "kind: Thing\nmetadata: {name: x}\nspec:\n  args: [a]\n"
 

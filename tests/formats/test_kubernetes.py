@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from linter.formats import FORMATS, kubernetes, recognise
-from linter.formats.assume import Assumption
 from linter.formats.base import Adapted, InputFile
 from linter.formats.kubernetes.labels import catalogue
-from linter.formats.manifest import Manifest
 from linter.load import load_text
 from linter.load.positions import Path as ManifestPath
+from linter.model.assumptions import Assumption
+from linter.model.manifest import Manifest
 
 
 def _file(text: str, assumptions: tuple[Assumption, ...] = ()) -> InputFile:

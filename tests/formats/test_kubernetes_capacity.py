@@ -11,10 +11,10 @@ import pytest
 from conftest import REPO, lint
 
 from linter.formats import MARKERS, InputFile, kubernetes_capacity, recognise
-from linter.formats.manifest import Manifest
 from linter.formats.quantity import parse_quantity
-from linter.formats.values import ValueProblem
 from linter.load.discovery import find_candidates
+from linter.model.manifest import Manifest
+from linter.model.values import ValueProblem
 from linter.policy.loader import Rulebook
 from linter.run.fixtures import expected_markers
 from linter.run.runner import collect

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from linter.formats.base import InputFile
 from linter.formats.builder import ManifestBuilder, WorkloadBuilder
-from linter.formats.provenance import Origin
 from linter.load import load_text
 from linter.model import CapacityLimit
+from linter.model.provenance import Origin
 
 TEXT = """\
 kind: Thing

@@ -39,7 +39,6 @@ from linter.formats.launched import (
     workload_name,
 )
 from linter.formats.platforms import DstackVocabulary, merged, platform_env, platforms
-from linter.formats.provenance import Origin
 from linter.formats.releases import set_release
 from linter.formats.scripts import (
     Reading,
@@ -51,6 +50,7 @@ from linter.formats.scripts import (
 )
 from linter.load import Document
 from linter.load.positions import Path
+from linter.model.provenance import Origin
 
 FORMAT = "dstack"
 STORAGE = "a network volume in `volumes`"

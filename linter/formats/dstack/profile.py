@@ -22,8 +22,8 @@ from linter.formats.builder import WorkloadBuilder
 from linter.formats.durations import DurationProblem, seconds
 from linter.formats.launched import template_problem
 from linter.formats.platforms import DstackVocabulary
-from linter.formats.provenance import Origin
 from linter.load.positions import Path
+from linter.model.provenance import Origin
 
 _OFF = "off"
 _UNITS = "smhdw"

@@ -27,7 +27,6 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from linter.formats.assume import annotations_of
 from linter.formats.base import Adapted, InputFile
 from linter.formats.kubernetes import core, kserve, kubeflow, lws, ray
 from linter.formats.kubernetes.containers import recognised, run
@@ -36,9 +35,10 @@ from linter.formats.kubernetes.labels import gpu_resources
 from linter.formats.kubernetes.pods import Container, mapping
 from linter.formats.kubernetes.workload import FORMAT, Unit, adapt_units
 from linter.formats.markers import KUBERNETES
-from linter.formats.provenance import Origin
 from linter.formats.shell import script_commands
 from linter.load import Document
+from linter.model.assumptions import annotations_of
+from linter.model.provenance import Origin
 
 Reader = Callable[[Context], list[Unit]]
 

@@ -32,9 +32,9 @@ from linter.formats.kubernetes.pods import (
     sequence,
 )
 from linter.formats.launchers import LaunchCommand, recognise_launch
-from linter.formats.provenance import Origin
 from linter.formats.shell import Command, Variable, Word, argv_commands
 from linter.load.positions import Path
+from linter.model.provenance import Origin
 
 
 @dataclass(frozen=True)

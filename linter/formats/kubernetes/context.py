@@ -11,9 +11,9 @@ from linter.formats.base import InputFile
 from linter.formats.builder import WorkloadBuilder
 from linter.formats.kubernetes.pods import lookup, mapping, whole
 from linter.formats.kubernetes.scheduling import Found
-from linter.formats.provenance import Origin
 from linter.load import Document
 from linter.load.positions import Path, format_path
+from linter.model.provenance import Origin
 
 _SECONDS_PER_HOUR = 3600
 _SECONDS_PER_MINUTE = 60

@@ -18,10 +18,10 @@ from linter.formats.engines import engine_table
 from linter.formats.kubernetes.pods import Report
 from linter.formats.kubernetes.scheduling import Found
 from linter.formats.kubernetes.settings import normalised
-from linter.formats.provenance import Origin
 from linter.formats.shell import Word
-from linter.formats.values import exists
 from linter.load.positions import Path
+from linter.model.provenance import Origin
+from linter.model.values import exists
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from typing import Any
 
 from linter.formats.kubernetes.labels import gpu_resources
 from linter.formats.kubernetes.placeholders import unrendered
-from linter.formats.provenance import Origin
 from linter.load.positions import Path
+from linter.model.provenance import Origin
 
 Report = Callable[[Origin, str], None]
 """Where a reader says what is wrong with the document (``WorkloadBuilder.problem``)."""

@@ -33,10 +33,10 @@ from linter.formats.kubernetes.options import Option, engine_options
 from linter.formats.kubernetes.pods import PodSpec, mapping, pod_gpus, sequence, template
 from linter.formats.kubernetes.scheduling import Found, NodeSelection, place
 from linter.formats.kubernetes.workload import Profile, Unit
-from linter.formats.provenance import Origin
 from linter.formats.shell import script_commands
 from linter.load import load_text
 from linter.load.positions import Path, SourceMap, format_path
+from linter.model.provenance import Origin
 
 ENGINE = "vllm"
 LLM_IMPORT = "ray.serve.llm"

@@ -29,8 +29,8 @@ from linter.catalog.instances import resolve_instance
 from linter.formats.kubernetes.labels import Label, catalogue
 from linter.formats.kubernetes.placeholders import unrendered
 from linter.formats.kubernetes.pods import PodSpec, Report, mapping, sequence
-from linter.formats.provenance import Origin
 from linter.load.positions import Path
+from linter.model.provenance import Origin
 
 _MIB_PER_GIB = 1024
 _REQUIRED = ("affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution")

@@ -11,11 +11,11 @@ from linter.formats.engines import EngineCommand, engine_table
 from linter.formats.kubernetes.containers import Program
 from linter.formats.kubernetes.placeholders import unrendered
 from linter.formats.launchers import LaunchCommand, trainer_table
-from linter.formats.provenance import Origin
 from linter.formats.releases import set_release
-from linter.formats.values import exists
 from linter.load.positions import Path, parse_path
 from linter.memory.architecture import ArchitectureError, architecture_from_catalogue
+from linter.model.provenance import Origin
+from linter.model.values import exists
 
 MODEL_FIELD = "model.id"
 CONTEXT_FIELD = "serving.maxContextTokens"

@@ -18,9 +18,9 @@ from linter.formats.builder import WorkloadBuilder
 from linter.formats.durations import DurationProblem, minutes, seconds
 from linter.formats.launched import Choice, template_problem
 from linter.formats.platforms import SkyPilotVocabulary
-from linter.formats.provenance import Origin
 from linter.formats.skypilot.accelerators import AcceleratorProblem, read_accelerators
 from linter.load.positions import Path
+from linter.model.provenance import Origin
 
 RESOURCES: Path = ("resources",)
 _CANDIDATE_LISTS = ("any_of", "ordered")

@@ -36,7 +36,6 @@ from linter.formats.launched import (
     workload_name,
 )
 from linter.formats.platforms import SkyPilotVocabulary, merged, platform_env, platforms
-from linter.formats.provenance import Origin
 from linter.formats.releases import set_release
 from linter.formats.scripts import (
     Reading,
@@ -56,6 +55,7 @@ from linter.formats.skypilot.resources import (
 )
 from linter.formats.skypilot.service import read_service
 from linter.load import Document
+from linter.model.provenance import Origin
 
 FORMAT = "skypilot"
 #: How ``image_id`` names a Docker image ("Using Docker Containers" in SkyPilot's docs).

@@ -11,9 +11,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from linter.findings import Location
-from linter.formats.provenance import IDENTITY, Provenance
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import SourceMap
+from linter.model.provenance import IDENTITY, Provenance
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from linter.formats.fields import FIELDS
-from linter.formats.values import ValueProblem, check_value, is_list, plain
 from linter.load import load_text
 from linter.load.positions import Path
+from linter.model.fields import FIELDS
+from linter.model.values import ValueProblem, check_value, is_list, plain
 
 ANNOTATION_PREFIX = "gpulint.dev/"
 
