@@ -20,10 +20,11 @@ from linter.formats import markers, native
 from linter.formats.base import Adapted, Format, InputFile
 
 
-def _deferred(name: str) -> ModuleType:
+def _lazy(name: str) -> ModuleType:
     """The format module ``linter.formats.<name>``, executed when first used: importing every
     adapter (their models, catalogues and engine tables) costs more than a whole run over a few
-    gpulint manifests, which never reach them. Its markers are in ``markers``."""
+    gpulint manifests, which never reach them. Its markers are in ``markers``; the packages above
+    it import nothing."""
     full = f"{__name__}.{name}"
     loaded = sys.modules.get(full)
     if loaded is not None:
@@ -34,27 +35,26 @@ def _deferred(name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     sys.modules[full] = module
     spec.loader.exec_module(module)
-    globals()[name] = module  # as an import would: linter.formats.<name>
     return module
 
 
 #: After gpulint's own, in recognition order, with their markers.
-_DEFERRED: tuple[tuple[str, tuple[bytes, ...]], ...] = (
-    ("kubernetes_capacity", markers.KUBERNETES_CAPACITY),
-    ("production_stack", markers.PRODUCTION_STACK),
-    ("kubernetes", markers.KUBERNETES),
+_LAZY: tuple[tuple[str, tuple[bytes, ...]], ...] = (
+    ("kubernetes.capacity", markers.KUBERNETES_CAPACITY),
+    ("kubernetes.production_stack", markers.PRODUCTION_STACK),
+    ("kubernetes.objects", markers.KUBERNETES),
     ("dstack", markers.DSTACK),
     ("skypilot", markers.SKYPILOT),
 )
 
 FORMATS: tuple[Format, ...] = (
     native,
-    *(cast(Format, _deferred(name)) for name, _ in _DEFERRED),
+    *(cast(Format, _lazy(name)) for name, _ in _LAZY),
 )
 
 
 MARKERS: tuple[bytes, ...] = native.markers + tuple(
-    marker for _, found in _DEFERRED for marker in found
+    marker for _, found in _LAZY for marker in found
 )
 """Every format's markers: a file whose text holds none of them, and no backslash, is not parsed
 (``linter.load.read``; see the module docstring for why that is sound)."""

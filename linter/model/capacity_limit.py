@@ -2,7 +2,7 @@
 workloads that draw on it hold at once.
 
 gpulint reads these from Kubernetes (Kueue ClusterQueue and LocalQueue, ResourceQuota, Karpenter
-NodePool: linter/formats/kubernetes_capacity.py); they can also be written directly. Which
+NodePool: linter/formats/kubernetes/capacity.py); they can also be written directly. Which
 workloads draw on a limit is decided by its scope (linter/facts/capacity.py): a ``queue``
 through the ``localQueue`` entries that name it (a workload carries the localQueue's
 ``matchLabels`` and is in its namespace), a ``namespace`` by the workloads' namespace, a

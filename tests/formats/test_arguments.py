@@ -6,15 +6,15 @@ from typing import Any
 
 import pytest
 
-from linter.formats.arguments import (
+from linter.formats.cmdline.arguments import (
     ArgProblem,
     FlagTable,
     Setting,
     read_arguments,
     read_environment,
 )
-from linter.formats.programs import program
-from linter.formats.shell import Variable, Word, argv_commands
+from linter.formats.cmdline.programs import program
+from linter.formats.cmdline.shell import Variable, Word, argv_commands
 
 
 def _table(**extra: Any) -> FlagTable:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from linter.formats.arguments import ArgProblem, Setting
-from linter.formats.engines import (
+from linter.formats.cmdline.arguments import ArgProblem, Setting
+from linter.formats.cmdline.engines import (
     EngineCommand,
     catalogue,
     engine_arguments,
@@ -14,7 +14,7 @@ from linter.formats.engines import (
     recognise_engine,
     release_of_image,
 )
-from linter.formats.shell import Variable, Word, argv_commands, script_commands
+from linter.formats.cmdline.shell import Variable, Word, argv_commands, script_commands
 from linter.load import load_text
 from linter.load.positions import Span
 from linter.load.scalar_offsets import locate
@@ -371,7 +371,7 @@ def test_other_commands_are_not_engines(script: str) -> None:
 # -- the data file ---------------------------------------------------------------------------------
 
 # Fields the Workload model gains on main (e0b9e16, "the engine and launcher settings adapters
-# will map") and the ones engines.yaml records for facts to come; the rest must be model paths.
+# will map") and the ones engine_flags.yaml records for facts to come; the rest must be model paths.
 
 
 def _model_fields() -> set[str]:

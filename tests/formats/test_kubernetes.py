@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from linter.formats import FORMATS, kubernetes, recognise
+from linter.formats import FORMATS, recognise
 from linter.formats.base import Adapted, InputFile
+from linter.formats.kubernetes import objects
 from linter.formats.kubernetes.labels import catalogue
 from linter.load import load_text
 from linter.load.positions import Path as ManifestPath
@@ -87,7 +88,7 @@ def test_the_format_is_registered_after_the_more_specific_ones() -> None:
         "dstack",
         "skypilot",
     ]
-    assert kubernetes.markers == (b"apiVersion",)
+    assert objects.markers == (b"apiVersion",)
 
 
 @pytest.mark.parametrize(
@@ -136,19 +137,19 @@ def test_the_format_is_registered_after_the_more_specific_ones() -> None:
 )
 def test_recognition(text: str, ours: bool) -> None:
     (document,) = load_text(text).documents
-    assert kubernetes.recognises(document.data, _file(text)) is ours
+    assert objects.recognises(document.data, _file(text)) is ours
 
 
 def test_a_template_action_in_a_comment_does_not_hide_the_document() -> None:
     text = deployment(VLLM) + "# {{ .Values.unused }}\n"
     (document,) = load_text(text).documents
-    assert kubernetes.recognises(document.data, _file(text))
+    assert objects.recognises(document.data, _file(text))
 
 
 def test_kserve_fills_name_in_a_runtime_itself() -> None:
     text = deployment(VLLM.replace('"8192"]', '"8192", "--served-model-name={{.Name}}"]'))
     (document,) = load_text(text).documents
-    assert kubernetes.recognises(document.data, _file(text))
+    assert objects.recognises(document.data, _file(text))
 
 
 @pytest.mark.parametrize(
@@ -161,7 +162,7 @@ def test_kserve_fills_name_in_a_runtime_itself() -> None:
     ],
 )
 def test_which_broken_files_are_claimed(text: str, claimed: bool) -> None:
-    assert kubernetes.claims(text) is claimed
+    assert objects.claims(text) is claimed
 
 
 # -- containers: engines, arguments, environment -------------------------------------------------

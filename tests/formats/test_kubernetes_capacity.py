@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from conftest import REPO, lint
 
-from linter.formats import MARKERS, InputFile, kubernetes_capacity, recognise
-from linter.formats.quantity import parse_quantity
+from linter.formats import MARKERS, InputFile, recognise
+from linter.formats.kubernetes import capacity as kubernetes_capacity
+from linter.formats.kubernetes.quantity import parse_quantity
 from linter.load.discovery import find_candidates
 from linter.model.manifest import Manifest
 from linter.model.values import ValueProblem

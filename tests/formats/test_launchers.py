@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from linter.formats.arguments import ArgProblem, Setting
-from linter.formats.launchers import LaunchCommand, catalogue, recognise_launch, trainer_table
-from linter.formats.shell import Word, argv_commands, script_commands
+from linter.formats.cmdline.arguments import ArgProblem, Setting
+from linter.formats.cmdline.launchers import (
+    LaunchCommand,
+    catalogue,
+    recognise_launch,
+    trainer_table,
+)
+from linter.formats.cmdline.shell import Word, argv_commands, script_commands
 
 
 def _launch(script: str, env: dict[str, str | None] | None = None) -> LaunchCommand:

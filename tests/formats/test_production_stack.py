@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from linter.formats import production_stack, recognise
+from linter.formats import recognise
 from linter.formats.base import Adapted, InputFile
+from linter.formats.kubernetes import production_stack
 from linter.load import load_text
 
 

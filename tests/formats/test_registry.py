@@ -35,9 +35,9 @@ spec:
           resources: {limits: {nvidia.com/gpu: 1}}
 """
 ADAPTERS = (
-    "linter.formats.kubernetes_capacity",
-    "linter.formats.production_stack",
-    "linter.formats.kubernetes",
+    "linter.formats.kubernetes.capacity",
+    "linter.formats.kubernetes.production_stack",
+    "linter.formats.kubernetes.objects",
     "linter.formats.dstack",
     "linter.formats.skypilot",
 )
@@ -80,7 +80,7 @@ def test_gpulint_manifests_import_no_adapter(tmp_path: Path) -> None:
 def test_a_kubernetes_document_imports_the_formats_before_it(tmp_path: Path) -> None:
     """Recognition asks the formats in order: those up to Kubernetes, not the ones after it."""
     assert _adapters_imported(tmp_path, DEPLOYMENT) == [
-        "linter.formats.kubernetes_capacity",
-        "linter.formats.production_stack",
-        "linter.formats.kubernetes",
+        "linter.formats.kubernetes.capacity",
+        "linter.formats.kubernetes.production_stack",
+        "linter.formats.kubernetes.objects",
     ]

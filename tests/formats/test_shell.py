@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from linter.formats.shell import Command, Variable, Word, argv_commands, script_commands
+from linter.formats.cmdline.shell import Command, Variable, Word, argv_commands, script_commands
 
 
 def _texts(commands: list[Command]) -> list[list[str]]:

@@ -21,7 +21,16 @@ from typing import Any
 
 from linter.formats.base import Adapted, InputFile
 from linter.formats.builder import WorkloadBuilder
-from linter.formats.checkpoints import Mount, Where, apply_checkpoints
+from linter.formats.cmdline.checkpoints import Mount, Where, apply_checkpoints
+from linter.formats.cmdline.releases import set_release
+from linter.formats.cmdline.scripts import (
+    Reading,
+    Script,
+    apply_engine,
+    apply_launch,
+    apply_limit,
+    read_scripts,
+)
 from linter.formats.dstack.gpu import GpuProblem, accelerators, read_gpu
 from linter.formats.dstack.profile import (
     Written,
@@ -30,23 +39,14 @@ from linter.formats.dstack.profile import (
     retries_interruption,
     spot_policy,
 )
-from linter.formats.instance_choice import cheapest_instance
-from linter.formats.launched import (
+from linter.formats.platforms import DstackVocabulary, merged, platform_env, platforms
+from linter.formats.platforms.instance_choice import cheapest_instance
+from linter.formats.platforms.shared import (
     Choice,
     assume_names,
     set_choices,
     template_problem,
     workload_name,
-)
-from linter.formats.platforms import DstackVocabulary, merged, platform_env, platforms
-from linter.formats.releases import set_release
-from linter.formats.scripts import (
-    Reading,
-    Script,
-    apply_engine,
-    apply_launch,
-    apply_limit,
-    read_scripts,
 )
 from linter.load import Document
 from linter.load.positions import Path

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from linter.formats.builder import WorkloadBuilder
-from linter.formats.durations import DurationProblem, seconds
-from linter.formats.launched import template_problem
+from linter.formats.cmdline.durations import DurationProblem, seconds
 from linter.formats.platforms import DstackVocabulary
+from linter.formats.platforms.shared import template_problem
 from linter.load.positions import Path
 from linter.model.provenance import Origin
 

@@ -15,12 +15,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from linter.formats.builder import WorkloadBuilder
-from linter.formats.engines import (
+from linter.formats.cmdline.engines import (
     EngineCommand,
     engine_arguments,
     engine_for_image,
     recognise_engine,
 )
+from linter.formats.cmdline.launchers import LaunchCommand, recognise_launch
+from linter.formats.cmdline.shell import Command, Variable, Word, argv_commands
 from linter.formats.kubernetes.placeholders import unrendered
 from linter.formats.kubernetes.pods import (
     Container,
@@ -31,8 +33,6 @@ from linter.formats.kubernetes.pods import (
     mapping,
     sequence,
 )
-from linter.formats.launchers import LaunchCommand, recognise_launch
-from linter.formats.shell import Command, Variable, Word, argv_commands
 from linter.load.positions import Path
 from linter.model.provenance import Origin
 

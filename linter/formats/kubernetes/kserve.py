@@ -25,15 +25,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from linter.formats.arguments import read_arguments
-from linter.formats.engines import engine_for_image
+from linter.formats.cmdline.arguments import read_arguments
+from linter.formats.cmdline.engines import engine_for_image
+from linter.formats.cmdline.shell import argv_commands
 from linter.formats.kubernetes.containers import Program, run
 from linter.formats.kubernetes.context import Context
 from linter.formats.kubernetes.labels import catalogue
 from linter.formats.kubernetes.pods import Container, bare, container_gpus, containers, mapping
 from linter.formats.kubernetes.scheduling import Found, NodeSelection, place
 from linter.formats.kubernetes.workload import Unit
-from linter.formats.shell import argv_commands
 from linter.load.positions import Path, format_path
 
 ENGINE = "vllm"

@@ -5,14 +5,14 @@ runtime: data in ``data/kubernetes.yaml``, with the documents each was checked a
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, model_validator
 
 from linter.catalog import load_file
 from linter.catalog.base import Catalogue, Record
-from linter.formats.arguments import FlagTable
+from linter.formats.cmdline.arguments import FlagTable
+from linter.formats.vocabulary import vocabulary_file
 
 CapacityValue = Literal["spot", "on-demand", "reserved"]
 
@@ -78,9 +78,7 @@ class LabelCatalogue(Catalogue):
 @functools.cache
 def catalogue() -> LabelCatalogue:
     """The label tables, parsed and validated once."""
-    return LabelCatalogue.model_validate(
-        load_file(Path(__file__).parent.parent / "data" / "kubernetes.yaml")
-    )
+    return LabelCatalogue.model_validate(load_file(vocabulary_file("kubernetes.yaml")))
 
 
 def gpu_resources() -> tuple[str, ...]:

@@ -13,12 +13,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from linter.formats.arguments import read_arguments
-from linter.formats.engines import engine_table
+from linter.formats.cmdline.arguments import read_arguments
+from linter.formats.cmdline.engines import engine_table
+from linter.formats.cmdline.shell import Word
 from linter.formats.kubernetes.pods import Report
 from linter.formats.kubernetes.scheduling import Found
 from linter.formats.kubernetes.settings import normalised
-from linter.formats.shell import Word
 from linter.load.positions import Path
 from linter.model.provenance import Origin
 from linter.model.values import exists

@@ -27,13 +27,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from linter.formats.cmdline.shell import script_commands
 from linter.formats.kubernetes.containers import Program, recognised
 from linter.formats.kubernetes.context import Context
 from linter.formats.kubernetes.options import Option, engine_options
 from linter.formats.kubernetes.pods import PodSpec, mapping, pod_gpus, sequence, template
 from linter.formats.kubernetes.scheduling import Found, NodeSelection, place
 from linter.formats.kubernetes.workload import Profile, Unit
-from linter.formats.shell import script_commands
 from linter.load import load_text
 from linter.load.positions import Path, SourceMap, format_path
 from linter.model.provenance import Origin

@@ -5,13 +5,13 @@ a note saying whose they are, and the values the program would refuse as problem
 
 from __future__ import annotations
 
-from linter.formats.arguments import FlagTable, Setting
 from linter.formats.builder import WorkloadBuilder
-from linter.formats.engines import EngineCommand, engine_table
+from linter.formats.cmdline.arguments import FlagTable, Setting
+from linter.formats.cmdline.engines import EngineCommand, engine_table
+from linter.formats.cmdline.launchers import LaunchCommand, trainer_table
+from linter.formats.cmdline.releases import set_release
 from linter.formats.kubernetes.containers import Program
 from linter.formats.kubernetes.placeholders import unrendered
-from linter.formats.launchers import LaunchCommand, trainer_table
-from linter.formats.releases import set_release
 from linter.load.positions import Path, parse_path
 from linter.memory.architecture import ArchitectureError, architecture_from_catalogue
 from linter.model.provenance import Origin

@@ -18,12 +18,12 @@ from typing import Any, Literal, get_args
 from linter.findings import Finding
 from linter.formats.base import Adapted, InputFile
 from linter.formats.builder import WorkloadBuilder
+from linter.formats.cmdline.launchers import METHOD_FIELD
 from linter.formats.kubernetes import scheduling, settings
 from linter.formats.kubernetes.containers import Program, pod_program
 from linter.formats.kubernetes.context import Context
 from linter.formats.kubernetes.pods import PodSpec, Report, mapping, pod_gpus
 from linter.formats.kubernetes.scheduling import Found, NodeSelection, Placement
-from linter.formats.launchers import METHOD_FIELD
 from linter.load import Document
 from linter.load.positions import Path
 from linter.model.assumptions import annotations_of, read_annotation

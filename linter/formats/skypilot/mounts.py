@@ -20,9 +20,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from linter.formats.builder import WorkloadBuilder
-from linter.formats.checkpoints import Mount
+from linter.formats.cmdline.checkpoints import Mount
+from linter.formats.cmdline.shell import Env
 from linter.formats.platforms import SkyPilotVocabulary
-from linter.formats.shell import Env
 
 _REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 _VOLUME_STORE = "volume"

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from linter.formats.builder import WorkloadBuilder
-from linter.formats.durations import DurationProblem, minutes, seconds
-from linter.formats.launched import Choice, template_problem
+from linter.formats.cmdline.durations import DurationProblem, minutes, seconds
 from linter.formats.platforms import SkyPilotVocabulary
+from linter.formats.platforms.shared import Choice, template_problem
 from linter.formats.skypilot.accelerators import AcceleratorProblem, read_accelerators
 from linter.load.positions import Path
 from linter.model.provenance import Origin

@@ -26,24 +26,24 @@ from typing import Any
 
 from linter.formats.base import Adapted, InputFile
 from linter.formats.builder import WorkloadBuilder
-from linter.formats.checkpoints import Where, apply_checkpoints
-from linter.formats.instance_choice import cheapest_instance
-from linter.formats.launched import (
-    Choice,
-    assume_names,
-    set_choices,
-    template_problem,
-    workload_name,
-)
-from linter.formats.platforms import SkyPilotVocabulary, merged, platform_env, platforms
-from linter.formats.releases import set_release
-from linter.formats.scripts import (
+from linter.formats.cmdline.checkpoints import Where, apply_checkpoints
+from linter.formats.cmdline.releases import set_release
+from linter.formats.cmdline.scripts import (
     Reading,
     Script,
     apply_engine,
     apply_launch,
     apply_limit,
     read_scripts,
+)
+from linter.formats.platforms import SkyPilotVocabulary, merged, platform_env, platforms
+from linter.formats.platforms.instance_choice import cheapest_instance
+from linter.formats.platforms.shared import (
+    Choice,
+    assume_names,
+    set_choices,
+    template_problem,
+    workload_name,
 )
 from linter.formats.skypilot.mounts import read_mounts
 from linter.formats.skypilot.resources import (

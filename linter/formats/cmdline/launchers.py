@@ -8,8 +8,8 @@ that program's vocabulary: OpenRLHF's (``deepspeed --module openrlhf.cli.train_s
 (``accelerate launch -m axolotl.cli.train cfg.yml``), torchtune's (``key=value`` overrides) or,
 for any other script, Hugging Face TrainingArguments with TRL's model flags (``python train.py
 --output_dir ...``). ``axolotl train`` and ``trl sft`` are training programs started directly.
-All of it is data (``data/launchers.yaml``, with the sources checked); this module only wires
-launcher to trainer and derives the fine-tuning method from its evidence.
+All of it is data (``linter/formats/data/launcher_flags.yaml``, with the sources checked); this
+module only wires launcher to trainer and derives the fine-tuning method from its evidence.
 """
 
 from __future__ import annotations
@@ -17,13 +17,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from pydantic import Field, model_validator
 
 from linter.catalog import load_file
 from linter.catalog.base import Catalogue
-from linter.formats.arguments import (
+from linter.formats.cmdline.arguments import (
     ArgProblem,
     Arguments,
     FlagTable,
@@ -33,8 +32,9 @@ from linter.formats.arguments import (
     hint,
     read_arguments,
 )
-from linter.formats.programs import Entrypoint, program
-from linter.formats.shell import Command, Word
+from linter.formats.cmdline.programs import Entrypoint, program
+from linter.formats.cmdline.shell import Command, Word
+from linter.formats.vocabulary import vocabulary_file
 
 METHOD_FIELD = "fineTuning.method"
 _RANK_FIELD = "fineTuning.loraRank"
@@ -86,7 +86,7 @@ class LaunchCommand:
     ``launcher`` is torchrun, accelerate, deepspeed, torchtune, axolotl, trl or python (a script
     or module run directly); ``trainer`` the vocabulary its arguments were read with (hf,
     openrlhf, axolotl, torchtune). ``settings``, ``unresolved`` and ``problems`` are as for
-    engines (``linter.formats.engines.EngineCommand``).
+    engines (``linter.formats.cmdline.engines.EngineCommand``).
     """
 
     launcher: str
@@ -121,7 +121,7 @@ def recognise_launch(command: Command) -> LaunchCommand | None:
 @functools.cache
 def catalogue() -> LauncherCatalogue:
     """The launchers data file, parsed and validated once."""
-    path = Path(__file__).parent / "data" / "launchers.yaml"
+    path = vocabulary_file("launcher_flags.yaml")
     return LauncherCatalogue.model_validate(load_file(path))
 
 

@@ -1,5 +1,5 @@
-"""The shell's lexical layer for ``linter.formats.shell``: text that knows where each character
-was written, and its words and operators.
+"""The shell's lexical layer for ``linter.formats.cmdline.shell``: text that knows where each
+character was written, and its words and operators.
 
 Token recognition follows XCU 2.3 of the POSIX Shell Command Language: quoting (2.2), operators,
 comments, backslash-newline continuations, ``$`` and backquote constructs found by their closing

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from pathlib import Path as FsPath
 from typing import Any
 
 from pydantic import Field
@@ -27,7 +26,8 @@ from pydantic import Field
 from linter.catalog import load_file
 from linter.catalog.base import Catalogue, Record
 from linter.formats.base import Adapted, InputFile
-from linter.formats.engines import engine_arguments, engine_table, release_of_image
+from linter.formats.cmdline.engines import engine_arguments, engine_table, release_of_image
+from linter.formats.cmdline.shell import argv_commands
 from linter.formats.kubernetes import settings
 from linter.formats.kubernetes.context import Context
 from linter.formats.kubernetes.labels import gpu_resources
@@ -37,7 +37,7 @@ from linter.formats.kubernetes.scheduling import Found, NodeSelection, place
 from linter.formats.kubernetes.settings import normalised
 from linter.formats.kubernetes.workload import Unit, adapt_units
 from linter.formats.markers import PRODUCTION_STACK
-from linter.formats.shell import argv_commands
+from linter.formats.vocabulary import vocabulary_file
 from linter.load import Document
 from linter.load.positions import Path, format_path
 from linter.model.provenance import Origin
@@ -70,9 +70,7 @@ class ValuesTable(Catalogue):
 
 @functools.cache
 def table() -> ValuesTable:
-    return ValuesTable.model_validate(
-        load_file(FsPath(__file__).parent / "data" / "production_stack.yaml")
-    )
+    return ValuesTable.model_validate(load_file(vocabulary_file("production_stack.yaml")))
 
 
 def recognises(data: Mapping[str, Any], source: InputFile) -> bool:

@@ -24,7 +24,7 @@ from typing import Any, Literal, Union
 from pydantic import Field, PrivateAttr
 
 from linter.catalog.base import Record
-from linter.formats.shell import Variable, Word
+from linter.formats.cmdline.shell import Variable, Word
 
 Value = Union[int, float, bool, str, None]  # noqa: UP007 - a runtime alias
 

@@ -5,7 +5,7 @@ memory accounting (``serving.engineVersion``). A Kubernetes container's ``image`
 from __future__ import annotations
 
 from linter.formats.builder import WorkloadBuilder
-from linter.formats.engines import release_of_image
+from linter.formats.cmdline.engines import release_of_image
 from linter.model.provenance import Origin
 
 RELEASE_FIELD = "spec.serving.engineVersion"

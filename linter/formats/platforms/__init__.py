@@ -5,16 +5,16 @@ their documents have, their defaults and the environment they give scripts. All 
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
 from linter.catalog import load_file
 from linter.catalog.base import Catalogue, Record
+from linter.formats.vocabulary import vocabulary_file
 
 if TYPE_CHECKING:  # the shell parser (~10 ms) is for adapters; recognition reads this module
-    from linter.formats.shell import Env
+    from linter.formats.cmdline.shell import Env
 
 #: What a platform variable holds: a quantity of the workload, or something known only at run time.
 Quantity = Literal["gpus-per-node", "gpus-total", "nodes", "unknown"]
@@ -64,7 +64,7 @@ class Platforms(Catalogue):
 @functools.cache
 def platforms() -> Platforms:
     """The data file, parsed and validated once."""
-    return Platforms.model_validate(load_file(Path(__file__).parent / "data" / "platforms.yaml"))
+    return Platforms.model_validate(load_file(vocabulary_file("platforms.yaml")))
 
 
 def platform_env(

@@ -16,7 +16,7 @@ from typing import Literal
 from pydantic import model_validator
 
 from linter.catalog.base import Record
-from linter.formats.shell import Word
+from linter.formats.cmdline.shell import Word
 
 _PYTHON = re.compile(r"python(\d+(\.\d+)?)?\Z")
 _OPTIONS_WITH_VALUE = frozenset("cmWX")  # may end a cluster of one-letter options: -um module

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator, Mapping
-from pathlib import Path as FilePath
 from typing import Any
 
 from pydantic import Field
@@ -37,8 +36,9 @@ from linter.catalog.base import Catalogue, Record
 from linter.catalog.gpus import Vendor
 from linter.formats.base import Adapted, InputFile
 from linter.formats.builder import ManifestBuilder
+from linter.formats.kubernetes.quantity import parse_quantity
 from linter.formats.markers import KUBERNETES_CAPACITY
-from linter.formats.quantity import parse_quantity
+from linter.formats.vocabulary import vocabulary_file
 from linter.load import Document
 from linter.load.positions import Path, format_path
 from linter.model import CapacityLimit
@@ -72,9 +72,7 @@ class CapacityTables(Catalogue):
 @functools.cache
 def tables() -> CapacityTables:
     """The data file, parsed and validated once."""
-    return CapacityTables.model_validate(
-        load_file(FilePath(__file__).parent / "data" / "kubernetes_capacity.yaml")
-    )
+    return CapacityTables.model_validate(load_file(vocabulary_file("kubernetes_capacity.yaml")))
 
 
 @functools.cache

@@ -17,11 +17,11 @@ import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from linter.formats.arguments import parse_value
 from linter.formats.builder import WorkloadBuilder
-from linter.formats.launchers import LaunchCommand, trainer_table
-from linter.formats.scripts import Located, Reading, setting_name, setting_origin
-from linter.formats.shell import Word
+from linter.formats.cmdline.arguments import parse_value
+from linter.formats.cmdline.launchers import LaunchCommand, trainer_table
+from linter.formats.cmdline.scripts import Located, Reading, setting_name, setting_origin
+from linter.formats.cmdline.shell import Word
 from linter.model.provenance import Origin
 
 _URI = "checkpointing.uri"

@@ -3,12 +3,12 @@ into a workload: the serving engine or training launcher they start, every setti
 word that states it, in the file's words (``--max-model-len in `run```), and the engine's own
 defaults for what the command leaves out ("vLLM default: the model's maximum context").
 
-Commands are found by :mod:`linter.formats.shell`, engines by :mod:`linter.formats.engines` and
-launchers by :mod:`linter.formats.launchers`; this module wires them to a
-:class:`~linter.formats.builder.WorkloadBuilder`. A command wrapped in GNU ``timeout DURATION``
-(coreutils manual, "timeout invocation": suffixes s, m, h, d; options ``-s``/``--signal``,
-``-k``/``--kill-after``, ``--preserve-status``, ``--foreground``, ``-v``) is read as the command,
-and the duration as a runtime limit.
+Commands are found by :mod:`linter.formats.cmdline.shell`, engines by
+:mod:`linter.formats.cmdline.engines` and launchers by :mod:`linter.formats.cmdline.launchers`; this
+module wires them to a :class:`~linter.formats.builder.WorkloadBuilder`. A command wrapped in GNU
+``timeout DURATION`` (coreutils manual, "timeout invocation": suffixes s, m, h, d; options
+``-s``/``--signal``, ``-k``/``--kill-after``, ``--preserve-status``, ``--foreground``, ``-v``) is
+read as the command, and the duration as a runtime limit.
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from linter.formats.arguments import Setting
 from linter.formats.builder import WorkloadBuilder
-from linter.formats.engines import EngineCommand, engine_table, recognise_engine
-from linter.formats.launchers import LaunchCommand, recognise_launch
-from linter.formats.launchers import catalogue as launchers_catalogue
-from linter.formats.programs import basename
-from linter.formats.shell import Command, Env, Word, script_commands
+from linter.formats.cmdline.arguments import Setting
+from linter.formats.cmdline.engines import EngineCommand, engine_table, recognise_engine
+from linter.formats.cmdline.launchers import LaunchCommand, recognise_launch
+from linter.formats.cmdline.launchers import catalogue as launchers_catalogue
+from linter.formats.cmdline.programs import basename
+from linter.formats.cmdline.shell import Command, Env, Word, script_commands
 from linter.load.positions import Path
 from linter.model.provenance import Origin
 from linter.model.values import ValueProblem, check_value
@@ -264,7 +264,8 @@ def apply_launch(
     env_origins: Mapping[str, tuple[Origin, str]],
 ) -> None:
     """The model and fine-tuning settings of a training launch (checkpoints are read with the
-    document's mounts: :mod:`linter.formats.checkpoints`; nodes are the launcher platform's)."""
+    document's mounts: :mod:`linter.formats.cmdline.checkpoints`; nodes are the launcher
+    platform's)."""
     launch, located = found
     wanted = {
         field: setting

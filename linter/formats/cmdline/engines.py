@@ -1,11 +1,12 @@
 """Serving engines in commands: recognise vLLM, SGLang and TGI and read what decides GPU memory.
 
-Each engine's entrypoints, container images and flags are data (``data/engines.yaml``, checked
-against the engines' own sources, which it names). A command that starts an engine gives an
-:class:`EngineCommand`: the engine, the normalised settings its flags make (Workload field paths
-such as ``serving.maxContextTokens``) with the words to point at, the settings whose value could
-not be resolved (``--model $MODEL`` with MODEL unknown: never guessed), and the values the engine
-would refuse, in its own words. Flags the table does not list are ignored.
+Each engine's entrypoints, container images and flags are data
+(``linter/formats/data/engine_flags.yaml``, checked against the engines' own sources, which it
+names). A command that starts an engine gives an :class:`EngineCommand`: the engine, the normalised
+settings its flags make (Workload field paths such as ``serving.maxContextTokens``) with the words
+to point at, the settings whose value could not be resolved (``--model $MODEL`` with MODEL unknown:
+never guessed), and the values the engine would refuse, in its own words. Flags the table does not
+list are ignored.
 
 Precedence follows each engine: the last occurrence of a flag wins; vLLM's positional
 ``model_tag`` wins over ``--model`` (``vllm serve``); TGI's flags win over its environment
@@ -25,13 +26,12 @@ import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from pydantic import Field
 
 from linter.catalog import load_file
 from linter.catalog.base import Catalogue
-from linter.formats.arguments import (
+from linter.formats.cmdline.arguments import (
     ArgProblem,
     Arguments,
     FlagTable,
@@ -40,8 +40,9 @@ from linter.formats.arguments import (
     read_arguments,
     read_environment,
 )
-from linter.formats.programs import Entrypoint, program
-from linter.formats.shell import Command, Variable, Word
+from linter.formats.cmdline.programs import Entrypoint, program
+from linter.formats.cmdline.shell import Command, Variable, Word
+from linter.formats.vocabulary import vocabulary_file
 
 ENGINE_FIELD = "serving.engine"
 
@@ -145,9 +146,7 @@ def engine_table(name: str) -> Engine:
 @functools.cache
 def catalogue() -> EngineCatalogue:
     """The engines data file, parsed and validated once."""
-    return EngineCatalogue.model_validate(
-        load_file(Path(__file__).parent / "data" / "engines.yaml")
-    )
+    return EngineCatalogue.model_validate(load_file(vocabulary_file("engine_flags.yaml")))
 
 
 def _read(

@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Union
 
-from linter.formats.shell_syntax import (
+from linter.formats.cmdline.shell_syntax import (
     MAX_DEPTH,
     SPECIAL_PARAMETERS,
     Char,
