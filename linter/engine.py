@@ -15,16 +15,16 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from linter import cel
 from linter.cache.compact_json import compact_json
+from linter.cel import backend as cel
+from linter.cel.names import MISSING, SEPARATOR, activation_roots, kind_variable, member
+from linter.cel.work import SizeOf, WorkModel, document_sizes, over_work_limit
 from linter.facts import PROVIDERS, RUN_WIDE, Facts
 from linter.findings import Finding, Location, Severity
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import format_path, parse_path
 from linter.model.manifest import Manifest
-from linter.policy.cost_model import CostModel, SizeOf, document_sizes, over_budget
 from linter.policy.loader import CompiledCheck, CompiledRule
-from linter.policy.names import MISSING, SEPARATOR, activation_roots, kind_variable, member
 from linter.policy.template import Read, looked_up_data
 from linter.selection import RuleSettings, resolve_severity
 
@@ -113,7 +113,7 @@ class Values:
     def __call__(self, name: str) -> Any:
         value = self._node(name)
         # All of ``facts`` at once. An exact type test: Facts is a Mapping, and an abstract
-        # class's isinstance costs more than the rest of this call.
+        # class's isinstance takes longer than the rest of this call.
         return dict(value) if type(value) is Facts else value
 
     def token(self, name: str) -> str | None:
@@ -428,10 +428,10 @@ def profile_of(manifest: Manifest) -> str | None:
     return spec.get("profile") if isinstance(spec, dict) else None
 
 
-def _budget(rule: CompiledRule, settings: RuleSettings) -> CostModel:
+def _budget(rule: CompiledRule, settings: RuleSettings) -> WorkModel:
     """What evaluating a rule may cost, with its options' sizes filled in: checked on each
     document before anything runs (the CEL backend has no budget of its own)."""
-    once, per_item = rule.costs
+    once, per_item = rule.work_models
     options = document_sizes({"options": dict(settings.options)})
     return (once + per_item).specialise("options", options)
 
@@ -439,7 +439,7 @@ def _budget(rule: CompiledRule, settings: RuleSettings) -> CostModel:
 def _run(
     rule: CompiledRule,
     settings: RuleSettings,
-    budget: CostModel,
+    budget: WorkModel,
     prepared: _Prepared,
     size_of: Callable[[], SizeOf],
     activation: Mapping[str, Any],
@@ -465,7 +465,7 @@ def _run(
 
     fired: list[_Fired] = []
     try:
-        refused = over_budget(budget, size_of())
+        refused = over_work_limit(budget, size_of())
         if refused:
             raise cel.CelError(f"not run: {refused}")
         if rule.applies is not None and not _truth(rule.applies, context, "applies"):
@@ -487,7 +487,7 @@ def _run(
                 sizes = document_sizes(
                     {**nested(activation), "variables": values, "options": varying["options"]}
                 )
-                refused = over_budget(rule.costs[1], sizes)
+                refused = over_work_limit(rule.work_models[1], sizes)
                 if refused:
                     raise cel.CelError(f"not run: {refused}")
             for check in rule.checks:

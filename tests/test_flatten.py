@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from linter import cel
-from linter.policy.cel_syntax import CelSyntaxError
-from linter.policy.flatten import flatten
-from linter.policy.names import MISSING, resolve
+from linter.cel import backend as cel
+from linter.cel.flatten import flatten
+from linter.cel.names import MISSING, resolve
+from linter.cel.syntax import CelSyntaxError
 
 ROOTS = {"workload", "facts"}
 

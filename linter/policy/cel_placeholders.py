@@ -7,7 +7,8 @@ builds a string is a decision, which belongs in a fact.
 
 from __future__ import annotations
 
-from linter.policy.cel_syntax import (
+from linter.cel.names import SEPARATOR
+from linter.cel.syntax import (
     Binary,
     Call,
     Conditional,
@@ -19,13 +20,12 @@ from linter.policy.cel_syntax import (
     children,
     parse,
 )
-from linter.policy.names import SEPARATOR
 from linter.policy.rule_analysis import Lookup
 
 
 def plain_lookup(expression: str, roots: frozenset[str]) -> Lookup | None:
     """The lookup that reads what ``expression`` evaluates to, once flattened with ``roots``
-    (linter/policy/flatten.py: leading field selections from a root become one name); None
+    (linter/cel/flatten.py: leading field selections from a root become one name); None
     unless the expression is a member chain with literal string keys and non-negative ``int``
     indexes (a computed, negative or ``uint`` index is left to CEL). Raises CelSyntaxError."""
     steps: list[tuple[str | int, bool]] = []  # (key, written as a field selection)

@@ -3,8 +3,8 @@ refused with its position instead of failing quietly on every document.
 
 The file is parsed with positions and validated, every path its expressions read is found in
 its schema (linter/policy/static_checks.py), and every expression is parsed by gpulint's own CEL
-parser: its limits checked (linter/policy/budget.py), its member chains flattened (linter/policy/
-flatten.py), its cost bounded (linter/policy/cel_cost.py) and, for a message placeholder, its
+parser: its limits checked (linter/cel/work_limits.py), its member chains flattened (linter/policy/
+flatten.py), its cost bounded (linter/cel/work_bounds.py) and, for a message placeholder, its
 plain-path lookup found (linter/policy/cel_placeholders.py). What this returns, the rule's data
 and that analysis (linter/policy/rule_analysis.py), is what the start-up cache keeps: a later
 run compiles from it without importing any of those modules.
@@ -18,18 +18,18 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from linter.cel.flatten import flattened
+from linter.cel.lexer import ExpressionError
+from linter.cel.names import activation_roots
+from linter.cel.work import WorkModel
+from linter.cel.work_limits import work_model
 from linter.load import is_json, load_source
 from linter.load.positions import SourceMap
 from linter.load.scalar_offsets import locate
 from linter.model.validation import describe_error, error_path
-from linter.policy.budget import cost_model
-from linter.policy.cel_lexer import ExpressionError
 from linter.policy.cel_placeholders import plain_lookup
-from linter.policy.cost_model import CostModel
-from linter.policy.flatten import flattened
 from linter.policy.loader import CompiledRule, RuleError, compile_rule
-from linter.policy.names import activation_roots
-from linter.policy.rule_analysis import Costs, Lookup, RuleAnalysis
+from linter.policy.rule_analysis import Lookup, RuleAnalysis, WorkModels
 from linter.policy.rule_file import RuleFile
 from linter.policy.static_checks import check_rule, expressions
 
@@ -67,7 +67,7 @@ class Analyser:
         self.located = located
         self.flat: dict[str, str] = {}
         self.lookups: dict[str, Lookup] = {}
-        self._costs: Costs | None = None
+        self._work: WorkModels | None = None
 
     def flattened(self, source: str) -> str:
         found = self.flat.get(source)
@@ -81,23 +81,23 @@ class Analyser:
             self.lookups[source] = found
         return found
 
-    def costs(self, meta: RuleFile) -> Costs:
+    def work_models(self, meta: RuleFile) -> WorkModels:
         """Of ``applies`` and ``each``, and of what is evaluated per element of ``each``; asked
         once every expression has compiled, so that only a cost problem is left to report."""
-        if self._costs is None:
-            once, per_item = CostModel.zero(), CostModel.zero()
+        if self._work is None:
+            once, per_item = WorkModel.zero(), WorkModel.zero()
             for expression in expressions(meta):
                 if not expression.per_item:
-                    once = once + cost_model(expression.source)
+                    once = once + work_model(expression.source)
                     continue
                 try:
-                    per_item = per_item + cost_model(expression.source, meta.each)
+                    per_item = per_item + work_model(expression.source, meta.each)
                 except ExpressionError as err:
                     # Each expression alone was bounded when it compiled: what cannot be is
                     # the range it runs over, ``each``.
                     raise self._error(("each",), err) from None
-            self._costs = (once, per_item)
-        return self._costs
+            self._work = (once, per_item)
+        return self._work
 
     def _error(self, where: tuple[Any, ...], err: ExpressionError) -> RuleError:
         if self.located is None:  # analysing outside a rule file (tests of templates)
@@ -105,7 +105,7 @@ class Analyser:
         return self.located.error(where, err.message, err.offset)
 
     def recorded(self, meta: RuleFile) -> RuleAnalysis:
-        return RuleAnalysis(self.flat, self.lookups, self.costs(meta))
+        return RuleAnalysis(self.flat, self.lookups, self.work_models(meta))
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from linter import cel
 from linter.cache.parse_cache import parsed
+from linter.cel import backend as cel
+from linter.cel.names import SEPARATOR
+from linter.cel.work import WorkModel
 from linter.errors import UserError
 from linter.load import Refusal, read_bounded
 from linter.load.positions import parse_path
-from linter.policy.cost_model import CostModel
-from linter.policy.names import SEPARATOR
 from linter.policy.rule_analysis import Analysis, Lookup, RuleAnalysis
 from linter.policy.rule_file import RuleFile
 from linter.policy.template import Template, parse_template
@@ -55,9 +55,9 @@ class CompiledRule:
     #: Of those, the names read to decide whether a check fires (``applies``, ``each``,
     #: ``variables``, each ``violation``); the rest are read only to report a check that did.
     verdict_reads: frozenset[str]
-    #: Bounds on what evaluating it costs (linter/policy/cost_model.py): of ``applies`` and
+    #: Bounds on the work evaluating it takes (linter/cel/work.py): of ``applies`` and
     #: ``each``, and of everything evaluated per element of ``each`` (variables, checks).
-    costs: tuple[CostModel, CostModel]
+    work_models: tuple[WorkModel, WorkModel]
 
     @property
     def id(self) -> str:
@@ -220,9 +220,9 @@ def compile_rule(
         reporting += compiled.fix.programs if compiled.fix else []
     verdict_names = _variables(verdict)
     names = verdict_names | _variables(reporting)
-    costs = analysis.costs(meta)
+    work_models = analysis.work_models(meta)
     return CompiledRule(
-        meta, path, applies, each, variables, tuple(checks), names, verdict_names, costs
+        meta, path, applies, each, variables, tuple(checks), names, verdict_names, work_models
     )
 
 

@@ -3,8 +3,8 @@ kept with its data in the start-up cache (linter/cache/parse_cache.py).
 
 Compiling a rule needs, for each expression, its text with member chains flattened (linter/
 policy/flatten.py), for each message placeholder that is a plain path how to read it without
-CEL, and the rule's cost models (linter/policy/cost_model.py). All three come from parsing the
-expressions with gpulint's own CEL parser, which costs more to import and run than the rest of
+CEL, and the rule's cost models (linter/cel/work.py). All three come from parsing the
+expressions with gpulint's own CEL parser, which takes longer to import and run than the rest of
 start-up's rule loading. They depend only on the text (and gpulint's code, which the cache key
 holds), so they are worked out once, by linter/policy/checking.py the first time a rule file's
 bytes are seen, and a later run compiles from this record without importing the parser.
@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from linter import cel
-from linter.policy.cost_model import CostModel
+from linter.cel import backend as cel
+from linter.cel.work import WorkModel
 
 if TYPE_CHECKING:
     from linter.policy.rule_file import RuleFile
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 #: expression reads, then the keys and list indexes to follow from that variable's value.
 Lookup = tuple[str, tuple[str | int, ...]]
 #: A rule's cost models: of ``applies`` and ``each``, and of everything evaluated per element.
-Costs = tuple[CostModel, CostModel]
+WorkModels = tuple[WorkModel, WorkModel]
 
 
 class Analysis(Protocol):
@@ -39,7 +39,7 @@ class Analysis(Protocol):
         """How to read the placeholder expression ``source`` without CEL, if it is a plain
         path."""
 
-    def costs(self, meta: RuleFile) -> Costs:
+    def work_models(self, meta: RuleFile) -> WorkModels:
         """The rule's cost models."""
 
 
@@ -49,7 +49,7 @@ class RuleAnalysis:
 
     flat: Mapping[str, str]
     lookups: Mapping[str, Lookup]
-    rule_costs: Costs
+    rule_work: WorkModels
 
     def flattened(self, source: str) -> str:
         try:
@@ -60,8 +60,8 @@ class RuleAnalysis:
     def lookup(self, source: str) -> Lookup | None:
         return self.lookups.get(source)
 
-    def costs(self, meta: RuleFile) -> Costs:
-        return self.rule_costs
+    def work_models(self, meta: RuleFile) -> WorkModels:
+        return self.rule_work
 
     def as_data(self) -> dict[str, Any]:
         """JSON data that ``from_data`` reads back."""
@@ -70,20 +70,24 @@ class RuleAnalysis:
             "lookups": {
                 source: [name, list(keys)] for source, (name, keys) in self.lookups.items()
             },
-            "costs": [model.as_data() for model in self.rule_costs],
+            "work_models": [model.as_data() for model in self.rule_work],
         }
 
     @classmethod
     def from_data(cls, data: Any) -> RuleAnalysis:
         """What ``as_data`` wrote; ValueError for anything else."""
-        if not isinstance(data, dict) or data.keys() != {"flat", "lookups", "costs"}:
+        if not isinstance(data, dict) or data.keys() != {"flat", "lookups", "work_models"}:
             raise ValueError("not a rule analysis")
-        flat, lookups, costs = data["flat"], data["lookups"], data["costs"]
+        flat, lookups, work_models = data["flat"], data["lookups"], data["work_models"]
         if not (isinstance(flat, dict) and all(isinstance(v, str) for v in flat.values())):
             raise ValueError("flattened expressions are text")
-        if not isinstance(lookups, dict) or not isinstance(costs, list) or len(costs) != 2:
+        if (
+            not isinstance(lookups, dict)
+            or not isinstance(work_models, list)
+            or len(work_models) != 2
+        ):
             raise ValueError("not a rule analysis")
-        once, per_item = (CostModel.from_data(model) for model in costs)
+        once, per_item = (WorkModel.from_data(model) for model in work_models)
         return cls(
             flat, {source: _lookup(found) for source, found in lookups.items()}, (once, per_item)
         )

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from linter.bundled import bundled
-from linter.policy.cel_lexer import ExpressionError
-from linter.policy.cel_paths import PathProblem, check_paths, element_of, paths
-from linter.policy.names import kind_variable
+from linter.cel.lexer import ExpressionError
+from linter.cel.names import kind_variable
+from linter.cel.reads import PathProblem, check_paths, element_of, paths
 from linter.policy.rule_file import RuleFile
 from linter.policy.template import placeholder_offsets
 

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from linter.cel.names import MISSING, SEPARATOR
 from linter.config import LoadedConfig
 from linter.engine import Evaluator, Values, activation, is_run_wide, profile_of
 from linter.facts import RUN_WIDE, records, run_sides, target
@@ -28,7 +29,6 @@ from linter.load.sources import Source
 from linter.model.assumptions import assumptions_for
 from linter.model.manifest import Manifest
 from linter.policy.loader import CompiledRule
-from linter.policy.names import MISSING, SEPARATOR
 from linter.report.fingerprint import line_hashes
 from linter.run import suppressions
 from linter.run.file_result import A_TEMPLATE, NOTHING_OURS, FileResult, LineInfo

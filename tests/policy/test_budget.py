@@ -8,24 +8,24 @@ from typing import Any
 
 import pytest
 
-from linter import cel
 from linter.bundled import bundled
+from linter.cel import backend as cel
+from linter.cel.flatten import flattened
+from linter.cel.value_paths import Path, Wildcard
+from linter.cel.work import MAX_VALUE_SIZE, MAX_WORK, SizeOf, document_sizes, over_work_limit
+from linter.cel.work_limits import (
+    MAX_COMPREHENSION_DEPTH,
+    MAX_LENGTH,
+    WorkLimitError,
+    WorkModel,
+    check,
+    work_bound,
+    work_model,
+)
 from linter.engine import activation
 from linter.facts import run_index
 from linter.load.discovery import discover
-from linter.policy.budget import (
-    MAX_COMPREHENSION_DEPTH,
-    MAX_LENGTH,
-    BudgetError,
-    CostModel,
-    check,
-    cost_bound,
-    cost_model,
-)
-from linter.policy.cost_model import MAX_COST, MAX_VALUE_SIZE, SizeOf, document_sizes, over_budget
-from linter.policy.flatten import flattened
 from linter.policy.loader import CompiledRule, load_rulebook
-from linter.policy.paths import Path, Wildcard
 from linter.policy.template import placeholders
 from linter.run.runner import collect
 
@@ -34,7 +34,7 @@ NESTED_4 = "a.map(x, b.map(y, c.map(z, d.map(w, 1))))"
 
 
 def refusal(source: str) -> tuple[str, int]:
-    with pytest.raises(BudgetError) as caught:
+    with pytest.raises(WorkLimitError) as caught:
         check(source)
     return caught.value.message, caught.value.offset
 
@@ -120,8 +120,8 @@ def test_bounded_ranges(source: str) -> None:
 
 
 def test_an_each_must_be_bounded_too() -> None:
-    with pytest.raises(BudgetError, match="the range of each must be a path"):
-        cost_model("item.x", each="f(facts)")
+    with pytest.raises(WorkLimitError, match="the range of each must be a path"):
+        work_model("item.x", each="f(facts)")
 
 
 def test_an_expression_too_complex_to_bound_is_refused() -> None:
@@ -159,7 +159,7 @@ def sizes(given: dict[str, int]) -> SizeOf:
 @pytest.mark.parametrize(
     ("expression", "each", "given", "bounds"),
     [
-        # outside comprehensions reading and comparing costs a step a node
+        # outside comprehensions reading and comparing take a step a node
         ("facts.memory.status == 'checked'", None, {}, (3, 0)),
         # iterating multiplies; a map builds a list of its results
         ("l.map(x, x.name)", None, {"l": 10, "l.*.name": 7}, (2 + 3 * 10, 10 + 10 * 7)),
@@ -178,22 +178,22 @@ def sizes(given: dict[str, int]) -> SizeOf:
 def test_bounds(
     expression: str, each: str | None, given: dict[str, int], bounds: tuple[int, int]
 ) -> None:
-    model = cost_model(expression, each)
+    model = work_model(expression, each)
     assert model.bounds(sizes(given)) == bounds
-    assert cost_bound(expression, sizes(given), each) == bounds[0]
+    assert work_bound(expression, sizes(given), each) == bounds[0]
 
 
 def test_a_string_doubled_in_a_chain_of_maps_grows_exponentially() -> None:
     doubling = "[s]" + "".join(f".map(v{i}, v{i} + v{i})" for i in range(20))
     check(doubling)  # no nesting at all: only the bound catches it
-    work, built = cost_model(doubling).bounds(sizes({"s": 10}))
+    work, built = work_model(doubling).bounds(sizes({"s": 10}))
     assert built == 1 + 20 + 2 * 10 * (2**21 - 2)  # the lists, and 2s + 4s + ... twice over
     assert work > 10 * 2**20
 
 
 def test_models_add_up_and_options_fill_in_before_documents() -> None:
-    model = cost_model("l.all(x, x in options.allowed)") + cost_model("s + t")
-    assert isinstance(model, CostModel)
+    model = work_model("l.all(x, x in options.allowed)") + work_model("s + t")
+    assert isinstance(model, WorkModel)
     filled = model.specialise("options", sizes({"options.allowed": 4}))
     document = {"l": 10, "l.*": 3, "s": 5, "t": 6}
     assert filled.bounds(sizes(document)) == model.bounds(sizes({"options.allowed": 4, **document}))
@@ -206,7 +206,7 @@ def test_a_model_without_document_terms_never_asks_for_a_size() -> None:
         raise AssertionError(path)
 
     expression = "facts.memory.status == 'checked' && workload.spec.x in ['a', 'b']"
-    assert cost_model(expression).bounds(no_lookups) == (10, 2)
+    assert work_model(expression).bounds(no_lookups) == (10, 2)
 
 
 LABELS = {f"team-{i}": f"value-{i}" for i in range(1000)}
@@ -240,13 +240,13 @@ DOCUMENT: dict[str, Any] = {
 )
 def test_the_reviewers_attacks_are_refused_before_they_run(expression: str, message: str) -> None:
     check(expression)  # each is fine at load: it is the document that makes it expensive
-    assert over_budget(cost_model(expression), document_sizes(DOCUMENT)) == message
+    assert over_work_limit(work_model(expression), document_sizes(DOCUMENT)) == message
 
 
 def test_the_same_expression_passes_on_a_small_document() -> None:
     expression = "workload.metadata.labels.all(a, workload.metadata.labels.exists(b, a == b))"
     small = {"workload": {"metadata": {"labels": dict(list(LABELS.items())[:100])}}}
-    assert over_budget(cost_model(expression), document_sizes(small)) is None
+    assert over_work_limit(work_model(expression), document_sizes(small)) is None
 
 
 def test_document_sizes() -> None:
@@ -272,16 +272,16 @@ def test_document_sizes() -> None:
 # -- the built-in rules on realistic documents -------------------------------------------------
 
 
-def rule_model(rule: CompiledRule) -> CostModel:
+def rule_model(rule: CompiledRule) -> WorkModel:
     """Everything a rule evaluates on a document, its messages included."""
     meta = rule.meta
-    model = cost_model(meta.applies or "true") + cost_model(meta.each or "true")
+    model = work_model(meta.applies or "true") + work_model(meta.each or "true")
     for check_ in meta.checks:
         fields = [check_.violation, check_.related]
         fields += [text for text, _ in placeholders(check_.message) + placeholders(check_.path)]
         for text in fields:
             if text is not None:
-                model = model + cost_model(text, meta.each)
+                model = model + work_model(text, meta.each)
     return model
 
 
@@ -303,7 +303,7 @@ def test_the_built_in_rules_fit_the_budget_on_every_example_and_fixture() -> Non
         for rule in rules:
             options = {name: spec.default for name, spec in rule.meta.options.items()}
             model = models[rule.id].specialise("options", document_sizes({"options": options}))
-            assert over_budget(model, size_of) is None, (rule.id, file)
+            assert over_work_limit(model, size_of) is None, (rule.id, file)
             worst = [max(old, new) for old, new in zip(worst, model.bounds(size_of), strict=True)]
     assert documents > 100
-    assert worst[0] < MAX_COST // 100 and worst[1] < MAX_VALUE_SIZE // 100  # ample headroom
+    assert worst[0] < MAX_WORK // 100 and worst[1] < MAX_VALUE_SIZE // 100  # ample headroom

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from linter import cel
-from linter.policy.cel_syntax import CelSyntaxError, parse
+from linter.cel import backend as cel
+from linter.cel.syntax import CelSyntaxError, parse
 from linter.policy.template import placeholders
 
 REPO = Path(__file__).resolve().parents[2]

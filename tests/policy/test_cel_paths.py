@@ -9,7 +9,7 @@ from typing import Any, Literal
 import pytest
 from pydantic import BaseModel
 
-from linter.policy.cel_paths import (
+from linter.cel.reads import (
     PathProblem,
     PathUse,
     Wildcard,

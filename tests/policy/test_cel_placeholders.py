@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from linter.cel.syntax import CelSyntaxError
 from linter.policy.cel_placeholders import decisions, plain_lookup
-from linter.policy.cel_syntax import CelSyntaxError
 
 ROOTS = frozenset({"facts", "workload"})
 

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from linter.policy.cel_lexer import KEYWORDS
-from linter.policy.cel_syntax import (
+from linter.cel.lexer import KEYWORDS
+from linter.cel.syntax import (
     BINARY_PRECEDENCE,
     MACROS,
     MAX_DEPTH,

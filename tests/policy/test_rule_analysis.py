@@ -12,17 +12,21 @@ import pytest
 from conftest import REPO, imported_by_check
 
 from linter.bundled import bundled
+from linter.cel.work import WorkModel, over_work_limit
 from linter.policy import checking, loader
-from linter.policy.cost_model import CostModel, over_budget
 from linter.policy.loader import CompiledRule, RuleError, load_rule, rule_files
 from linter.policy.rule_analysis import RuleAnalysis
 
 RULES = rule_files([bundled("rules")])
 PARSER = (
-    "linter.policy.budget",
-    "linter.policy.cel_",
+    "linter.cel.lexer",
+    "linter.cel.syntax",
+    "linter.cel.reads",
+    "linter.cel.work_bounds",
+    "linter.cel.work_limits",
+    "linter.cel.flatten",
+    "linter.policy.cel_placeholders",
     "linter.policy.checking",
-    "linter.policy.flatten",
     "linter.policy.static_checks",
 )
 
@@ -59,7 +63,7 @@ def described(rule: CompiledRule) -> Any:
     ]
     return (
         sorted(rule.reads),
-        [model.as_data() for model in rule.costs],
+        [model.as_data() for model in rule.work_models],
         lookups,
         [sorted(program.variables()) for name, program in rule.variables],
     )
@@ -99,12 +103,16 @@ def test_an_entry_this_code_did_not_write_is_checked_again(
     [
         None,
         {"flat": {}, "lookups": {}},
-        {"flat": {"a": 1}, "lookups": {}, "costs": []},
-        {"flat": {}, "lookups": {"a": ["x", [1.5]]}, "costs": []},
-        {"flat": {}, "lookups": {}, "costs": [{"work": [], "values": []}]},
-        {"flat": {}, "lookups": {}, "costs": [{"work": [[-1, []]], "values": []}] * 2},
-        {"flat": {}, "lookups": {}, "costs": [{"work": [[1, [[{"*": "ALL"}]]]], "values": []}] * 2},
-        {"flat": {}, "lookups": {}, "costs": [{"work": [[1, [[2.5]]]], "values": []}] * 2},
+        {"flat": {"a": 1}, "lookups": {}, "work_models": []},
+        {"flat": {}, "lookups": {"a": ["x", [1.5]]}, "work_models": []},
+        {"flat": {}, "lookups": {}, "work_models": [{"work": [], "values": []}]},
+        {"flat": {}, "lookups": {}, "work_models": [{"work": [[-1, []]], "values": []}] * 2},
+        {
+            "flat": {},
+            "lookups": {},
+            "work_models": [{"work": [[1, [[{"*": "ALL"}]]]], "values": []}] * 2,
+        },
+        {"flat": {}, "lookups": {}, "work_models": [{"work": [[1, [[2.5]]]], "values": []}] * 2},
     ],
 )
 def test_what_is_not_an_analysis_is_refused(data: Any) -> None:
@@ -114,15 +122,17 @@ def test_what_is_not_an_analysis_is_refused(data: Any) -> None:
 
 def test_a_restored_cost_model_bounds_a_document_as_the_computed_one() -> None:
     path = bundled("rules") / "GL205.yaml"
-    (once, per_item) = checking.Analyser().costs(load_rule(path).meta)
+    (once, per_item) = checking.Analyser().work_models(load_rule(path).meta)
     for model in (once, per_item):
-        restored = CostModel.from_data(json.loads(json.dumps(model.as_data())))
+        restored = WorkModel.from_data(json.loads(json.dumps(model.as_data())))
 
         def size_of(path: tuple[Any, ...]) -> int:
             return 7 + len(path)
 
         assert restored.bounds(size_of) == model.bounds(size_of)
-        assert over_budget(restored, lambda path: 10**6) == over_budget(model, lambda p: 10**6)
+        assert over_work_limit(restored, lambda path: 10**6) == over_work_limit(
+            model, lambda p: 10**6
+        )
 
 
 def test_a_run_with_its_rules_in_the_start_up_cache_imports_no_parser(tmp_path: Path) -> None:
@@ -134,7 +144,7 @@ def test_a_run_with_its_rules_in_the_start_up_cache_imports_no_parser(tmp_path: 
         return imported_by_check(["--no-cache", "job.yaml"], tmp_path, tmp_path / "cache", PARSER)
 
     first = probed()
-    assert first.startswith("1 ") and "linter.policy.cel_syntax" in first  # checks every rule
+    assert first.startswith("1 ") and "linter.cel.syntax" in first  # checks every rule
     assert probed() == "1 []\n"  # the same finding (GL301: no quota ledger), no parser
 
 

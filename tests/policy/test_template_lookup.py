@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from linter import cel
+from linter.cel import backend as cel
+from linter.cel.names import MISSING
 from linter.policy.checking import Analyser
-from linter.policy.names import MISSING
 from linter.policy.template import parse_template
 
 VALUES: list[Any] = [

@@ -6,7 +6,7 @@ microseconds per expression on a real workload. Rewriting the chain to the singl
 ``workload__spec__resources__capacity`` and binding that name to the value at that path converts
 one scalar. The meaning is unchanged: the same value is read; a path that does not exist is an
 evaluation error either way (an undefined name instead of a missing key). A run binds the names
-as linter/policy/names.py resolves them; the rewriting happens when a rule file is checked, and
+as linter/cel/names.py resolves them; the rewriting happens when a rule file is checked, and
 its result is kept in the start-up cache with the rule (linter/policy/rule_analysis.py).
 """
 
@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from linter import cel
-from linter.policy import budget
-from linter.policy.cel_lexer import ExpressionError
-from linter.policy.cel_syntax import (
+from linter.cel import backend as cel
+from linter.cel import work_limits
+from linter.cel.lexer import ExpressionError
+from linter.cel.names import SEPARATOR, activation_roots
+from linter.cel.syntax import (
     Comprehension,
     Has,
     Ident,
@@ -26,7 +27,6 @@ from linter.policy.cel_syntax import (
     children,
     parse,
 )
-from linter.policy.names import SEPARATOR, activation_roots
 
 
 def flatten(source: str, roots: Iterable[str]) -> str:
@@ -91,7 +91,7 @@ def flattened(source: str) -> str:
     checked at load hold (raises cel.CelError, also for source that is not CEL or an expression
     over the evaluation budget)."""
     try:
-        tree = budget.check(source)
+        tree = work_limits.check(source)
     except ExpressionError as err:
         raise cel.CelError(str(err)) from None
     return flatten_tree(source, tree, activation_roots())

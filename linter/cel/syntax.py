@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal as TypingLiteral
 from typing import NoReturn, TypeVar, cast
 
-from linter.policy.cel_lexer import INT64_MAX, CelSyntaxError, LiteralValue, Token, tokenize
+from linter.cel.lexer import INT64_MAX, CelSyntaxError, LiteralValue, Token, tokenize
 
 __all__ = [
     "BINARY_PRECEDENCE",

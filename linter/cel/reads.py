@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from linter.policy.cel_syntax import (
+from linter.cel.syntax import (
     Call,
     Comprehension,
     Has,
@@ -25,7 +25,7 @@ from linter.policy.cel_syntax import (
     children,
     parse,
 )
-from linter.policy.paths import Path, Segment, Wildcard
+from linter.cel.value_paths import Path, Segment, Wildcard
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
-"""Bounds on what evaluating rule expressions costs, as polynomials in the sizes of the values
-they read, and their check against one document before anything runs.
+"""Bounds on how much work evaluating rule expressions takes, as polynomials in the sizes of the
+values they read, and their check against one document before anything runs.
 
-linter/policy/cel_cost.py computes a model from an expression's syntax tree when a rule is
+linter/cel/work_bounds.py computes a model from an expression's syntax tree when a rule is
 checked; the models are kept in the start-up cache with the rule's data (linter/policy/
 rule_analysis.py), so a run evaluates them without parsing any expression: this module needs no
 parser. A document's bound is a few size lookups, multiplications and additions.
@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from linter.policy.paths import Path, Segment, Wildcard
+from linter.cel.value_paths import Path, Segment, Wildcard
 
 SizeOf = Callable[[Path], int]
 Monomial = tuple[Path, ...]  # a product of sizes, in a canonical order
@@ -23,7 +23,7 @@ Monomial = tuple[Path, ...]  # a product of sizes, in a canonical order
 # backend's time (two map() nested over 1,000 labels: a bound of 5,000,000, 0.5 s measured), so
 # the limit is about 0.1 s. The built-in rules stay under a few thousand of either on every
 # example and test manifest (tests/policy/test_budget.py checks that).
-MAX_COST = 1_000_000
+MAX_WORK = 1_000_000
 MAX_VALUE_SIZE = 1_000_000  # characters, elements or entries built in all
 
 
@@ -75,19 +75,19 @@ ONE = Poly.constant(1)
 
 
 @dataclass(frozen=True)
-class CostModel:
+class WorkModel:
     """``work``: a bound on the evaluation steps; ``values``: on the total size of the strings,
     lists and maps the evaluation builds. Models add up (a rule's expressions together)."""
 
     work: Poly
     values: Poly
 
-    def __add__(self, other: CostModel) -> CostModel:
-        return CostModel(self.work + other.work, self.values + other.values)
+    def __add__(self, other: WorkModel) -> WorkModel:
+        return WorkModel(self.work + other.work, self.values + other.values)
 
     @classmethod
-    def zero(cls) -> CostModel:
-        """Costs nothing: the start of a sum of models."""
+    def zero(cls) -> WorkModel:
+        """WorkModels nothing: the start of a sum of models."""
         return cls(Poly({}), Poly({}))
 
     def as_data(self) -> dict[str, Any]:
@@ -96,13 +96,13 @@ class CostModel:
         return {"work": _poly_data(self.work), "values": _poly_data(self.values)}
 
     @classmethod
-    def from_data(cls, data: Any) -> CostModel:
+    def from_data(cls, data: Any) -> WorkModel:
         """What ``as_data`` wrote; ValueError for anything else."""
         if not isinstance(data, dict) or data.keys() != {"work", "values"}:
             raise ValueError("a cost model is a map of work and values")
         return cls(_poly_of(data["work"]), _poly_of(data["values"]))
 
-    def specialise(self, variable: str, size_of: SizeOf) -> CostModel:
+    def specialise(self, variable: str, size_of: SizeOf) -> WorkModel:
         """The model with the sizes of the paths from ``variable`` filled in: a rule's
         ``options`` are known before any document is."""
 
@@ -118,7 +118,7 @@ class CostModel:
                 terms[tuple(kept)] = terms.get(tuple(kept), 0) + coefficient
             return Poly(terms)
 
-        return CostModel(fill(self.work), fill(self.values))
+        return WorkModel(fill(self.work), fill(self.values))
 
     def bounds(self, size_of: SizeOf) -> tuple[int, int]:
         """``(work, values)`` on one document, asking the size of each path once."""
@@ -207,11 +207,11 @@ def _segment_of(data: Any) -> Segment:
     raise ValueError(f"not a path segment: {data!r}")
 
 
-def over_budget(model: CostModel, size_of: SizeOf) -> str | None:
+def over_work_limit(model: WorkModel, size_of: SizeOf) -> str | None:
     """Why evaluating ``model``'s expressions on this document is refused, or None."""
     work, built = model.bounds(size_of)
-    if work > MAX_COST:
-        return f"evaluating it could take {work:,} steps on this document (limit {MAX_COST:,})"
+    if work > MAX_WORK:
+        return f"evaluating it could take {work:,} steps on this document (limit {MAX_WORK:,})"
     if built > MAX_VALUE_SIZE:
         return (
             f"it could build values of {built:,} elements or characters on this document "

@@ -1,7 +1,7 @@
 """Tokens of a CEL expression, as the cel-spec language definition writes its lexis.
 
 Where the definition is loose, this follows the Rust backend that evaluates the rules
-(linter/cel.py), so that nothing it refuses is accepted here: hexadecimal needs a lowercase
+(linter/cel/backend.py), so that nothing it refuses is accepted here: hexadecimal needs a lowercase
 ``0x``, a ``.`` needs a digit after it to start a number (``1.`` is not a number), whitespace is
 space, tab, newline, carriage return and form feed only, and string escapes are exactly the
 definition's, plus the four it also accepts: bell, vertical tab, question mark and backtick.

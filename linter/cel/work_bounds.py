@@ -1,11 +1,11 @@
-"""Upper bounds on what evaluating a CEL expression costs, as polynomials in the sizes of the
-values it reads.
+"""Upper bounds on how much work evaluating a CEL expression takes, as polynomials in the sizes of
+the values it reads.
 
 The analysis runs once per expression, on its syntax tree: every value gets a *shape* (a bound
 on its size and on the shapes of its parts) and every node a *work* bound. Sizes of document
 values are unknowns named by their path (``facts.pool.conflicts``, ``workload.metadata.labels
 [*]``), so the result is a pair of polynomials whose evaluation on one document is a few size
-lookups, multiplications and additions. The costs follow the cel-spec's complexity section: a
+lookups, multiplications and additions. The bounds follow the cel-spec's complexity section: a
 comprehension multiplies the work of its body by the size of its range, ``in`` and substring
 search multiply the sizes of their operands, ``+`` on strings and lists builds a value as large
 as both, ``map`` a list of its results; ``size``, arithmetic and logic are constant. A maximum
@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from linter.policy.cel_lexer import ExpressionError
-from linter.policy.cel_paths import chain
-from linter.policy.cel_syntax import (
+from linter.cel.lexer import ExpressionError
+from linter.cel.reads import chain
+from linter.cel.syntax import (
     Binary,
     Call,
     Comprehension,
@@ -35,15 +35,15 @@ from linter.policy.cel_syntax import (
     Select,
     Unary,
 )
-from linter.policy.cost_model import ONE, ZERO, CostModel, Poly
-from linter.policy.paths import Path, Segment, Wildcard
+from linter.cel.value_paths import Path, Segment, Wildcard
+from linter.cel.work import ONE, ZERO, Poly, WorkModel
 
 MAX_TERMS = 500  # beyond this an expression is refused as too complex to bound
 TEXT_OF_SCALAR = 32  # characters string() may write for a number, a bool, a timestamp...
 _TEXT_SEARCH = frozenset({"contains", "startsWith", "endsWith", "matches"})
 
 
-class BudgetError(ExpressionError):
+class WorkLimitError(ExpressionError):
     """An expression that could cost too much to evaluate, or whose cost cannot be bounded."""
 
 
@@ -159,17 +159,17 @@ class _Result:
     shape: Shape
 
 
-def cost_model(tree: Node, each: Node | None = None) -> CostModel:
+def work_model(tree: Node, each: Node | None = None) -> WorkModel:
     """The cost of ``tree``; with ``each``, of evaluating it once per element of ``each``, bound
-    to ``item`` (and its position to ``index``). Raises BudgetError."""
+    to ``item`` (and its position to ``index``). Raises WorkLimitError."""
     analysis = _Analysis()
     if each is None:
-        return CostModel(analysis.visit(tree, {}).work, analysis.values)
+        return WorkModel(analysis.visit(tree, {}).work, analysis.values)
     analysis.require_bounded(each, "each")
     items = analysis.visit(each, {})
     variables = {"item": items.shape.each(), "index": SCALAR}
     work, _ = analysis.iterate(each, items, variables, [tree], returned=True)
-    return CostModel(work, analysis.values)
+    return WorkModel(work, analysis.values)
 
 
 class _Analysis:
@@ -333,14 +333,14 @@ class _Analysis:
 
     def bounded(self, poly: Poly, node: Node) -> Poly:
         if len(poly.terms) > MAX_TERMS:
-            raise BudgetError("expression too complex to bound its cost", node.start)
+            raise WorkLimitError("expression too complex to bound its cost", node.start)
         return poly
 
     def require_bounded(self, node: Node, what: str) -> None:
         """A comprehension range must be something whose size is known: a path, a literal,
         another comprehension, or ``+``, ``?:`` and ``dyn()`` of those."""
         if not _bounded(node):
-            raise BudgetError(
+            raise WorkLimitError(
                 f"the range of {what} must be a path, a literal, a comprehension or a "
                 "concatenation of those: its size cannot be bounded",
                 node.start,
