@@ -40,17 +40,17 @@ from pathlib import Path
 
 from linter.bundled import bundled
 from linter.config import LoadedConfig, load_config
-from linter.engine import activation
 from linter.facts import RUN_WIDE
 from linter.formats import MARKERS
 from linter.load import DEFAULT_MAX_BYTES, is_json, load_source
 from linter.load.discovery import Candidate, find_candidates
 from linter.load.sources import read_source
+from linter.policy.evaluator import activation
 from linter.policy.loader import load_rulebook
+from linter.policy.selection import Selection
 from linter.run.first_pass import FirstPass, lint_file, read_file
 from linter.run.runner import lint_paths
 from linter.run.workers import available_cpus
-from linter.selection import Selection
 
 #: One stage's pipeline on one file (each does what the one before it does, and more).
 Step = Callable[[Candidate], object]

@@ -41,7 +41,7 @@ class Location:
 @dataclass(frozen=True)
 class Finding:
     """One problem. ``severity`` is None until the run resolves it (rule default, then the
-    check's own, then configuration: :func:`linter.selection.resolve_severity`); a check that
+    check's own, then configuration: :func:`linter.policy.selection.resolve_severity`); a check that
     declares its own severity sets it when the finding is made."""
 
     rule_id: str

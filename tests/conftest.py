@@ -19,9 +19,9 @@ from linter.bundled import bundled
 from linter.cli import main
 from linter.config import LoadedConfig, load_config
 from linter.policy.loader import Rulebook, load_rulebook
+from linter.policy.selection import Selection
 from linter.run import garbage_collection as collector
 from linter.run.runner import RunResult, lint_paths
-from linter.selection import Selection
 
 REPO = Path(__file__).resolve().parent.parent
 

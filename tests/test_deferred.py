@@ -10,16 +10,16 @@ import pytest
 
 from linter import facts
 from linter.config import load_config
-from linter.engine import is_run_wide
 from linter.facts import Facts
 from linter.load.discovery import find_candidates
 from linter.load.positions import parse_path
 from linter.model.manifest import Manifest
+from linter.policy.evaluator import is_run_wide
 from linter.policy.loader import Rulebook
+from linter.policy.selection import RuleSettings
 from linter.run.first_pass import FirstPass
 from linter.run.runner import collect
 from linter.run.wide_parts import Anchors, defer
-from linter.selection import RuleSettings
 
 WORKLOAD = """\
 apiVersion: gpulint.dev/v1alpha1

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from conftest import ORG_RULE
 
-from linter import engine
-from linter.engine import Evaluator
 from linter.findings import Finding
+from linter.policy import evaluator as engine
+from linter.policy.evaluator import Evaluator
 from linter.policy.loader import CompiledRule, load_rule
+from linter.policy.selection import RuleSettings
 from linter.run.wide_parts import Deferred
-from linter.selection import RuleSettings
 
 
 def rule(tmp_path: Path, number: int = 100, extra: str = "", **fields: str) -> CompiledRule:

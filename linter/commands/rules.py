@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from linter.commands.options import add_config_arguments
 
 if TYPE_CHECKING:
-    from linter.selection import RuleSettings
+    from linter.policy.selection import RuleSettings
 
 HELP = "list rules with their id, severity and summary"
 

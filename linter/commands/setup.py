@@ -10,8 +10,8 @@ from linter.bundled import bundled
 from linter.config import LoadedConfig, find_config, load_config
 from linter.load.repository import repository_root
 from linter.policy.loader import Rulebook, load_rulebook
+from linter.policy.selection import Selection
 from linter.run import garbage_collection
-from linter.selection import Selection
 
 
 @dataclass(frozen=True)

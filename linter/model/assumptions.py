@@ -4,7 +4,7 @@ and ``assume:`` blocks in ``.gpulint.yaml``.
 A Deployment rarely says its cloud, region or data classification; an annotation on the object
 or an assumption for the files under a folder says it instead. Both are validated where they
 are written. An assumption never overrides what a file says (the format's own fields or its
-annotations), and every finding that relies on one names it (linter/engine.py).
+annotations), and every finding that relies on one names it (linter/policy/evaluator.py).
 
 ```yaml
 assume:

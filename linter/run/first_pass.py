@@ -17,7 +17,6 @@ from pathlib import Path
 
 from linter.cel.names import MISSING, SEPARATOR
 from linter.config import LoadedConfig
-from linter.engine import Evaluator, Values, activation, is_run_wide, profile_of
 from linter.facts import RUN_WIDE, records, run_sides, target
 from linter.findings import Finding, Location
 from linter.formats import MARKERS, Format, InputFile, claimed, recognise
@@ -28,12 +27,13 @@ from linter.load.positions import Span, parse_path
 from linter.load.sources import Source
 from linter.model.assumptions import assumptions_for
 from linter.model.manifest import Manifest
+from linter.policy.evaluator import Evaluator, Values, activation, is_run_wide, profile_of
 from linter.policy.loader import CompiledRule
+from linter.policy.selection import RuleSettings
 from linter.report.fingerprint import line_hashes
 from linter.run import suppressions
 from linter.run.file_result import A_TEMPLATE, NOTHING_OURS, FileResult, LineInfo
 from linter.run.wide_parts import Anchors, Deferred, defer
-from linter.selection import RuleSettings
 
 PARSE_RULE = "GL002"
 TEMPLATE_RULE = "GL010"

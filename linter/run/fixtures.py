@@ -20,7 +20,7 @@ from pathlib import Path
 
 from linter.config import LoadedConfig, load_config
 from linter.policy.loader import CompiledRule, Rulebook, RuleError, load_rule, rule_files
-from linter.selection import Selection
+from linter.policy.selection import Selection
 
 EXPECT = re.compile(r"#\s*expect:\s*([A-Z]+[0-9]{3}(?:\s*,\s*[A-Z]+[0-9]{3})*)")
 INPUT_RULES = ("GL001", "GL002")

@@ -20,6 +20,7 @@ from linter.load import DEFAULT_MAX_BYTES
 from linter.load.discovery import Candidate, chart_templates_reason, find_candidates
 from linter.load.sources import Hashed, Source, read_source
 from linter.policy.loader import CompiledRule, Rulebook
+from linter.policy.selection import RuleSettings, Selection, resolve_severity
 from linter.report.record import Report, RuleInfo
 from linter.report_cache import KeptReport, ReportSlot
 from linter.run import garbage_collection
@@ -29,7 +30,6 @@ from linter.run.result_key import run_key
 from linter.run.reuse import RunCache, files_digest
 from linter.run.second_pass import finalise, run_wide_findings
 from linter.run.workers import fork_map
-from linter.selection import RuleSettings, Selection, resolve_severity
 from linter.wording import plural
 
 if TYPE_CHECKING:  # the engine, facts and formats are imported only when something is linted

@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 from linter.findings import Finding
 from linter.policy.loader import Rulebook
+from linter.policy.selection import RuleSettings, resolve_severity
 from linter.run import suppressions
 from linter.run.file_result import FileResult
 from linter.run.wide_parts import Deferred
 from linter.run.workers import fork_map
-from linter.selection import RuleSettings, resolve_severity
 
 if TYPE_CHECKING:  # imported when the run-wide rules run: a run answered from the cache does not
-    from linter.engine import Evaluator
     from linter.facts.run import RunIndex, RunInputs
+    from linter.policy.evaluator import Evaluator
 
 
 #: Files whose deferred parts related locations keep unpacked (least recently used dropped).
@@ -65,8 +65,8 @@ def _evaluate_file(
     result: FileResult, evaluator: Evaluator, run: RunIndex, elsewhere: _Finder
 ) -> list[Finding]:
     """The run-wide findings of one file's manifests."""
-    from linter.engine import Values, nested
     from linter.facts import RUN_WIDE
+    from linter.policy.evaluator import Values, nested
 
     parts = result.wide_parts()
 

@@ -22,9 +22,9 @@ from linter.cel.work_limits import (
     work_bound,
     work_model,
 )
-from linter.engine import activation
 from linter.facts import run_index
 from linter.load.discovery import discover
+from linter.policy.evaluator import activation
 from linter.policy.loader import CompiledRule, load_rulebook
 from linter.policy.template import placeholders
 from linter.run.runner import collect

@@ -25,8 +25,8 @@ from linter.load.positions import Path as ManifestPath
 from linter.load.positions import format_path, parse_path
 from linter.model.manifest import Manifest
 from linter.policy.loader import CompiledCheck, CompiledRule
+from linter.policy.selection import RuleSettings, resolve_severity
 from linter.policy.template import Read, looked_up_data
-from linter.selection import RuleSettings, resolve_severity
 
 EVALUATION_RULE = "GL006"
 Rules = Sequence[tuple[CompiledRule, RuleSettings]]
