@@ -34,13 +34,13 @@ def run(args: argparse.Namespace) -> int:
     from linter.commands.output import write_report
     from linter.commands.setup import load_configuration
     from linter.costs.base import costed, load_baseline, max_bytes
-    from linter.costs.budgets import budget_figures, pair_with_base
     from linter.costs.diff import diff
     from linter.costs.estimate import estimate
     from linter.costs.render import RENDERERS
     from linter.costs.tables import cost_view, diff_view
     from linter.load.discovery import DiscoveryError, find_candidates
     from linter.load.sources import read_sources
+    from linter.pricing.budgets import budget_figures, pair_with_base
 
     config = load_configuration(args)
     paths = args.paths or ["."]

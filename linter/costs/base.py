@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from linter.config import LoadedConfig
-from linter.costs.budgets import CostBase, Costed
 from linter.costs.estimate import Estimate, WorkloadCost, estimate
 from linter.costs.revision import Revision, RevisionFiles, resolve, revision_sources
 from linter.load import DEFAULT_MAX_BYTES
+from linter.pricing.budgets import CostBase, Costed
 
 
 @dataclass(frozen=True)

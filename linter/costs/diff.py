@@ -7,8 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from linter.costs.estimate import Estimate, WorkloadCost
-from linter.costs.matching import Pair, Status, pair_workloads
 from linter.model import Workload
+from linter.pricing.matching import Pair, Status, pair_workloads
 
 #: What can change a workload's cost, and how to read it from the normalised workload.
 _INPUTS: tuple[tuple[str, Callable[[Workload], object]], ...] = (
@@ -125,7 +125,7 @@ def _note(
 
 
 def diff(base: Estimate, head: Estimate, label: str, base_problems: dict[str, str]) -> CostDiff:
-    """Every workload of ``base`` and ``head`` paired (``linter.costs.matching``) with its
+    """Every workload of ``base`` and ``head`` paired (``linter.pricing.matching``) with its
     delta; ``base_problems`` are the files (or folders) the base could not read or validate."""
     head_problems: dict[str, str] = {}
     for problem in head.problems:

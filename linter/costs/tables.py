@@ -11,11 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from linter.costs.budgets import BudgetFigures
 from linter.costs.diff import Change, CostDiff, describe
 from linter.costs.estimate import Estimate, WorkloadCost
-from linter.facts.base import listing
-from linter.wording import money, money_per_hour, plural
+from linter.pricing.budgets import BudgetFigures
+from linter.wording import listing, money, money_per_hour, plural
 
 NONE = "—"
 

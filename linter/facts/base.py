@@ -9,16 +9,14 @@ too, so message placeholders read values and never decide.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
-from linter.wording import plural
+from linter.wording import MAX_LISTED, plural
 
 #: Lists in messages name at most this many items, then say how many more there are.
-MAX_LISTED = 5
 
 
 class Fact(BaseModel):
@@ -54,22 +52,7 @@ class Tally(Generic[T]):
             self.sample.append(item)
 
 
-def listing(items: Sequence[str], total: int | None = None) -> str:
-    """``a, b and c``, or ``a, b, c, d, e and 3 more`` when there are more than MAX_LISTED;
-    ``total`` is the full count when ``items`` is already a sample."""
-    total = len(items) if total is None else total
-    shown = list(items[:MAX_LISTED])
-    if not shown:
-        return "none"
-    rest = total - len(shown)
-    if rest > 0:
-        return f"{', '.join(shown)} and {rest} more"
-    if len(shown) == 1:
-        return shown[0]
-    return f"{', '.join(shown[:-1])} and {shown[-1]}"
-
-
-__all__ = ["MAX_LISTED", "Fact", "Tally", "duration", "listing", "percent", "plural"]
+__all__ = ["Fact", "Tally", "duration", "percent", "plural"]
 
 
 def duration(seconds: int) -> str:

@@ -20,10 +20,11 @@ import dataclasses
 from pydantic import Field
 
 from linter.facts import memory
-from linter.facts.base import Fact, listing
+from linter.facts.base import Fact
 from linter.facts.subject import Subject
 from linter.model import Workload
 from linter.model.workload import Accelerator, Placement
+from linter.wording import listing
 
 MAIN_PATH = "spec.resources"
 CHECKED = "checked"

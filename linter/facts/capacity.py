@@ -32,13 +32,14 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from linter.facts.base import MAX_LISTED, Fact, Tally, listing, plural
+from linter.facts.base import Fact, Tally, plural
 from linter.facts.placement import resolve_placement
 from linter.facts.pool import Reference
 from linter.facts.run import Records, RunInputs, RunSide, Target
 from linter.load.positions import Path, format_path
 from linter.model import CapacityLimit, Workload
 from linter.model.manifest import Manifest
+from linter.wording import MAX_LISTED, listing
 
 Scope = Literal["queue", "namespace", "nodePool"]
 

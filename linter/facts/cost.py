@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import Field
 
 from linter.facts import estimates
-from linter.facts.base import Fact, listing, percent
+from linter.facts.base import Fact, percent
 from linter.facts.subject import Subject
 from linter.model import Workload
 from linter.model.fields import FIELDS
 from linter.pricing.hours import HoursBasis, RunningHours
-from linter.wording import money, money_per_hour
+from linter.wording import listing, money, money_per_hour
 
 if TYPE_CHECKING:
     from linter.pricing import Capacity, InstancePrice, Missing

@@ -18,11 +18,12 @@ from pydantic import ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from linter.facts import estimates
-from linter.facts.base import Fact, listing, percent
+from linter.facts.base import Fact, percent
 from linter.facts.memory_sizing import ModelSource, Sizing, Status, size
 from linter.facts.placement import Placement
 from linter.facts.subject import Subject
 from linter.model.fields import FIELDS
+from linter.wording import listing
 
 __all__ = ["InferenceMemory", "MemoryFact", "compute"]
 

@@ -9,10 +9,11 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from linter.facts.base import MAX_LISTED, Fact, Tally, listing, plural
+from linter.facts.base import Fact, Tally, plural
 from linter.facts.run import Records, RunInputs, RunSide
 from linter.model import Workload
 from linter.model.manifest import Manifest
+from linter.wording import MAX_LISTED, listing
 
 Side = Literal["training", "serving"]
 TRAINING = frozenset({"training", "fine-tuning"})

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from linter.catalog.regions import clouds
-from linter.facts.base import MAX_LISTED, Fact, Tally, listing
+from linter.facts.base import Fact, Tally
 from linter.facts.placement import resolve_placement
 from linter.facts.pool import Reference
 from linter.facts.run import Records, RunInputs, RunSide
@@ -33,6 +33,7 @@ from linter.quota import (
     quota_for,
     units_needed,
 )
+from linter.wording import MAX_LISTED, listing
 
 Status = Literal["approved", "requested", "denied", "missing"]
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from linter.facts.base import Fact, listing
+from linter.facts.base import Fact
 from linter.facts.subject import Subject
 from linter.load.positions import Path, parse_path
 from linter.model.provenance import Provenance
+from linter.wording import listing
 
 NOTHING = "nothing that survives a preemption"
 _ENABLED = parse_path("spec.checkpointing.enabled")

@@ -8,7 +8,7 @@ from typing import get_args
 
 from pydantic import Field
 
-from linter.facts.base import Fact, listing, plural
+from linter.facts.base import Fact, plural
 from linter.facts.subject import Subject
 from linter.model.workload import LawfulBasis
 from linter.residency import (
@@ -19,6 +19,7 @@ from linter.residency import (
     unknown_allowed,
     within,
 )
+from linter.wording import listing
 
 
 class Place(Fact):

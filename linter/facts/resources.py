@@ -5,8 +5,9 @@ from __future__ import annotations
 from pydantic import Field
 
 from linter.catalog import spot
-from linter.facts.base import Fact, duration, listing, plural
+from linter.facts.base import Fact, duration, plural
 from linter.facts.subject import Subject
+from linter.wording import listing
 
 
 class ResourcesFact(Fact):

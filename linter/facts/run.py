@@ -18,7 +18,7 @@ from linter.cache.packed import PackedList
 
 if TYPE_CHECKING:
     from linter.config import Budget
-    from linter.costs.budgets import CostBase
+    from linter.pricing.budgets import CostBase
 
 #: Where a manifest is: display path, document number, part of the document.
 Target = tuple[str, int, int]

@@ -4,7 +4,7 @@ it changed against the cost base (the same paths at a git revision, ``gpulint ch
 
 A budget covers workloads across files, so this is a run-wide provider: each workload records
 its monthly cost (the local ``cost`` fact's figure) while its file is read, and the run pairs
-them with the cost base and sums each budget once (``linter.costs.budgets``).
+them with the cost base and sums each budget once (``linter.pricing.budgets``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,13 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from linter.costs.budgets import (
+from linter.facts.base import Fact
+from linter.facts.cost import CostFact, cost_of
+from linter.facts.run import Records, RunInputs, RunSide
+from linter.facts.subject import Subject
+from linter.model import Workload
+from linter.model.manifest import Manifest
+from linter.pricing.budgets import (
     BudgetFigures,
     Costed,
     Key,
@@ -25,18 +31,12 @@ from linter.costs.budgets import (
     pair_with_base,
     scope_text,
 )
-from linter.costs.matching import Pair, by_head
-from linter.facts.base import Fact
-from linter.facts.cost import CostFact, cost_of
-from linter.facts.run import Records, RunInputs, RunSide
-from linter.facts.subject import Subject
-from linter.model import Workload
-from linter.model.manifest import Manifest
+from linter.pricing.matching import Pair, by_head
 
 
 class CostChange(Fact):
     status: Literal["same", "moved", "renamed", "added", "not-compared"] = Field(
-        description="How the workload pairs with one at the base (linter/costs/matching.py)."
+        description="How the workload pairs with one at the base (linter/pricing/matching.py)."
     )
     base: str = Field(description="The base revision, e.g. 'main (0123456789ab)'.")
     base_file: str | None

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from linter.catalog.memo import memoize_list
 from linter.catalog.models import catalogue_entry, catalogue_key
 from linter.catalog.names import name_key
 from linter.catalog.prices import ManagedPriceRow, managed_rows, mapped_models
-from linter.memo import memoize_list
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from linter.catalog import quotas
+from linter.catalog.memo import memoize_list
 from linter.catalog.quotas import capacity_class
-from linter.memo import memoize_list
 from linter.quota.keys import ANY_CAPACITY, SPOT, QuotaKey
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from linter.catalog import endpoints
-from linter.memo import memoize_list
+from linter.catalog.memo import memoize_list
 from linter.quota.keys import ManagedQuotaKey
 
 

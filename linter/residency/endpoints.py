@@ -15,7 +15,7 @@ from linter.catalog.endpoints import (
     cloud_of,
     vertex_location,
 )
-from linter.memo import memoize_list
+from linter.catalog.memo import memoize_list
 from linter.residency.places import (
     ANYWHERE,
     Destination,

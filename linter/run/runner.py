@@ -33,8 +33,8 @@ from linter.run.workers import fork_map
 from linter.wording import plural
 
 if TYPE_CHECKING:  # the engine, facts and formats are imported only when something is linted
-    from linter.costs.budgets import CostBase
     from linter.model.manifest import Manifest
+    from linter.pricing.budgets import CostBase
     from linter.run.first_pass import FirstPass
 
 

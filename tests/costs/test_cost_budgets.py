@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from linter.config import Budget, ConfigError, load_config
-from linter.costs.budgets import (
+from linter.pricing.budgets import (
     CostBase,
     Costed,
     budget_figures,

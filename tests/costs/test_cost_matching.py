@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from linter.costs.matching import pair_workloads
+from linter.pricing.matching import pair_workloads
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ A budget (``budgets:`` in the configuration, :class:`linter.config.Budget`) cove
 of the run whose displayed path matches one of its ``paths`` globs (matched like ``exclude``)
 and that carry all of its ``labels``; it limits their monthly cost together and, given a cost
 base (the same paths at a git revision), what one change may add to it. The increase is counted
-over the workloads that can be compared (``linter.costs.matching``): a workload counts at the
+over the workloads that can be compared (``linter.pricing.matching``): a workload counts at the
 base when it was in the budget there, so moving a workload into a budget adds its cost. A
 workload without a monthly figure (no price, or hours not known) counts for nothing, and the
 figures' text names it.
@@ -17,9 +17,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from linter.config import Budget
-from linter.costs.matching import Pair, Status, pair_workloads
 from linter.load.discovery import excluded
-from linter.wording import money, plural
+from linter.pricing.matching import Pair, Status, pair_workloads
+from linter.wording import listing, money, plural
 
 Key = tuple[str, int, int, str]
 # Amounts are compared in cents: sums of cents are rounded back to cents first, so that
@@ -148,7 +148,6 @@ class BudgetFigures:
     def monthly_text(self) -> str:
         """``budget team-a (label team=a): the 2 workloads it covers (a and b) cost $1,468.76
         a month together, $468.76 over its $1,000.00 limit``."""
-        from linter.facts.base import listing  # linter.facts imports this module
 
         covered = f"the {plural(len(self.current), 'workload')} it covers"
         if self.current:
