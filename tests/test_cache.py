@@ -13,7 +13,7 @@ import pytest
 from conftest import run_cli
 
 from linter.cache.store import CacheStore
-from linter.report_cache import ReportSlot
+from linter.commands.kept_report import ReportSlot
 from linter.run import runner
 from linter.run.result_cache import ResultCache
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from conftest import imported_by_check, run_cli
 
-from linter.report_cache import KeptReport
+from linter.commands.kept_report import KeptReport
 from linter.run import file_result
 from linter.run.result_cache import ResultCache
 
@@ -162,7 +162,7 @@ def test_a_report_too_large_to_read_whole_is_kept_and_printed_in_pieces(
     """Entries read whole stop at 64 bytes here and the text is read a byte at a time: the report
     is still kept, and a character of two bytes split across pieces prints whole."""
     monkeypatch.setattr("linter.run.result_cache.MAX_ENTRY_BYTES", 64)
-    monkeypatch.setattr("linter.report_cache._PIECE", 1)
+    monkeypatch.setattr("linter.commands.kept_report._PIECE", 1)
     (tmp_path / "job.yaml").rename(tmp_path / "jöb.yaml")
     first = run_cli("check", "jöb.yaml")
     assert first.out.startswith("jöb.yaml:8:5: GL202 [error]")

@@ -15,10 +15,11 @@ from linter.commands.output import write_report
 from linter.report import FORMATS
 
 if TYPE_CHECKING:
+    from linter.commands.kept_report import KeptReport
     from linter.config import LoadedConfig
     from linter.load.discovery import Candidate
     from linter.report.record import RenderOptions
-    from linter.report_cache import KeptReport
+    from linter.run.result_cache import ResultCache
     from linter.run.runner import RunResult
 
 HELP = "lint manifests (files or directories, recursively)"
@@ -114,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     from linter.load.discovery import MAX_DEPTH
     from linter.load.repository import repository_root
     from linter.run.result_cache import ResultCache
-    from linter.run.runner import lint_paths
+    from linter.run.runner import prepare
     from linter.run.workers import available_cpus
 
     setup = load_setup(args, _split(args.select), _split(args.ignore))
@@ -130,8 +131,7 @@ def run(args: argparse.Namespace) -> int:
 
         cost_base = load_baseline(args.cost_base, files, setup.config, Path.cwd()).cost_base()
     options = _options(args)
-    keep = not (args.baseline or args.write_baseline or cost_base or "-" in paths or options.color)
-    result = lint_paths(
+    prepared = prepare(
         files,
         setup.rulebook,
         setup.config,
@@ -140,9 +140,16 @@ def run(args: argparse.Namespace) -> int:
         cache=cache,
         extra=_stdin(args, setup.config) if "-" in paths else (),
         want_lines=args.format == "sarif" or bool(args.baseline or args.write_baseline),
-        cost_base=cost_base,
-        output=_output_key(args, options) if keep else None,
     )
+    # The report printed for the same rules, configuration, files and output is printed again,
+    # without linting (never with a baseline, a cost base, standard input or colour).
+    keep = not (args.baseline or args.write_baseline or cost_base or "-" in paths or options.color)
+    output = _output_key(args, options)
+    kept = _kept_report(cache, prepared.run_key, prepared.files_key, output) if keep else None
+    if kept is not None:
+        result = prepared.answered(kept.files_checked, kept.skipped)
+    else:
+        result = prepared.run(cost_base)
     for skipped in result.skipped:
         _note(f"skipped {skipped.file}: {skipped.reason}")
     for folder in result.too_deep:
@@ -154,11 +161,14 @@ def run(args: argparse.Namespace) -> int:
         return _write_baseline(result, Path(args.write_baseline))
     if args.baseline:
         result = _apply_baseline(result, Path(args.baseline))
-    kept = result.kept or _render(result, args.format, options)
+    if kept is None:
+        kept = _render(result, args.format, options)
+        if keep and cache is not None:
+            from linter.commands.kept_report import ReportSlot
+
+            ReportSlot(cache, result.run_key, result.files_key, output).put(kept)
     for warning in kept.warnings:
         _note(f"warning: {warning}")
-    if result.slot is not None:
-        result.slot.put(kept)
     if args.output:
         write_report(Path(args.output), kept.pieces(), "cannot write the report")
     else:
@@ -191,10 +201,21 @@ def _note(message: str) -> None:
     print(f"gpulint: {printable(message)}", file=sys.stderr)
 
 
+def _kept_report(
+    cache: ResultCache | None, run_key: str, files_key: str, output: str
+) -> KeptReport | None:
+    """The report an earlier run printed for the same inputs and output, if it is kept."""
+    if cache is None:
+        return None
+    from linter.commands.kept_report import ReportSlot
+
+    return ReportSlot(cache, run_key, files_key, output).get()
+
+
 def _render(result: RunResult, format_name: str, options: RenderOptions) -> KeptReport:
     """The report as this run prints it, with what the exit status needs."""
+    from linter.commands.kept_report import KeptReport
     from linter.report import renderer
-    from linter.report_cache import KeptReport
 
     rendered = renderer(format_name)(result.report(), options)
     ranks = [f.level.rank for f in result.findings if f.suppressed_reason is None]

@@ -16,8 +16,8 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from linter.commands.normalised_yaml import convert
     from linter.commands.setup import load_setup
-    from linter.convert import convert
     from linter.load.discovery import discover
     from linter.printable import printable
     from linter.run.runner import collect

@@ -5,8 +5,32 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Protocol
 
-from linter.run.fixtures import Case
+
+class Failure(Protocol):
+    """A mismatch, at a place in a file."""
+
+    @property
+    def file(self) -> Path: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def message(self) -> str: ...
+
+
+class Case(Protocol):
+    """One test and how it failed (``linter.run.fixtures.Case`` is one)."""
+
+    @property
+    def rule_id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def failures(self) -> Sequence[Failure]: ...
+    @property
+    def passed(self) -> bool: ...
 
 
 def render(suites: Mapping[str, Sequence[Case]]) -> str:

@@ -56,7 +56,7 @@ class ResultCache:
 
     def open_large(self, key: str, inspect: Callable[[bytes], object]) -> BinaryIO | None:
         """The authentic bytes stored under ``key`` as an open file, checked in pieces by
-        ``inspect`` first (linter/report_cache.py keeps reports of any size this way)."""
+        ``inspect`` first (linter/commands/kept_report.py keeps reports of any size this way)."""
         return self._store.open_payload(key, MAX_LARGE_ENTRY_BYTES, inspect)
 
     def put_large(self, key: str, pieces: Sequence[bytes]) -> None:

@@ -17,12 +17,11 @@ from linter.cache.packed import CHUNK_ITEMS
 from linter.config import LoadedConfig
 from linter.findings import Finding, Skipped
 from linter.load import DEFAULT_MAX_BYTES
-from linter.load.discovery import Candidate, chart_templates_reason, find_candidates
+from linter.load.discovery import Candidate, Discovery, chart_templates_reason, find_candidates
 from linter.load.sources import Hashed, Source, read_source
 from linter.policy.loader import CompiledRule, Rulebook
 from linter.policy.selection import RuleSettings, Selection, resolve_severity
 from linter.report.record import Report, RuleInfo
-from linter.report_cache import KeptReport, ReportSlot
 from linter.run import garbage_collection
 from linter.run.file_result import FileResult, LineInfo, pack_wide
 from linter.run.result_cache import ResultCache
@@ -51,10 +50,10 @@ class RunResult:
     excluded: list[str] = field(default_factory=list)  # files matched by ``exclude``
     too_deep: list[str] = field(default_factory=list)  # folders too deep to search
     disabled_rules: list[str] = field(default_factory=list)  # ids turned off by the config
-    # The report kept by an earlier run over the same files with the same output (then
-    # ``findings`` is empty), or where to keep this run's (linter/report_cache.py).
-    kept: KeptReport | None = None
-    slot: ReportSlot | None = None
+    # With a result cache: the key of the run's inputs and the digest of its files as linted,
+    # what a report printed for this run may be kept under (linter/commands/kept_report.py).
+    run_key: str = ""
+    files_key: str = ""
 
     def report(self) -> Report:
         """The record renderers take: findings, and every rule with this run's severity."""
@@ -95,70 +94,133 @@ def lint_paths(
     extra: Sequence[Candidate] = (),
     want_lines: bool = False,
     cost_base: CostBase | None = None,
-    output: str | None = None,
 ) -> RunResult:
-    """Lint files and directories (and ``extra`` candidates already read: standard input).
-    With ``cache``, an unchanged file's first-pass result is reused, and with ``output`` (the
-    key of the output's format and options) so is the report of an earlier run over the same
-    files (``RunResult.kept``). With ``want_lines``, the result keeps the fingerprint and text
-    of every line a finding points at. ``cost_base`` is what the budgets' increase limits
-    compare with (it is read in the second pass only, so cached results stay valid)."""
+    """Lint files and directories (and ``extra`` candidates already read: standard input); see
+    :func:`prepare` and :meth:`Prepared.run`."""
+    prepared = prepare(paths, rulebook, config, selection, root, jobs, cache, extra, want_lines)
+    return prepared.run(cost_base)
+
+
+def prepare(
+    paths: Sequence[str],
+    rulebook: Rulebook,
+    config: LoadedConfig,
+    selection: Selection,
+    root: Path | None = None,
+    jobs: int = 1,
+    cache: ResultCache | None = None,
+    extra: Sequence[Candidate] = (),
+    want_lines: bool = False,
+) -> Prepared:
+    """A run up to its first file linted: the files it lints and, with ``cache``, the key of
+    its inputs and each file read and hashed, so that an unchanged run can be answered before
+    anything is linted. With ``want_lines``, the result keeps the fingerprint and text of every
+    line a finding points at."""
     discovery = find_candidates(paths, config.config.exclude, root)
     candidates = [*discovery.candidates, *extra]
-    settings = selection.settings(rulebook)
-    enabled = [(rule, settings[rule.id]) for rule in rulebook if rule.id in settings]
     run_key = _key(rulebook, config, selection, want_lines) if cache else ""
-    plan = _Plan(enabled, config, want_lines)
-    max_bytes = _max_bytes(config)
-    hashed: list[Hashed] | None = None
+    hashed = None
     if cache is not None:
+        max_bytes = _max_bytes(config)
         hashed = [Hashed.of(read_source(candidate, max_bytes)) for candidate in candidates]
-        if output is not None:
-            files = files_digest(file.key for file in hashed)
-            kept = ReportSlot(cache, run_key, files, output).get()
-            if kept is not None:
-                return RunResult(
-                    [],
-                    rulebook,
-                    settings,
-                    kept.files_checked,
-                    list(kept.skipped),
-                    excluded=discovery.excluded,
-                    too_deep=discovery.too_deep,
-                    disabled_rules=selection.disabled_by_config(rulebook),
-                    kept=kept,
-                )
-    stored = RunCache(cache, run_key)
-    results = _first_pass(candidates, hashed, plan, stored, max_bytes, jobs)
-    digest = files_digest([result.key for result in results])
-    unchanged = all(result.cached for result in results)
-    run_wide = stored.run_wide(digest, results) if unchanged and cost_base is None else None
-    # Kept under the files as linted (one edited since it was hashed is linted as it is now).
-    slot = ReportSlot(cache, run_key, digest, output) if cache and output is not None else None
-    if run_wide is None:
-        for index in stored.restore_wide(results):  # a damaged entry: lint the file again
-            results[index] = lint_file(read_source(candidates[index], max_bytes), plan())
-        pack_wide([result for result in results if result.cached])
-        from linter.facts.run import RunInputs
-
-        inputs = RunInputs(tuple(config.config.budgets), cost_base)
-        run_wide = run_wide_findings(results, plan().run_wide, inputs, jobs)
-        stored.store(results, run_wide if cost_base is None else None, digest)
-    return RunResult(
-        finalise(results, run_wide, rulebook, settings),
+    settings = selection.settings(rulebook)
+    return Prepared(
+        discovery,
+        candidates,
         rulebook,
         settings,
-        sum(1 for result in results if result.checked),
-        [
-            *(Skipped(t, chart_templates_reason(t)) for t in discovery.chart_templates),
-            *(Skipped(result.display, result.skipped) for result in results if result.skipped),
-        ],
-        {result.display: result.lines for result in results if result.lines},
-        discovery.excluded,
-        discovery.too_deep,
-        selection.disabled_by_config(rulebook),
-        slot=slot,
+        config,
+        selection,
+        jobs,
+        cache,
+        run_key,
+        hashed,
+        want_lines,
     )
+
+
+@dataclass
+class Prepared:
+    """What :func:`prepare` found; :meth:`run` lints it."""
+
+    discovery: Discovery
+    candidates: list[Candidate]
+    rulebook: Rulebook
+    settings: dict[str, RuleSettings]
+    config: LoadedConfig
+    selection: Selection
+    jobs: int
+    cache: ResultCache | None
+    run_key: str
+    hashed: list[Hashed] | None
+    want_lines: bool
+
+    @property
+    def files_key(self) -> str:
+        """The digest of every file's path and hash as read now ("" without a cache)."""
+        if self.hashed is None:
+            return ""
+        return files_digest(file.key for file in self.hashed)
+
+    def answered(self, files_checked: int, skipped: Sequence[Skipped]) -> RunResult:
+        """The run as a report kept for these same files describes it: nothing linted, so no
+        findings here (the report holds them)."""
+        return self._result([], files_checked, list(skipped), {}, self.files_key)
+
+    def run(self, cost_base: CostBase | None = None) -> RunResult:
+        """Both passes. With the result cache an unchanged file's first-pass result is reused,
+        and the second pass's when no file changed. ``cost_base`` is what the budgets'
+        increase limits compare with (read in the second pass only, so cached results stay
+        valid)."""
+        settings = self.settings
+        enabled = [(rule, settings[rule.id]) for rule in self.rulebook if rule.id in settings]
+        plan = _Plan(enabled, self.config, self.want_lines)
+        max_bytes = _max_bytes(self.config)
+        stored = RunCache(self.cache, self.run_key)
+        results = _first_pass(self.candidates, self.hashed, plan, stored, max_bytes, self.jobs)
+        digest = files_digest([result.key for result in results])
+        unchanged = all(result.cached for result in results)
+        run_wide = stored.run_wide(digest, results) if unchanged and cost_base is None else None
+        if run_wide is None:
+            for index in stored.restore_wide(results):  # a damaged entry: lint the file again
+                results[index] = lint_file(read_source(self.candidates[index], max_bytes), plan())
+            pack_wide([result for result in results if result.cached])
+            from linter.facts.run import RunInputs
+
+            inputs = RunInputs(tuple(self.config.config.budgets), cost_base)
+            run_wide = run_wide_findings(results, plan().run_wide, inputs, self.jobs)
+            stored.store(results, run_wide if cost_base is None else None, digest)
+        findings = finalise(results, run_wide, self.rulebook, settings)
+        skipped = [
+            *(Skipped(t, chart_templates_reason(t)) for t in self.discovery.chart_templates),
+            *(Skipped(result.display, result.skipped) for result in results if result.skipped),
+        ]
+        checked = sum(1 for result in results if result.checked)
+        lines = {result.display: result.lines for result in results if result.lines}
+        # keyed by the files as linted (one edited since it was hashed is linted as it is now)
+        return self._result(findings, checked, skipped, lines, digest if self.cache else "")
+
+    def _result(
+        self,
+        findings: list[Finding],
+        checked: int,
+        skipped: list[Skipped],
+        lines: dict[str, dict[int, LineInfo]],
+        files_key: str,
+    ) -> RunResult:
+        return RunResult(
+            findings,
+            self.rulebook,
+            self.settings,
+            checked,
+            skipped,
+            lines,
+            self.discovery.excluded,
+            self.discovery.too_deep,
+            self.selection.disabled_by_config(self.rulebook),
+            self.run_key,
+            files_key,
+        )
 
 
 class _Plan:

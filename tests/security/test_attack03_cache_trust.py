@@ -37,7 +37,7 @@ def cache_entries(tmp_path: Path) -> list[Path]:
 
 def forge(path: Path, edit: Any) -> None:
     """Rewrite the JSON object in an entry (after any prefix it carries) with ``edit``; a kept
-    report (linter/report_cache.py) is rewritten to claim a clean run."""
+    report (linter/commands/kept_report.py) is rewritten to claim a clean run."""
     raw = path.read_bytes()
     mac_end = raw.index(b"\n") + 1
     if raw[mac_end : mac_end + 10].isdigit():
