@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from linter.catalog.models import find_model
+from linter.catalog.models import resolve_model
 from linter.memory.quantization import (
     QuantizationError,
     checkpoint_precision,
@@ -544,13 +544,19 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
 
 @functools.lru_cache(maxsize=4096)
 def architecture_from_catalogue(model_id: str) -> Architecture | None:
-    """Architecture of a catalogue model, or None when the model is not in the catalogue."""
-    record = find_model(model_id)
-    if record is None:
+    """Architecture of a catalogue model, or None when the name resolves to none
+    (:func:`linter.catalog.models.resolve_model`). A quantised release's name (``-FP8``,
+    ``-AWQ``) gives the base architecture with its weights stored in that precision."""
+    resolution = resolve_model(model_id)
+    if resolution is None:
         return None
+    record = resolution.record
     config = {
         **record.config,
         "checkpoint_bytes": record.checkpoint_bytes,
         "checkpoint_dtype": record.checkpoint_dtype,
     }
+    if resolution.precision is not None:  # the release's own checkpoint, not the base's
+        config.pop("quantization_config", None)
+        config.update(checkpoint_bytes=None, checkpoint_dtype=resolution.precision)
     return architecture_from_hf_config(config)
