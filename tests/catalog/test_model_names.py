@@ -222,3 +222,37 @@ def test_naming_rules_point_at_catalogued_models_and_precisions() -> None:
     assert len(keys) == len(set(keys))
     orgs = [model_key(m.org) for m in rules.mirrors]
     assert len(orgs) == len(set(orgs))
+
+
+@pytest.mark.parametrize(
+    ("name", "model_id", "precision", "distilled"),
+    [  # the names of issue 27 that real files use
+        ("Meta-Llama-3-70B-Instruct", "meta-llama/Meta-Llama-3-70B", None, False),
+        ("gemma-7b-it", "google/gemma-7b", None, False),
+        ("gemma-3-12b-it", "google/gemma-3-12b-it", None, False),
+        ("dbrx-instruct", "databricks/dbrx-instruct", None, False),
+        ("Qwen3-235B-A22B-FP8", "Qwen/Qwen3-235B-A22B", "fp8", False),
+        ("DeepSeek-R1-Distill-Llama-8B", "meta-llama/Llama-3.1-8B", None, True),
+        (
+            "Llama-4-Maverick-17B-128E-Instruct-FP8",
+            "meta-llama/Llama-4-Maverick-17B-128E-Instruct",
+            "fp8",
+            False,
+        ),
+        ("NousResearch/Llama-2-7b-chat-hf", "meta-llama/Llama-2-7b-hf", None, False),
+        (
+            "granite-3.0-3b-a800m-instruct",
+            "ibm-granite/granite-3.0-3b-a800m-instruct",
+            None,
+            False,
+        ),
+        ("deepseek-coder-6.7b-instruct", "deepseek-ai/deepseek-coder-6.7b-instruct", None, False),
+    ],
+)
+def test_the_names_real_files_use(
+    name: str, model_id: str, precision: str | None, distilled: bool
+) -> None:
+    resolution = resolve_model(name)
+    assert resolution is not None and resolution.record.id == model_id
+    assert (resolution.precision, resolution.distilled) == (precision, distilled)
+    assert architecture_from_catalogue(name) is not None
