@@ -52,6 +52,13 @@ def no_result_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GPULINT_NO_CACHE", "1")
 
 
+@pytest.fixture(autouse=True)
+def no_hugging_face_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test sees the machine's own Hugging Face cache (linter/catalog/hf_cache.py); the tests
+    of that reader give it a folder of their own."""
+    monkeypatch.setenv("HF_HUB_CACHE", os.devnull)
+
+
 #: Tests between full collections (see ``collector_as_found``).
 COLLECT_EVERY = 100
 _tests_run = itertools.count(1)

@@ -41,7 +41,7 @@ from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForImageText
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = ROOT / "linter" / "catalog" / "data" / "models.yaml"
 OUTPUT = ROOT / "tests" / "memory" / "data" / "reference.json"
-DECODER_LAYER = re.compile(r"\.(layers|h)\.\d+\.")
+DECODER_LAYER = re.compile(r"\.(layers|h|blocks)\.\d+\.")
 #: Vision-language model types: built with their vision tower, KV read from the text config.
 VISION_LANGUAGE = ("gemma3", "llama4", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe")
 
@@ -51,6 +51,9 @@ def _is_router(name: str) -> bool:
 
 
 def _kv_bytes(config: Any) -> tuple[int, int]:
+    if config.model_type == "dbrx":  # its own names: d_model, n_heads, attn_config.kv_n_heads
+        per_layer = 2 * config.attn_config.kv_n_heads * (config.d_model // config.n_heads) * 2
+        return config.n_layers * per_layer, config.n_layers * per_layer
     layers = config.num_hidden_layers
     if config.model_type == "mamba":  # a recurrent state, no KV cache
         return 0, 0

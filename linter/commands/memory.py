@@ -19,7 +19,12 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="size the workloads of these manifests instead of the flags",
     )
     model = parser.add_argument_group("model")
-    model.add_argument("--model", metavar="ID", help="Hugging Face id from the catalogue")
+    model.add_argument(
+        "--model",
+        metavar="ID",
+        help="Hugging Face id or alias from the catalogue (list them: gpulint models), a "
+        "quantised release or mirror of one, or a model in the local Hugging Face cache",
+    )
     model.add_argument("--model-config", metavar="PATH", help="a Hugging Face config.json")
     model.add_argument(
         "--parameters",

@@ -36,11 +36,11 @@ def _gpu(args: argparse.Namespace) -> tuple[Any, int]:
     return gpu, args.count or 1
 
 
-def _architecture(args: argparse.Namespace) -> Any:
-    from linter.memory import (
-        architecture_from_catalogue,
-        architecture_from_hf_config,
-    )
+def _architecture(args: argparse.Namespace) -> tuple[Any, str | None]:
+    """(architecture or None, how ``--model`` was sized when not as a catalogued model's own
+    weights)."""
+    from linter.memory import ArchitectureError, architecture_from_hf_config
+    from linter.memory.by_name import architecture_by_name, unknown_model_hint
 
     if args.model_config:
         from linter.facts.memory_sizing import CONFIG_MAX_BYTES
@@ -50,19 +50,25 @@ def _architecture(args: argparse.Namespace) -> Any:
         if isinstance(content, Refusal):
             raise UsageError(f"{args.model_config}: {content.message()}")
         try:
-            return architecture_from_hf_config(json.loads(content))
+            return architecture_from_hf_config(json.loads(content)), None
         except (ValueError, RecursionError) as err:
             raise UsageError(f"{args.model_config}: {err}") from None
     if args.model:
-        arch = architecture_from_catalogue(args.model)
-        if arch is None and args.parameters is None:
+        try:
+            named = architecture_by_name(args.model)
+        except ArchitectureError as err:
+            raise UsageError(f"model {args.model!r}: {err}") from None
+        if named is not None:
+            return named.arch, named.note
+        if args.parameters is None:
             raise UsageError(
-                f"model {args.model!r} is not in the catalogue; give --model-config or --parameters"
+                f"model {args.model!r} is not in the catalogue ({unknown_model_hint(args.model)}); "
+                "give --model-config or --parameters"
             )
-        return arch
+        return None, None
     if args.parameters is None:
         raise UsageError("give --model, --model-config or --parameters")
-    return None
+    return None, None
 
 
 def _precision(args: argparse.Namespace) -> str | None:
@@ -97,7 +103,7 @@ def from_flags(args: argparse.Namespace) -> dict[str, Any]:
     from linter.model.base import parse_count
 
     gpu, count = _gpu(args)
-    arch = _architecture(args)
+    arch, note = _architecture(args)
     precision = _precision(args)
     parameters = parse_count(args.parameters) if args.parameters else None
     if parameters is not None and not isinstance(parameters, float):
@@ -143,7 +149,8 @@ def from_flags(args: argparse.Namespace) -> dict[str, Any]:
     except (ValueError, OverflowError) as err:
         raise UsageError(str(err)) from None
     label = args.model or args.model_config or f"{args.parameters} parameters"
-    return report(estimate, label, gpu, "training" if args.method else "inference")
+    out = report(estimate, label, gpu, "training" if args.method else "inference")
+    return {**out, "assumed": [note, *out.get("assumed", [])]} if note else out
 
 
 def from_log(args: argparse.Namespace) -> str:
@@ -162,7 +169,7 @@ def from_log(args: argparse.Namespace) -> str:
     log = parse_log(text)
     model = args.model or log.model
     if args.model_config:
-        arch = _architecture(args)
+        arch, _ = _architecture(args)
     else:
         arch = architecture_from_catalogue(model) if model else None
     if arch is None:

@@ -3,8 +3,10 @@ training setting it declares, passed to :mod:`linter.memory`. Never raises for b
 cannot be sized is a :class:`Sizing` whose status says why.
 
 Architecture comes from ``model.config`` (a Hugging Face config.json in the repository, read
-through the bounded reader), the model catalogue, or ``model.parameters`` alone (then the KV
-cache is unknown, never guessed). Serving is sized the way vLLM budgets memory; fine-tuning and
+through the bounded reader), the model catalogue or the local Hugging Face cache
+(:mod:`linter.memory.by_name`; how a name was resolved, when not as a catalogued model's own
+weights, is an assumption), or ``model.parameters`` alone (then the KV cache is unknown, never
+guessed). Serving is sized the way vLLM budgets memory; fine-tuning and
 training by their training state. Every default the estimate had to assume is listed, so
 messages can say so.
 """
@@ -12,7 +14,7 @@ messages can say so.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from linter.facts import estimates
@@ -87,37 +89,37 @@ def load_hf_config(manifest: Manifest, relative: str) -> tuple[dict[str, Any] | 
 
 def _architecture(
     manifest: Manifest, workload: Workload
-) -> tuple[Any, ModelSource | None, str | None]:
-    """(architecture or None, where it came from, why it could not be resolved)."""
-    from linter.memory import (
-        ArchitectureError,
-        architecture_from_catalogue,
-        architecture_from_hf_config,
-    )
+) -> tuple[Any, ModelSource | None, str | None, str | None]:
+    """(architecture or None, where it came from, why it could not be resolved, how a model
+    name was sized when not as a catalogued model's own weights)."""
+    from linter.memory import ArchitectureError, architecture_from_hf_config
+    from linter.memory.by_name import architecture_by_name, unknown_model_hint
 
     model = workload.spec.model
     if model.config:
         config, problem = load_hf_config(manifest, model.config)
         if config is None:
-            return None, None, problem
+            return None, None, problem, None
         try:
-            return architecture_from_hf_config(config), "config", None
+            return architecture_from_hf_config(config), "config", None, None
         except ArchitectureError as err:
-            return None, None, f"model.config {model.config!r}: {err}"
+            return None, None, f"model.config {model.config!r}: {err}", None
     if model.id:
         try:
-            arch = architecture_from_catalogue(model.id)
+            named = architecture_by_name(model.id)
         except ArchitectureError as err:
-            return None, None, f"model {model.id!r}: {err}"
-        if arch is not None:
-            return arch, "catalogue", None
+            return None, None, f"model {model.id!r}: {err}", None
+        if named is not None:
+            source: ModelSource = "catalogue" if named.source == "catalogue" else "config"
+            return named.arch, source, None, named.note
     if model.parameters is not None:
-        return None, "parameters", None
+        return None, "parameters", None, None
     return (
         None,
         None,
         f"model {model.id!r} is not in gpulint's catalogue and has no model.config or "
-        "model.parameters",
+        f"model.parameters ({unknown_model_hint(model.id or '')})",
+        None,
     )
 
 
@@ -138,15 +140,17 @@ def size(manifest: Manifest) -> Sizing:
         return Sizing(
             "no-model", "the workload names no model (model.id, model.config or model.parameters)"
         )
-    arch, source, problem = _architecture(manifest, workload)
+    arch, source, problem, note = _architecture(manifest, workload)
     if problem is not None:
         return Sizing("unknown-model", problem)
     try:
         if spec.profile == "inference":
-            return _inference(workload, where, arch, source)
-        return _training(workload, where, arch, source)
+            sizing = _inference(workload, where, arch, source)
+        else:
+            sizing = _training(workload, where, arch, source)
     except (ValueError, OverflowError) as err:
         return Sizing("not-estimable", str(err))
+    return replace(sizing, assumed=(note, *sizing.assumed)) if note else sizing
 
 
 def weight_precision(workload: Workload, arch: Any) -> str | None:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from linter.catalog.models import find_model
+from linter.catalog.models import resolve_model
 from linter.memory.quantization import (
     QuantizationError,
     checkpoint_precision,
@@ -30,6 +30,9 @@ STATE = "state"
 CHUNKED = "chunked"
 
 SUPPORTED_MODEL_TYPES = (
+    "cohere",
+    "dbrx",
+    "deepseek_v2",
     "deepseek_v3",
     "falcon",
     "gemma",
@@ -38,14 +41,19 @@ SUPPORTED_MODEL_TYPES = (
     "gemma3_text",
     "glm4_moe",
     "gpt_oss",
+    "granite",
+    "granitemoe",
     "jamba",
     "llama",
     "llama4_text",
     "mamba",
     "mistral",
     "mixtral",
+    "olmo2",
+    "olmoe",
     "phi3",
     "qwen2",
+    "qwen2_moe",
     "qwen3",
     "qwen3_moe",
     "qwen3_next",
@@ -61,6 +69,10 @@ NOT_SIZED = {
     "nemotron_h": "Nemotron-H mixes Mamba-2 and attention layers; not modelled",
     "falcon_h1": "Falcon-H1 mixes Mamba-2 and attention layers; not modelled",
 }
+
+
+#: Model types whose transformers config ties the lm_head to the embeddings unless it says not to.
+TIED_BY_DEFAULT = ("cohere", "falcon", "gemma", "gemma2", "gemma3_text", "mamba")
 
 
 class ArchitectureError(ValueError):
@@ -85,6 +97,8 @@ class Architecture:
     o_bias: bool = False
     mlp_bias: bool = False
     qk_norm: bool = False
+    #: q and k norms over all heads at once (OLMo 2, OLMoE) rather than one head_dim each.
+    qk_norm_full: bool = False
     attention_sinks: bool = False
     gated_mlp: bool = True
     norms_per_layer: int = 2
@@ -184,7 +198,8 @@ class Architecture:
 
     def _attention_vectors(self) -> int:
         n = (self.q_dim + 2 * self.kv_dim) * self.qkv_bias + self.hidden_size * self.o_bias
-        n += 2 * self.head_dim * self.qk_norm + self.num_attention_heads * self.attention_sinks
+        n += 2 * self.head_dim * self.qk_norm + (self.q_dim + self.kv_dim) * self.qk_norm_full
+        n += self.num_attention_heads * self.attention_sinks
         if self.is_mla:
             n += self.kv_lora_rank + self.q_lora_rank
         return n
@@ -250,7 +265,10 @@ class Architecture:
 
 
 def _int(config: Mapping[str, Any], key: str, default: int | None = None) -> int:
-    value = config.get(key, default)
+    """``config[key]``; ``default`` when it is absent or null (``"q_lora_rank": null``)."""
+    value = config.get(key)
+    if value is None:
+        value = default
     if value is None:
         raise ArchitectureError(f"config has no {key!r}")
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -301,6 +319,25 @@ def _layer_types(config: Mapping[str, Any], model_type: str, layers: int) -> tup
     return (FULL,) * layers
 
 
+def _dbrx(config: Mapping[str, Any]) -> dict[str, Any]:
+    """A DBRX config under the names the other MoE types use (its attention and experts are
+    Mixtral's: GQA without biases, weight-only norms, gated experts and a bias-free router)."""
+    attn, ffn = config.get("attn_config"), config.get("ffn_config")
+    if not isinstance(attn, Mapping) or not isinstance(ffn, Mapping):
+        raise ArchitectureError("dbrx config has no attn_config or ffn_config")
+    return {
+        **config,
+        "hidden_size": config.get("d_model"),
+        "num_hidden_layers": config.get("n_layers"),
+        "num_attention_heads": config.get("n_heads"),
+        "num_key_value_heads": attn.get("kv_n_heads"),
+        "intermediate_size": ffn.get("ffn_hidden_size"),
+        "num_local_experts": ffn.get("moe_num_experts"),
+        "num_experts_per_tok": ffn.get("moe_top_k"),
+        "max_position_embeddings": config.get("max_seq_len"),
+    }
+
+
 def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
     """Build an Architecture from a parsed Hugging Face ``config.json``.
 
@@ -346,6 +383,8 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
         )
     if model_type == "gemma3":
         model_type = "gemma3_text"
+    if model_type == "dbrx":
+        config = _dbrx(config)
     hidden = _int(config, "hidden_size")
     layers = _int(config, "num_hidden_layers")
     heads = _int(config, "num_attention_heads", 1 if model_type == "mamba" else None)
@@ -382,13 +421,21 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
         fields.update(qkv_bias=True, o_bias=False)
     elif model_type in ("qwen3", "qwen3_moe", "qwen3_next"):
         fields.update(qk_norm=True)
+    elif model_type in ("olmo2", "olmoe"):
+        fields.update(qk_norm_full=True)
+    elif model_type == "qwen2_moe":
+        fields.update(qkv_bias=True, o_bias=False)
+    elif model_type == "cohere":
+        if config.get("use_qk_norm"):
+            raise ArchitectureError("cohere with use_qk_norm is not modelled exactly")
+        fields.update(norms_per_layer=1)
     elif model_type == "gemma2":
         fields.update(norms_per_layer=4)
     elif model_type == "gemma3_text":
         fields.update(norms_per_layer=4, qk_norm=True)
     elif model_type == "gpt_oss":
         fields.update(attention_sinks=True, expert_bias=True, router_bias=True)
-    if model_type in ("mixtral", "gpt_oss"):
+    if model_type in ("mixtral", "gpt_oss", "granitemoe", "dbrx"):
         experts = _int(config, "num_local_experts")
         fields.update(
             num_experts=experts,
@@ -451,7 +498,14 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
             experts_per_token=_int(config, "num_experts_per_tok", 2),
             moe_layers=moe,
         )
-    elif model_type in ("qwen3_moe", "qwen3_next"):
+    elif model_type == "olmoe":
+        fields.update(
+            num_experts=_int(config, "num_experts"),
+            moe_intermediate_size=_int(config, "intermediate_size"),
+            experts_per_token=_int(config, "num_experts_per_tok"),
+            moe_layers=layers,
+        )
+    elif model_type in ("qwen2_moe", "qwen3_moe", "qwen3_next"):
         step = _int(config, "decoder_sparse_step", 1)
         dense_only = set(config.get("mlp_only_layers") or [])
         experts = _int(config, "num_experts", config.get("num_local_experts"))
@@ -464,6 +518,9 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
             experts_per_token=_int(config, "num_experts_per_tok", 8),
             moe_layers=sparse,
         )
+        if model_type == "qwen2_moe":
+            shared = _int(config, "shared_expert_intermediate_size")
+            fields.update(shared_expert_intermediate_size=shared, shared_expert_gate=shared > 0)
         if model_type == "qwen3_next":
             mixer = gated_delta_mixer(
                 hidden,
@@ -492,11 +549,11 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
             shared_expert_intermediate_size=moe_i * _int(config, "n_shared_experts", 1),
             moe_layers=max(0, layers - first_dense),
         )
-    elif model_type == "deepseek_v3":
+    elif model_type in ("deepseek_v2", "deepseek_v3"):
         moe_i = _int(config, "moe_intermediate_size")
         first_dense = _int(config, "first_k_dense_replace", 0)
         if _int(config, "moe_layer_freq", 1) != 1:
-            raise ArchitectureError("deepseek_v3 with moe_layer_freq != 1 is not modelled exactly")
+            raise ArchitectureError(f"{model_type} with moe_layer_freq != 1 is not modelled")
         fields.update(
             num_experts=_int(config, "n_routed_experts"),
             moe_intermediate_size=moe_i,
@@ -526,9 +583,7 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
         num_key_value_heads=kv_heads,
         head_dim=_int(config, "head_dim", hidden // heads) or hidden // heads,
         intermediate_size=_int({"intermediate_size": intermediate}, "intermediate_size"),
-        tie_word_embeddings=bool(
-            config.get("tie_word_embeddings", model_type in ("falcon", "mamba"))
-        ),
+        tie_word_embeddings=bool(config.get("tie_word_embeddings", model_type in TIED_BY_DEFAULT)),
         max_position_embeddings=max_pos if isinstance(max_pos, int) else None,
         sliding_window=window if SLIDING in types else None,
         attention_chunk_size=chunk if isinstance(chunk, int) and chunk > 0 else None,
@@ -544,13 +599,19 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
 
 @functools.lru_cache(maxsize=4096)
 def architecture_from_catalogue(model_id: str) -> Architecture | None:
-    """Architecture of a catalogue model, or None when the model is not in the catalogue."""
-    record = find_model(model_id)
-    if record is None:
+    """Architecture of a catalogue model, or None when the name resolves to none
+    (:func:`linter.catalog.models.resolve_model`). A quantised release's name (``-FP8``,
+    ``-AWQ``) gives the base architecture with its weights stored in that precision."""
+    resolution = resolve_model(model_id)
+    if resolution is None:
         return None
+    record = resolution.record
     config = {
         **record.config,
         "checkpoint_bytes": record.checkpoint_bytes,
         "checkpoint_dtype": record.checkpoint_dtype,
     }
+    if resolution.precision is not None:  # the release's own checkpoint, not the base's
+        config.pop("quantization_config", None)
+        config.update(checkpoint_bytes=None, checkpoint_dtype=resolution.precision)
     return architecture_from_hf_config(config)

@@ -209,10 +209,18 @@ def _deferred(manifest: Manifest, values: Values, profile: str | None, plan: Fir
 
 
 def _reads_other_files(manifest: Manifest) -> bool:
-    """A manifest that names a model.config: its result depends on that file too."""
+    """A manifest that names a model.config, or a model id the catalogue does not hold as
+    such: its result depends on that file, or on the local Hugging Face cache
+    (linter/memory/by_name.py), too."""
+    from linter.catalog.models import find_model
+
     spec = manifest.data.get("spec")
     model = spec.get("model") if isinstance(spec, dict) else None
-    return isinstance(model, dict) and bool(model.get("config"))
+    if not isinstance(model, dict):
+        return False
+    model_id = model.get("id")
+    uncatalogued = isinstance(model_id, str) and find_model(model_id) is None
+    return bool(model.get("config")) or uncatalogued
 
 
 def _recognised(loaded: LoadedFile, file: InputFile) -> list[tuple[Document, Format]]:

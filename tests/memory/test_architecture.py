@@ -147,3 +147,60 @@ def test_vision_tower_profile_peak() -> None:
     assert gemma.vision.profile_peak_bytes(16_384) == 2 * (
         4_096 * (1_152 + 2 * 4_304) + 256 * 5_376
     )
+
+
+def test_cohere_with_qk_norm_is_refused_not_guessed() -> None:
+    config = {
+        "model_type": "cohere",
+        "vocab_size": 256000,
+        "hidden_size": 64,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "intermediate_size": 128,
+        "use_qk_norm": True,
+    }
+    with pytest.raises(ArchitectureError, match="use_qk_norm"):
+        architecture_from_hf_config(config)
+
+
+@pytest.mark.parametrize("model_type", ["gemma", "gemma2", "gemma3_text"])
+def test_gemma_ties_its_embeddings_unless_told_not_to(model_type: str) -> None:
+    """transformers' Gemma configs default tie_word_embeddings to true (Google's configs omit
+    it): google/gemma-2b is 2,506,172,416 parameters, not 3.03B with a second embedding."""
+    config = {
+        "model_type": model_type,
+        "vocab_size": 1000,
+        "hidden_size": 64,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "head_dim": 16,
+        "intermediate_size": 128,
+    }
+    tied = architecture_from_hf_config(config)
+    untied = architecture_from_hf_config({**config, "tie_word_embeddings": False})
+    assert tied.tie_word_embeddings and untied.parameters - tied.parameters == 1000 * 64
+
+
+def test_a_null_value_is_the_default() -> None:
+    """DeepSeek-V2-Lite's config says "q_lora_rank": null: queries are projected directly."""
+    config = {
+        "model_type": "deepseek_v2",
+        "vocab_size": 1000,
+        "hidden_size": 64,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "intermediate_size": 128,
+        "moe_intermediate_size": 32,
+        "n_routed_experts": 4,
+        "n_shared_experts": 1,
+        "num_experts_per_tok": 2,
+        "first_k_dense_replace": 1,
+        "kv_lora_rank": 16,
+        "q_lora_rank": None,
+        "qk_nope_head_dim": 8,
+        "qk_rope_head_dim": 4,
+        "v_head_dim": 8,
+    }
+    arch = architecture_from_hf_config(config)
+    assert (arch.q_lora_rank, arch.kv_lora_rank, arch.moe_layers) == (0, 16, 1)
+    assert arch.parameters == architecture_from_hf_config({**config, "q_lora_rank": 0}).parameters

@@ -15,7 +15,7 @@ from linter.memory import resolve_gpu
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas" / "catalog"
 
 
-@pytest.mark.parametrize("name", ["gpus", "models", "instance_types", "precisions"])
+@pytest.mark.parametrize("name", ["gpus", "models", "model_names", "instance_types", "precisions"])
 def test_file_matches_schema(name: str) -> None:
     schema = json.loads((SCHEMAS / f"{name}.schema.json").read_text("utf-8"))
     Draft202012Validator.check_schema(schema)
