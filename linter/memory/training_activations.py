@@ -131,11 +131,21 @@ def _attention_core(arch: Architecture, index: int, s: Setting, saved: LayerSave
         saved.add("attention_masks", c * aligned)
     if arch.qk_norm:
         q_rows, k_rows = (1, 1) if arch.qk_norm_full_width else (heads, kv_heads)
+        q_grad, k_grad = (_output_grad(arch, index, s, name) for name in ("q_proj", "k_proj"))
         saved.add(
             "attention",
-            norm_bytes(arch, q, q_rows, regime, True, c)
-            + norm_bytes(arch, kv, k_rows, regime, True, c),
+            norm_bytes(arch, q, q_rows, regime, q_grad, c)
+            + norm_bytes(arch, kv, k_rows, regime, k_grad, c),
         )
+
+
+def _output_grad(arch: Architecture, index: int, s: Setting, name: str) -> bool:
+    """Whether a projection's output needs a gradient: always but in a frozen first layer,
+    where only an adapted projection's does."""
+    if s.regime.base_trainable or index > 0 or s.lora is None:
+        return True
+    projection = next(p for p in layer_layout(arch, index).mixer_projections if p.name == name)
+    return adapter_rank(arch, s.lora, projection) > 0
 
 
 def _latent_attention_core(arch: Architecture, s: Setting, saved: LayerSaved) -> None:
