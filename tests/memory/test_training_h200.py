@@ -3,67 +3,43 @@ its source in data/README.md): every case within its band, every fit verdict rig
 
 from __future__ import annotations
 
-import json
+import importlib.util
 import statistics
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 
-from linter.memory import estimate_training, resolve_gpu
-from linter.memory.architecture import architecture_from_hf_config
+from linter.memory import resolve_gpu
 from linter.memory.training import TrainingEstimate
 
-DATA = Path(__file__).parent / "data" / "training_h200.jsonl"
-_LINES = [json.loads(line) for line in DATA.read_text("utf-8").splitlines()]
-META: dict[str, Any] = _LINES[0]["meta"]
-ROWS: list[dict[str, Any]] = _LINES[1:]
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _script() -> ModuleType:
+    """benchmarks/memory/training_h200.py, which prints the same comparison."""
+    path = REPO / "benchmarks" / "memory" / "training_h200.py"
+    spec = importlib.util.spec_from_file_location("training_h200", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+SCRIPT = _script()
+META, ROWS = SCRIPT.load()
+_label = SCRIPT.label
 #: Each case's band: the estimate is within 1.5% of the measured peak plus the CUDA context.
 BAND = 0.015
-#: The measured regimes as estimate inputs: (method, precision, optimizer).
-REGIMES = {
-    "full_fp32master": ("full", "bf16", "adamw"),
-    "full_bf16": ("full", "bf16", "adamw_bf16"),
-    "lora_bf16": ("lora", "bf16", "adamw"),
-}
-
-
-def _label(row: dict[str, Any]) -> str:
-    shape = f"{row['micro_batch']}x{row['seq']}{'-ckpt' if row['ckpt'] else ''}"
-    lora = (
-        f"-r{row['lora_r']}-{row['lora_targets']}-{row['lora_dropout']}" if "lora_r" in row else ""
-    )
-    return f"{row['set']}:{row['model']}:{row['regime']}:{shape}{lora}"
 
 
 def estimate(row: dict[str, Any]) -> TrainingEstimate:
-    gpu = resolve_gpu("H200")
-    assert gpu is not None
-    method, precision, optimizer = REGIMES[row["regime"]]
-    targets = row.get("lora_targets", "all-linear")
-    return estimate_training(
-        architecture_from_hf_config(META["configs"][row["model"]]),
-        parameters=None,
-        precision=precision,
-        method=method,
-        optimizer=optimizer,
-        micro_batch=row["micro_batch"],
-        sequence_length=row["seq"],
-        gradient_checkpointing=row["ckpt"],
-        sharding="none",
-        world_size=1,
-        gpu=gpu,
-        gpus_per_node=1,
-        lora_rank=row.get("lora_r", 16),
-        lora_targets=tuple(targets) if isinstance(targets, list) else targets,
-        lora_dropout=row.get("lora_dropout", 0.0),
-        logits_held=row["set"] == "reference",
-    )
+    return SCRIPT.estimate(META, row)  # type: ignore[no-any-return]
 
 
 def error(row: dict[str, Any]) -> float:
-    measured = row["peak_alloc"] + META["cuda_context_bytes"]
-    return (estimate(row).required_bytes - measured) / measured
+    return SCRIPT.error(META, row, estimate(row))  # type: ignore[no-any-return]
 
 
 def test_the_catalogue_h200_is_the_measured_card() -> None:
