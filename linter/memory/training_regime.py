@@ -19,7 +19,11 @@ torch.optim and peft set a run up:
   optimizer, FSDP's ``MixedPrecision(param_dtype=bfloat16)``): 2 + 2 + 12 bytes with AdamW.
 - ``lora`` freezes the base in its precision; peft's ``get_peft_model(autocast_adapter_dtype=True)``
   (the default) upcasts bf16/fp16 adapter weights to fp32, so adapters, their gradients and their
-  optimizer state are fp32. ``qlora`` is the same over a bitsandbytes NF4 base computing in bf16.
+  optimizer state are fp32. ``qlora`` is the same over a bitsandbytes NF4 base computing in bf16
+  (``Linear4bit``; its dequantisation buffer is a transient of
+  :mod:`linter.memory.training_activations`). No QLoRA step was measured; peft's
+  ``prepare_model_for_kbit_training``, which casts the remaining 16-bit parameters (embeddings,
+  norms, lm_head) to fp32, is not assumed.
 
 Optimizer state per trainable parameter (:data:`OPTIMIZERS`): AdamW keeps two moments in the
 parameter's dtype; bitsandbytes' 8-bit AdamW (``adamw_8bit``, ``paged_adamw_8bit``) two 1-byte
