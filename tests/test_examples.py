@@ -57,6 +57,7 @@ def test_examples_show_their_findings() -> None:
         ("GL209", "examples/skypilot/chat-service.yaml", 18),
         ("GL406", "examples/skypilot/chat-service.yaml", 18),
         ("GL202", "examples/skypilot/finetune-spot.yaml", 7),
+        ("GL103", "examples/skypilot/finetune-spot.yaml", 9),
         ("GL202", "examples/skypilot/finetune-spot.yaml", 19),
         ("GL406", "examples/skypilot/finetune-spot.yaml", 20),
         ("GL201", "examples/training-no-idle-shutdown.yaml", 22),

@@ -74,9 +74,72 @@ def test_instance_type_and_training_mode() -> None:
     full = memory_json(
         "--model", "meta-llama/Llama-3.1-8B", "--gpu", "A100-80GB", "--method", "full"
     )
-    assert full["optimizer_bytes"] == 12 * 8030261248  # fp32 master weights + Adam m and v
+    # fp32 master weights under autocast, fp32 gradients, Adam m and v in fp32
+    assert (full["weights_bytes"], full["optimizer_bytes"]) == (4 * 8030261248, 8 * 8030261248)
     assert full["fits"] is False
     assert full["lora_required_bytes"] < full["available_bytes"]
+
+
+def test_training_flags_reach_the_estimate() -> None:
+    flags = ("--model", "meta-llama/Llama-3.2-1B", "--gpu", "H200", "--method", "lora")
+    shape = ("--batch", "4", "--context", "2048")
+    custom = memory_json(*flags, *shape)
+    trainer = memory_json(
+        *flags,
+        *shape,
+        "--lora-rank",
+        "8",
+        "--lora-targets",
+        "q_proj,v_proj",
+        "--loop",
+        "trainer",
+        "--gradient-accumulation",
+        "4",
+    )
+    assert (custom["lora_targets"], custom["logits_held"]) == (None, True)
+    assert custom["trainable_parameters"] == 11272192  # all-linear r=16, as peft counts it
+    assert trainer["lora_targets"] == ["q_proj", "v_proj"]
+    assert trainer["trainable_parameters"] == 16 * 8 * (2048 + 2048 + 2048 + 512)
+    assert (trainer["logits_held"], trainer["gradients_persist"]) == (False, True)
+    assert custom["terms"]["held_logits"] == 2 * 8192 * 128256  # bf16 logits of 4 x 2048 tokens
+    assert "held_logits" not in trainer["terms"]
+    assert sum(custom["terms"].values()) == custom["required_bytes"]
+
+
+def test_training_text_names_the_terms_at_the_peak() -> None:
+    out = run_cli(
+        "memory",
+        "--model",
+        "meta-llama/Llama-3.2-1B",
+        "--gpu",
+        "H200",
+        "--method",
+        "lora",
+        "--batch",
+        "4",
+        "--context",
+        "2048",
+    ).out.splitlines()
+    assert out[1].endswith("LoRA r=16 on all-linear")
+    assert out[2] == "peak: loss backward"
+    assert "      adapter activations           10.05 GiB" in out
+    assert "      loss fp32                     11.74 GiB" in out
+    assert "      cuda context                   0.60 GiB" in out
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (("--lora-targets", ","), "--lora-targets names no module"),
+        (("--gradient-accumulation", "0"), "--gradient-accumulation must be at least 1"),
+        (("--lora-targets", "c_attn"), "match no projection"),
+    ],
+)
+def test_bad_training_flags(flags: tuple[str, ...], message: str) -> None:
+    result = run_cli(
+        "memory", "--model", "meta-llama/Llama-3.2-1B", "--gpu", "H200", "--method", "lora", *flags
+    )
+    assert result.code == 2 and message in result.err
 
 
 def test_text_view_shows_a_bar_and_the_verdict() -> None:
@@ -243,12 +306,15 @@ def test_bad_flags_are_one_line_errors(args: tuple[str, ...], message: str) -> N
 
 
 def test_readme_memory_example_is_real_output() -> None:
-    """README's "The memory calculator" shows what the current code prints."""
+    """README's "The memory calculator" shows what the current code prints (serving, then
+    training)."""
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## The memory calculator", 1)[1].split("## The manifest", 1)[0]
-    block = section.split("```text\n", 1)[1].split("```", 1)[0]
-    command, shown = block.split("\n", 1)
-    assert command.startswith("$ gpulint memory ")
-    result = run_cli(*command.removeprefix("$ gpulint ").split())
-    assert result.code == 0, result.err
-    assert result.out == shown
+    section = readme.split("## The memory calculator", 1)[1].split("\n## ", 1)[0]
+    blocks = [part.split("```", 1)[0] for part in section.split("```text\n")[1:]]
+    assert len(blocks) == 2
+    for block in blocks:
+        command, shown = block.split("\n", 1)
+        assert command.startswith("$ gpulint memory ")
+        result = run_cli(*command.removeprefix("$ gpulint ").split())
+        assert result.code == 0, result.err
+        assert result.out == shown

@@ -41,6 +41,9 @@ class GpuSpec(Record):
     torch_visible_bytes: int | None = Field(
         None, gt=0, description="Total torch.cuda.mem_get_info reports, from a logged run."
     )
+    cuda_context_bytes: int | None = Field(
+        None, gt=0, description="Device memory a PyTorch process takes before its first tensor."
+    )
     marketed_gb: float = Field(gt=0)
     bandwidth_gbps: float | None = Field(None, gt=0, description="Memory bandwidth in GB/s.")
     ecc_off_memory_bytes: int | None = Field(

@@ -107,12 +107,36 @@ def register(parser: argparse.ArgumentParser) -> None:
     training.add_argument(
         "--optimizer",
         default="adamw",
-        choices=("adamw", "adamw-8bit", "paged-adamw-8bit", "adamw-bf16", "sgd"),
+        choices=("adamw", "adamw-fused", "adamw-8bit", "paged-adamw-8bit", "adamw-bf16", "sgd"),
+        help="adamw: torch's default (foreach) AdamW; adamw-fused: Trainer's adamw_torch_fused; "
+        "adamw-bf16: pure 16-bit training",
     )
     training.add_argument(
         "--sharding", default="none", choices=("none", "zero1", "zero2", "zero3", "fsdp")
     )
     training.add_argument("--gradient-checkpointing", action="store_true")
+    training.add_argument("--lora-rank", type=int, default=16, metavar="R", help="peft r")
+    training.add_argument(
+        "--lora-targets",
+        default="all-linear",
+        metavar="MODULES",
+        help="peft target_modules: all-linear, attention, mlp or names (q_proj,v_proj,...)",
+    )
+    training.add_argument("--lora-dropout", type=float, default=0.0, metavar="P")
+    training.add_argument(
+        "--gradient-accumulation",
+        type=int,
+        default=1,
+        metavar="N",
+        help="micro-batches per optimizer step (above 1 the gradients stay allocated)",
+    )
+    training.add_argument(
+        "--loop",
+        choices=("custom", "trainer"),
+        default="custom",
+        help="custom: the loop keeps the model output (its logits) through backward; "
+        "trainer: Hugging Face Trainer, which drops them",
+    )
     parser.add_argument("--format", choices=("text", "json"), default="text")
     add_config_file_argument(parser)
 

@@ -109,6 +109,8 @@ def from_flags(args: argparse.Namespace) -> dict[str, Any]:
     if parameters is not None and not isinstance(parameters, float):
         raise UsageError(f"--parameters {args.parameters!r} is not a count like 70B or 7.2e9")
     estimate: Any
+    if args.method and args.gradient_accumulation < 1:
+        raise UsageError("--gradient-accumulation must be at least 1")
     try:
         if args.method:
             estimate = estimate_training(
@@ -124,6 +126,11 @@ def from_flags(args: argparse.Namespace) -> dict[str, Any]:
                 world_size=count,
                 gpu=gpu,
                 gpus_per_node=count,
+                lora_rank=args.lora_rank,
+                lora_targets=_lora_targets(args.lora_targets),
+                lora_dropout=args.lora_dropout,
+                logits_held=args.loop == "custom",
+                gradients_persist=args.gradient_accumulation > 1,
             )
         else:
             context = args.context or (arch.max_position_embeddings if arch else None) or 4096
@@ -151,6 +158,14 @@ def from_flags(args: argparse.Namespace) -> dict[str, Any]:
     label = args.model or args.model_config or f"{args.parameters} parameters"
     out = report(estimate, label, gpu, "training" if args.method else "inference")
     return {**out, "assumed": [note, *out.get("assumed", [])]} if note else out
+
+
+def _lora_targets(text: str) -> str | tuple[str, ...]:
+    """``--lora-targets``: a shorthand, or comma-separated module names."""
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    if not names:
+        raise UsageError("--lora-targets names no module")
+    return names[0] if len(names) == 1 else names
 
 
 def from_log(args: argparse.Namespace) -> str:
@@ -289,17 +304,9 @@ def report(estimate: Any, label: str, gpu: Any, mode: str) -> dict[str, Any]:
 def _segments(data: dict[str, Any]) -> list[tuple[str, str, int]]:
     """(label, bar character, bytes per GPU) of each part of the requirement."""
     if data["mode"] == "training":
-        parts = [
-            (
-                "model state",
-                data["weights_bytes"] + data["gradients_bytes"] + data["optimizer_bytes"],
-            ),
-            (
-                "activations",
-                (data.get("activation_bytes") or 0) + data.get("step_workspace_bytes", 0),
-            ),
-            ("overhead", data["overhead_bytes"]),
-        ]
+        from linter.memory.training import term_groups
+
+        parts = [(name, sum(v for _, v in items)) for name, items in term_groups(data["terms"])]
     else:
         per_gpu = data["per_gpu"]
         parts = [
@@ -309,6 +316,14 @@ def _segments(data: dict[str, Any]) -> list[tuple[str, str, int]]:
             ("overhead", per_gpu["overhead_bytes"]),
         ]
     return [(name, char, value) for (name, value), char in zip(parts, CHARS, strict=False)]
+
+
+def _training_terms(data: dict[str, Any], group: str) -> list[str]:
+    """The named terms of one group of a training peak, one line each."""
+    from linter.memory.training import term_groups
+
+    items = dict(term_groups(data["terms"]))[group]
+    return [f"      {name.replace('_', ' '):<26}{value / GIB:>9.2f} GiB" for name, value in items]
 
 
 def bar(segments: list[tuple[str, str, int]], available: int) -> str:
@@ -340,16 +355,25 @@ def render_text(data: dict[str, Any]) -> str:
             f"{data['sequence_length']} tokens, "
             f"sharding {data['sharding']} over {data['world_size']} GPUs"
         )
+        if data.get("lora_rank"):
+            targets = data["lora_targets"] or ["all-linear"]
+            shape += f", LoRA r={data['lora_rank']} on {', '.join(targets)}"
     segments = _segments(data)
-    lines = [head, shape, ""]
-    lines += [
-        f"  {char} {name:<12}{value / GIB:>9.2f} GiB per GPU" for name, char, value in segments
-    ]
+    lines = [head, shape]
+    if data["mode"] == "training":
+        lines.append(f"peak: {data['peak_phase']}")
+    lines.append("")
+    for name, char, value in segments:
+        lines.append(f"  {char} {name:<12}{value / GIB:>9.2f} GiB per GPU")
+        if data["mode"] == "training":
+            lines += _training_terms(data, name)
     required, available = data["required_bytes"], data["available_bytes"]
+    slack = data.get("fragmentation_bytes")
+    kept = f"; allocator slack {slack / GIB:.2f} GiB kept free" if slack else ""
     lines += [
         f"    {'required':<12}{required / GIB:>9.2f} GiB per GPU",
         f"    {'usable':<12}{available / GIB:>9.2f} GiB per GPU "
-        f"(of {data['gpu_memory_bytes'] / GIB:.2f} GiB)",
+        f"(of {data['gpu_memory_bytes'] / GIB:.2f} GiB{kept})",
         "",
         "  " + bar(segments, available) + f" {100 * required / available:.0f}% of usable",
         "",

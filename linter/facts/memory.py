@@ -136,6 +136,18 @@ class TrainingMemory(MemoryRecord):
     qlora_gib: float | None
     peft_halves_memory: bool = Field(description="LoRA needs at most half of full fine-tuning.")
     advice_text: str = Field(description="What would make it fit, as a message ends with it.")
+    trainable_parameters: int = Field(description="Parameters the optimizer updates.")
+    peak_phase: str = Field(
+        description="The moment of the step that holds the most (loss backward, optimizer "
+        "step, ...)."
+    )
+    terms_gib: dict[str, float] = Field(
+        description="What that moment holds per GPU, by term (weights, gradients, "
+        "optimizer_states, adapter_activations, loss_fp32, cuda_context, ...)."
+    )
+    fragmentation_gib: float = Field(
+        description="Allocator slack kept out of the usable memory per GPU."
+    )
 
 
 class MemoryFact(MemoryRecord):
@@ -330,6 +342,10 @@ def _training_fact(estimate: Any, subject: Subject) -> TrainingMemory:
         peft_halves_memory=estimate.lora_required_bytes is not None
         and estimate.lora_required_bytes * 2 <= estimate.full_required_bytes,
         advice_text="; ".join(advice),
+        trainable_parameters=estimate.trainable_parameters,
+        peak_phase=estimate.peak_phase,
+        terms_gib={name: round(value / GIB, 2) for name, value in estimate.terms.items()},
+        fragmentation_gib=round(estimate.fragmentation_bytes / GIB, 2),
     )
 
 

@@ -254,5 +254,13 @@ def _training(
         gpu=where.gpu,
         gpus_per_node=per_node,
         lora_rank=tuning.lora_rank or 16,
+        lora_targets=_lora_targets(tuning.lora_target_modules),
+        lora_dropout=tuning.lora_dropout or 0.0,
+        gradients_persist=(tuning.gradient_accumulation_steps or 1) > 1,
     )
     return Sizing("checked", None, estimate, arch, tuple(assumed), source, where, "training")
+
+
+def _lora_targets(targets: str | list[str] | None) -> str | tuple[str, ...] | None:
+    """peft's ``target_modules`` as the estimate takes it (a hashable tuple for a list)."""
+    return tuple(targets) if isinstance(targets, list) else targets

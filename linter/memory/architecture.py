@@ -60,6 +60,9 @@ SUPPORTED_MODEL_TYPES = (
 )
 
 
+#: Model types whose attention computes q, k and v with one fused projection.
+FUSED_QKV_TYPES = ("falcon", "phi3")
+
 #: Model types gpulint recognises but does not size yet, and why (refused, never guessed).
 NOT_SIZED = {
     "mllama": "Llama 3.2 Vision adds cross-attention layers over the image tokens, whose "
@@ -97,8 +100,8 @@ class Architecture:
     o_bias: bool = False
     mlp_bias: bool = False
     qk_norm: bool = False
-    #: q and k norms over all heads at once (OLMo 2, OLMoE) rather than one head_dim each.
-    qk_norm_full: bool = False
+    #: The q/k norms span the whole projection (OLMo 2, OLMoE) instead of one head each.
+    qk_norm_full_width: bool = False
     attention_sinks: bool = False
     gated_mlp: bool = True
     norms_per_layer: int = 2
@@ -127,6 +130,9 @@ class Architecture:
     unquantised_modules: tuple[str, ...] = ()
     #: The vision tower of a vision-language model (16-bit, never quantised by vLLM).
     vision: VisionTower | None = None
+    #: The sliding window transformers masks every layer with where vLLM sizes full attention
+    #: (Phi-3's ``sliding_window``); what training activations depend on.
+    training_sliding_window: int | None = None
     #: The mixer of the STATE layers of a hybrid or state-space model.
     state_mixer: StateMixer | None = None
     #: Attention that gates its output with a second query-sized projection (Qwen3-Next).
@@ -141,6 +147,11 @@ class Architecture:
     @property
     def is_moe(self) -> bool:
         return self.num_experts > 0
+
+    @property
+    def fused_qkv(self) -> bool:
+        """q, k and v come from one projection (Phi-3 ``qkv_proj``, Falcon ``query_key_value``)."""
+        return self.model_type in FUSED_QKV_TYPES
 
     @property
     def q_dim(self) -> int:
@@ -198,8 +209,8 @@ class Architecture:
 
     def _attention_vectors(self) -> int:
         n = (self.q_dim + 2 * self.kv_dim) * self.qkv_bias + self.hidden_size * self.o_bias
-        n += 2 * self.head_dim * self.qk_norm + (self.q_dim + self.kv_dim) * self.qk_norm_full
-        n += self.num_attention_heads * self.attention_sinks
+        norm_width = self.q_dim + self.kv_dim if self.qk_norm_full_width else 2 * self.head_dim
+        n += norm_width * self.qk_norm + self.num_attention_heads * self.attention_sinks
         if self.is_mla:
             n += self.kv_lora_rank + self.q_lora_rank
         return n
@@ -422,13 +433,15 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
     elif model_type in ("qwen3", "qwen3_moe", "qwen3_next"):
         fields.update(qk_norm=True)
     elif model_type in ("olmo2", "olmoe"):
-        fields.update(qk_norm_full=True)
+        fields.update(qk_norm=True, qk_norm_full_width=True)
     elif model_type == "qwen2_moe":
         fields.update(qkv_bias=True, o_bias=False)
     elif model_type == "cohere":
         if config.get("use_qk_norm"):
             raise ArchitectureError("cohere with use_qk_norm is not modelled exactly")
         fields.update(norms_per_layer=1)
+    elif model_type == "phi3" and isinstance(config.get("sliding_window"), int):
+        fields.update(training_sliding_window=config["sliding_window"])
     elif model_type == "gemma2":
         fields.update(norms_per_layer=4)
     elif model_type == "gemma3_text":
@@ -499,11 +512,12 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
             moe_layers=moe,
         )
     elif model_type == "olmoe":
+        experts = _int(config, "num_experts")
         fields.update(
-            num_experts=_int(config, "num_experts"),
+            num_experts=experts,
             moe_intermediate_size=_int(config, "intermediate_size"),
-            experts_per_token=_int(config, "num_experts_per_tok"),
-            moe_layers=layers,
+            experts_per_token=_int(config, "num_experts_per_tok", 8),
+            moe_layers=layers if experts else 0,
         )
     elif model_type in ("qwen2_moe", "qwen3_moe", "qwen3_next"):
         step = _int(config, "decoder_sparse_step", 1)

@@ -1,60 +1,58 @@
-"""Fine-tuning and training memory per GPU: full, LoRA and QLoRA.
+"""Fine-tuning and training memory per GPU: full, LoRA and QLoRA, term by term.
 
-Model state (memory.md §1.4, EleutherAI "Transformer Math 101"): mixed-precision AdamW keeps
-16-bit weights and gradients plus fp32 master weights, momentum and variance = 16 B/param; 8-bit
-optimisers keep 4 + 1 + 1 B of state; SGD with momentum 4 + 4 B; "pure" 16-bit AdamW
-(``adamw_bf16``: states in the model dtype, no master copy) 8 B/param in total. ZeRO-1 shards the
-optimizer state across data-parallel ranks, ZeRO-2 also the gradients, ZeRO-3/FSDP also the weights.
-
-Activations follow vramcalc 0.1.2 (sacom123/vramcalc ``memory.py``), whose per-term formulas were
-measured within ±4.3% of ``torch.cuda.max_memory_allocated`` on 19 RTX A6000 runs (memory.md §4
-#16-#20): per layer ``tokens x (2h + q + 2kv + q + h + 4I + 2h)`` 16-bit elements (+ a repeated K/V
-at query width under SDPA with GQA), two fp32 RMSNorm tensors per layer, 14 B per logit in the
-log-softmax backward, and with gradient checkpointing one hidden state per layer plus one layer's
-activations. The optimizer's foreach step workspace (one gradient-sized buffer) replaces the
-activations at the step, so the peak takes the larger of the two.
+The estimate follows what stays allocated at the peak of a training step
+(:mod:`linter.memory.training_peak`): the model state (:mod:`linter.memory.training_state`, in the
+dtypes of :mod:`linter.memory.training_regime`), what each decoder layer keeps for backward
+(:mod:`linter.memory.training_activations`, with peft's adapters as :mod:`linter.memory.lora`
+resolves them), the loss's fp32 logits and their gradients, the optimizer step's buffer, cuBLAS
+workspaces and the CUDA context. ``required_bytes`` is the CUDA context plus PyTorch's allocated
+peak; checked against 77 training steps measured on an H200 (tests/memory/data/training_h200.jsonl,
+median error under 0.2%). The caching allocator cannot hand back the unused tails of the segments
+its live blocks sit in, so the memory a step may use is the torch-visible total less that slack
+(:func:`linter.memory.training_peak.fragmentation_bytes`).
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from linter.memory.architecture import Architecture
 from linter.memory.gpus import GpuSpec
+from linter.memory.lora import LoraConfig, check_dropout, lora_parameters, resolve_targets
+from linter.memory.training_activations import Setting
+from linter.memory.training_peak import (
+    RUNTIME_TERMS,
+    STATE_TERMS,
+    Phase,
+    StepShape,
+    cublas_workspace_bytes,
+    fragmentation_bytes,
+    peak_phase,
+    step_phases,
+)
+from linter.memory.training_regime import METHODS, OPTIMIZERS, Regime, training_regime
+from linter.memory.training_state import SHARDING, ModelState, model_state
 from linter.memory.units import GIB, check_precision
-from linter.memory.weights import weight_bytes
 
-#: CUDA context and allocator reserve outside the model state, per GPU: PyTorch's first CUDA use
-#: takes 300 MiB-2 GiB (vram.asmirnov.xyz); vramcalc measured ~0.75 GB on an A6000 (memory.md §1.5).
+#: CUDA context and driver reserve outside the allocator when the catalogue has no measurement
+#: for the GPU: PyTorch's first CUDA use takes 300 MiB-2 GiB (vram.asmirnov.xyz); vramcalc
+#: measured ~0.75 GB on an A6000 (memory.md §1.5); an H200 with torch 2.11 took 0.60 GiB.
 RUNTIME_OVERHEAD_BYTES = int(0.75 * GIB)
 
-#: Optimizer-state bytes per trainable parameter: (16-bit model, fp32 model / fp32 adapters).
-OPTIMIZER_STATE_BYTES: dict[str, tuple[int, int]] = {
-    "adamw": (12, 8),
-    "adamw_8bit": (6, 2),
-    "paged_adamw_8bit": (6, 2),
-    "sgd": (8, 4),
-    "adamw_bf16": (4, 8),
-}
-METHODS = ("full", "lora", "qlora")
-SHARDING = ("none", "zero1", "zero2", "zero3", "fsdp")
-LORA_TARGETS = ("attention", "all_linear")
 
-
-@dataclass(frozen=True)
-class _Breakdown:
-    weights: int
-    gradients: int
-    optimizer: int
-    activations: int
-    step_workspace: int
-    trainable: int
-
-    @property
-    def required(self) -> int:
-        model_state = self.weights + self.gradients + self.optimizer
-        return model_state + max(self.activations, self.step_workspace) + RUNTIME_OVERHEAD_BYTES
+def term_groups(terms: dict[str, int]) -> list[tuple[str, list[tuple[str, int]]]]:
+    """The terms of a peak as (model state, activations, overhead), each in step order."""
+    groups: dict[str, list[tuple[str, int]]] = {
+        "model state": [],
+        "activations": [],
+        "overhead": [],
+    }
+    for name, value in terms.items():
+        group = "model state" if name in STATE_TERMS else "activations"
+        groups["overhead" if name in RUNTIME_TERMS else group].append((name, value))
+    return list(groups.items())
 
 
 @dataclass(frozen=True)
@@ -73,6 +71,11 @@ class TrainingEstimate:
     micro_batch: int
     sequence_length: int
     gradient_checkpointing: bool
+    lora_rank: int | None
+    lora_targets: list[str] | None
+    lora_dropout: float | None
+    logits_held: bool
+    gradients_persist: bool
     weights_bytes: int
     gradients_bytes: int
     optimizer_bytes: int
@@ -81,6 +84,11 @@ class TrainingEstimate:
     overhead_bytes: int
     kv_cache_bytes: None
     kv_cache_bytes_per_token: None
+    #: The phase of the step that holds the most, and what it holds by term.
+    peak_phase: str
+    terms: dict[str, int]
+    #: Allocator slack kept out of the usable memory (see the module docstring).
+    fragmentation_bytes: int
     required_bytes: int
     available_bytes: int
     fits: bool
@@ -88,9 +96,13 @@ class TrainingEstimate:
     full_required_bytes: int
     lora_required_bytes: int | None
     qlora_required_bytes: int | None
+    #: Every phase's total, the CUDA context included.
+    phases: dict[str, int]
 
     def as_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        data["terms"] = dict(self.terms)
+        data["phases"] = dict(self.phases)
         data["per_gpu"] = {
             "weights_bytes": self.weights_bytes,
             "gradients_bytes": self.gradients_bytes,
@@ -103,98 +115,73 @@ class TrainingEstimate:
         return data
 
 
-def lora_parameters(arch: Architecture, rank: int, targets: str) -> int:
-    """Adapter parameters ``r x (in + out)`` per targeted projection (MoE experts not targeted)."""
-    h, q, kv = arch.hidden_size, arch.q_dim, arch.kv_dim
-    per_layer = (h + q) + 2 * (h + kv) + (q + h)
-    total = arch.num_hidden_layers * rank * per_layer
-    if targets == "all_linear":
-        total += arch.dense_layers * rank * 3 * (h + arch.intermediate_size)
-    return total
+@dataclass(frozen=True)
+class _Sized:
+    state: ModelState
+    phase: Phase
+    phases: list[Phase]
+    overhead: int
+    fragmentation: int
+
+    @property
+    def required(self) -> int:
+        return self.phase.total + self.overhead
 
 
-def activation_bytes(
-    arch: Architecture,
-    tokens: int,
-    element_bytes: int,
-    *,
-    checkpointing: bool,
-    lora_rank: int | None,
-    lora_targets: str = "attention",
-) -> int:
-    """Saved activations plus the logits peak for ``tokens`` = micro batch x sequence length."""
-    h, q, kv, layers = arch.hidden_size, arch.q_dim, arch.kv_dim, arch.num_hidden_layers
-    mlp = (
-        (arch.experts_per_token * arch.moe_intermediate_size + arch.shared_expert_intermediate_size)
-        if arch.is_moe
-        else arch.intermediate_size
+def _validate(method: str, sharding: str, optimizer: str, *counts: int) -> None:
+    for value, allowed, what in (
+        (method, METHODS, "method"),
+        (sharding, SHARDING, "sharding"),
+        (optimizer, tuple(OPTIMIZERS), "optimizer"),
+    ):
+        if value not in allowed:
+            raise ValueError(f"unknown {what} {value!r}; expected one of {list(allowed)}")
+    if min(counts) < 1:
+        raise ValueError("micro_batch, sequence_length, world_size, gpus_per_node, lora_rank >= 1")
+
+
+def _without_architecture(state: ModelState, overhead: int) -> _Sized:
+    """Full training of a bare parameter count: model state and the step's buffer only."""
+    phase = Phase(
+        "optimizer step",
+        {
+            "weights": state.weights,
+            "gradients": state.gradients,
+            "optimizer_states": state.optimizer_states,
+            "optimizer_step": state.step_buffer,
+        },
     )
-    elements = tokens * (2 * h + q + 2 * kv + q + h + 4 * mlp + 2 * h)
-    if kv < q:
-        elements += 2 * tokens * q
-    layer = elements * element_bytes
-    norm_fp32 = 2 * 4 * tokens * h * layers
-    targets = 4 if lora_targets == "attention" else 7
-    lora_branch = targets * layers * tokens * lora_rank * 4 if lora_rank else 0
-    logits = tokens * arch.vocab_size * (element_bytes + 12)
-    if checkpointing:
-        return (
-            layers * tokens * h * element_bytes + layer + norm_fp32 // layers + lora_branch + logits
-        )
-    return layers * layer + norm_fp32 + lora_branch + logits
+    return _Sized(state, phase, [phase], overhead, 0)
 
 
-def _breakdown(
+def _size(
     arch: Architecture | None,
     parameters: int,
-    method: str,
-    precision: str,
-    optimizer: str,
+    regime: Regime,
+    lora: LoraConfig | None,
+    shape: StepShape,
     sharding: str,
     world_size: int,
-    tokens: int,
-    checkpointing: bool,
-    lora_rank: int,
-    lora_targets: str,
-) -> _Breakdown:
-    state_16, state_32 = OPTIMIZER_STATE_BYTES[optimizer]
-    shards = world_size if sharding != "none" else 1
-    if method == "full":
-        if precision not in ("fp32", "bf16", "fp16"):
-            raise ValueError("full training needs precision fp32, bf16 or fp16")
-        element = 4 if precision == "fp32" else 2
-        weights = weight_bytes(arch, parameters, precision)
-        trainable = parameters
-        grads, opt = trainable * element, trainable * (state_32 if element == 4 else state_16)
-    else:
-        if arch is None:
-            raise ValueError("LoRA/QLoRA sizes need the model architecture")
-        element = 2
-        weights_precision = "nf4" if method == "qlora" else precision
-        trainable = lora_parameters(arch, lora_rank, lora_targets)
-        weights = weight_bytes(arch, None, weights_precision) + 4 * trainable
-        grads, opt = 4 * trainable, state_32 * trainable
-    step = grads
-    if sharding in ("zero1", "zero2", "zero3", "fsdp"):
-        opt //= shards
-    if sharding in ("zero2", "zero3", "fsdp"):
-        grads //= shards
-        step //= shards
-    if sharding in ("zero3", "fsdp"):
-        weights //= shards
-    acts = (
-        0
-        if arch is None
-        else activation_bytes(
-            arch,
-            tokens,
-            element,
-            checkpointing=checkpointing,
-            lora_rank=None if method == "full" else lora_rank,
-            lora_targets=lora_targets,
-        )
-    )
-    return _Breakdown(weights, grads, opt, acts, step, trainable)
+    overhead: int,
+) -> _Sized:
+    trainable = parameters if regime.base_trainable else 0
+    if lora is not None:
+        assert arch is not None
+        trainable = lora_parameters(arch, lora)
+    state = model_state(arch, parameters, regime, lora, trainable, sharding, world_size)
+    if arch is None:
+        return _without_architecture(state, overhead)
+    phases = step_phases(arch, state, shape)
+    chosen = peak_phase(phases)
+    return _Sized(state, chosen, phases, overhead, fragmentation_bytes(arch, chosen, shape))
+
+
+def _alternative(size: Callable[[str, str], _Sized], method: str, precision: str) -> int | None:
+    """What ``method`` would need instead, None where peft refuses it (Mamba's out_proj)."""
+    try:
+        return size(method, precision).required
+    except ValueError:
+        return None
 
 
 def estimate_training(
@@ -212,51 +199,64 @@ def estimate_training(
     gpu: GpuSpec,
     gpus_per_node: int,
     lora_rank: int = 16,
-    lora_targets: str = "all_linear",
+    lora_targets: str | tuple[str, ...] | None = None,
+    lora_dropout: float = 0.0,
+    logits_held: bool = True,
+    gradients_persist: bool = False,
 ) -> TrainingEstimate:
     """Peak memory per GPU for one training step, with the full / LoRA / QLoRA alternatives.
 
+    ``lora_targets``: None or ``"all-linear"`` (peft's shorthand), ``"attention"`` or ``"mlp"``
+    (those projections of the model), or module names as peft's ``target_modules`` takes them.
+    ``logits_held``: the training loop keeps the model output (its logits) through backward, as
+    ``outputs = model(**batch); outputs.loss.backward()`` does; Trainer does not.
+    ``gradients_persist``: gradients stay allocated between steps (gradient accumulation over
+    several micro-batches, or ``zero_grad(set_to_none=False)``).
     Without an architecture only full training is sized and activations are unknown (None).
     """
     precision = check_precision(precision)
     optimizer = (optimizer or "adamw").lower()
-    for value, allowed, what in (
-        (method, METHODS, "method"),
-        (sharding, SHARDING, "sharding"),
-        (optimizer, tuple(OPTIMIZER_STATE_BYTES), "optimizer"),
-        (lora_targets, LORA_TARGETS, "lora_targets"),
-    ):
-        if value not in allowed:
-            raise ValueError(f"unknown {what} {value!r}; expected one of {list(allowed)}")
-    if min(micro_batch, sequence_length, world_size, gpus_per_node, lora_rank) < 1:
-        raise ValueError("micro_batch, sequence_length, world_size, gpus_per_node, lora_rank >= 1")
+    _validate(
+        method,
+        sharding,
+        optimizer,
+        micro_batch,
+        sequence_length,
+        world_size,
+        gpus_per_node,
+        lora_rank,
+    )
     if arch is None and parameters is None:
         raise ValueError("need an architecture or a parameter count")
+    if arch is None and method != "full":
+        raise ValueError("LoRA/QLoRA sizes need the model architecture")
     count = arch.parameters if arch else round(parameters or 0)
-    tokens = micro_batch * sequence_length
+    overhead = gpu.cuda_context_bytes or RUNTIME_OVERHEAD_BYTES
+    workspace = cublas_workspace_bytes(gpu.compute_capability)
+    compute = precision if precision in ("fp32", "bf16", "fp16") else "bf16"
 
-    def size(m: str, p: str) -> _Breakdown:
-        return _breakdown(
-            arch,
-            count,
-            m,
-            p,
-            optimizer,
-            sharding,
-            world_size,
-            tokens,
-            gradient_checkpointing,
-            lora_rank,
-            lora_targets,
+    def size(m: str, p: str) -> _Sized:
+        regime = training_regime(m, p, optimizer, sharding != "none")
+        lora = None
+        if m != "full":
+            assert arch is not None
+            lora = LoraConfig(lora_rank, resolve_targets(arch, lora_targets), lora_dropout)
+            check_dropout(arch, lora)
+        setting = Setting(regime, lora, micro_batch, sequence_length)
+        shape = StepShape(
+            setting, gradient_checkpointing, logits_held, workspace, gradients_persist
         )
+        return _size(arch, count, regime, lora, shape, sharding, world_size, overhead)
 
     chosen = size(method, precision)
-    compute = precision if precision in ("fp32", "bf16", "fp16") else "bf16"
-    adapters = {m: size(m, compute).required if arch else None for m in ("lora", "qlora")}
-    available = gpu.usable_bytes
+    adapters = {m: _alternative(size, m, compute) if arch else None for m in ("lora", "qlora")}
+    available = gpu.usable_bytes - chosen.fragmentation
+    terms = chosen.phase.terms
+    state_bytes = sum(terms.get(name, 0) for name in STATE_TERMS)
+    targets = resolve_targets(arch, lora_targets) if arch and method != "full" else None
     return TrainingEstimate(
         parameters=count,
-        trainable_parameters=chosen.trainable,
+        trainable_parameters=chosen.state.trainable,
         method=method,
         precision=precision,
         optimizer=optimizer,
@@ -267,14 +267,22 @@ def estimate_training(
         micro_batch=micro_batch,
         sequence_length=sequence_length,
         gradient_checkpointing=gradient_checkpointing,
-        weights_bytes=chosen.weights,
-        gradients_bytes=chosen.gradients,
-        optimizer_bytes=chosen.optimizer,
-        activation_bytes=chosen.activations if arch else None,
-        step_workspace_bytes=chosen.step_workspace,
-        overhead_bytes=RUNTIME_OVERHEAD_BYTES,
+        lora_rank=lora_rank if method != "full" else None,
+        lora_targets=None if targets is None else sorted(targets),
+        lora_dropout=lora_dropout if method != "full" else None,
+        logits_held=logits_held,
+        gradients_persist=gradients_persist,
+        weights_bytes=chosen.state.weights + chosen.state.adapter_weights,
+        gradients_bytes=chosen.state.gradients,
+        optimizer_bytes=chosen.state.optimizer_states,
+        activation_bytes=chosen.phase.total - state_bytes if arch else None,
+        step_workspace_bytes=chosen.state.step_buffer,
+        overhead_bytes=overhead,
         kv_cache_bytes=None,
         kv_cache_bytes_per_token=None,
+        peak_phase=chosen.phase.name,
+        terms={"cuda_context": overhead, **terms},
+        fragmentation_bytes=chosen.fragmentation,
         required_bytes=chosen.required,
         available_bytes=available,
         fits=chosen.required <= available,
@@ -282,4 +290,5 @@ def estimate_training(
         full_required_bytes=size("full", compute).required,
         lora_required_bytes=adapters["lora"],
         qlora_required_bytes=adapters["qlora"],
+        phases={phase.name: phase.total + overhead for phase in chosen.phases},
     )

@@ -132,14 +132,31 @@ class Serving(Strict):
 
 class FineTuning(Strict):
     method: Literal["full", "lora", "qlora"] | None = None
-    optimizer: Literal["adamw", "adamw-8bit", "paged-adamw-8bit", "adamw-bf16", "sgd"] | None = (
-        Field(None, description="Optimizer whose state is sized; adamw when unset.")
+    optimizer: (
+        Literal["adamw", "adamw-fused", "adamw-8bit", "paged-adamw-8bit", "adamw-bf16", "sgd"]
+        | None
+    ) = Field(
+        None,
+        description="Optimizer whose state is sized; adamw (torch's default foreach AdamW) when "
+        "unset; adamw-fused is Trainer's adamw_torch_fused.",
     )
     micro_batch_size: int | None = Field(None, ge=1, le=1_000_000)
     sequence_length: int | None = Field(None, ge=1, le=100_000_000)
     gradient_checkpointing: bool | None = None
     sharding: Literal["none", "zero1", "zero2", "zero3", "fsdp"] | None = None
     lora_rank: int | None = Field(None, ge=1, le=65_536)
+    lora_target_modules: str | list[str] | None = Field(
+        None,
+        description="peft target_modules: all-linear (the default), attention, mlp, or the "
+        "module names (q_proj, v_proj, gate_proj, ...).",
+    )
+    lora_dropout: float | None = Field(None, ge=0, lt=1, description="peft lora_dropout.")
+    gradient_accumulation_steps: int | None = Field(
+        None,
+        ge=1,
+        le=1_000_000,
+        description="Micro-batches per optimizer step; above 1 the gradients stay allocated.",
+    )
 
 
 class Accelerator(Strict):

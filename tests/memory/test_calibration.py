@@ -132,7 +132,9 @@ def test_v0_logs_concurrency(
 
 
 # sacom123/vramcalc README, RTX A6000, torch.cuda.max_memory_allocated (GB = 1e9); the README
-# reports all 19 runs within ±4.3%, memory.md §0 rule 9 ±5%: tolerance 5%.
+# reports all 19 runs within ±4.3%, memory.md §0 rule 9 ±5%: tolerance 5%. vramcalc 0.1.2's
+# ``bench.py`` loop zeroes gradients without freeing them (``zero_grad(set_to_none=False)``), so
+# they are alive through every phase of the measured steps, and adapts q/k/v/o only.
 @pytest.mark.parametrize(
     ("source", "model_id", "method", "checkpointing", "measured_gb"),
     [
@@ -166,6 +168,7 @@ def test_vramcalc_training_runs(
         gpus_per_node=1,
         lora_rank=16,
         lora_targets="attention",
+        gradients_persist=True,
     )
     allocated = estimate.required_bytes - estimate.overhead_bytes
     assert rel(allocated / 1e9, measured_gb) < 0.05, source

@@ -267,10 +267,13 @@ def train(model: Architecture | None, **overrides: object):  # type: ignore[no-u
 
 
 def test_full_mixed_precision_is_16_bytes_per_param() -> None:
+    """Trainer's bf16=True on an fp32 model: fp32 weights and gradients, AdamW's fp32 moments."""
     llama = arch("meta-llama/Llama-3.1-8B")
     est = train(llama)
     n = 8_030_261_248
-    assert (est.weights_bytes, est.gradients_bytes, est.optimizer_bytes) == (2 * n, 2 * n, 12 * n)
+    assert (est.weights_bytes, est.gradients_bytes, est.optimizer_bytes) == (4 * n, 4 * n, 8 * n)
+    assert est.step_workspace_bytes == 4 * n  # foreach AdamW's sqrt(exp_avg_sq)
+    assert est.peak_phase == "optimizer step"
     assert not est.fits  # ~120 GiB of model state on one 80 GB GPU
     assert est.lora_required_bytes < est.available_bytes
     assert est.qlora_required_bytes < est.lora_required_bytes < est.full_required_bytes

@@ -1,0 +1,250 @@
+"""The most one training step holds at once, phase by phase, with every term named.
+
+A step allocates in this order (the loop Hugging Face's Trainer runs: forward with the model's
+own causal-LM loss, ``loss.backward()``, ``optimizer.step()``, ``zero_grad(set_to_none=True)``):
+
+- forward, at the loss: what the layers keep for backward (only each layer's input under
+  gradient checkpointing, ``torch.utils.checkpoint`` non-reentrant), the lm_head's logits in the
+  compute dtype, their fp32 copy (transformers ``loss/loss_utils.py`` ``ForCausalLMLoss``:
+  ``logits.float()``) and ``log_softmax``'s fp32 output, which cross-entropy keeps; the final
+  hidden state is still referenced by the model's output; under autocast every 16-bit weight
+  copy stays cached until the forward returns.
+- loss backward: ``nll_loss``'s gradient, the kept ``log_softmax`` output and its gradient: three
+  fp32 tensors of tokens x vocabulary at once. With small vocabularies or large layers the peak
+  moves on.
+- backward through a layer: a checkpointed layer re-runs its forward and keeps what it keeps
+  without checkpointing, gradients accumulate layer by layer and a few gradient tensors are in
+  flight (:func:`linter.memory.training_activations.backward_in_flight`); evaluated at the first
+  layer the backward reaches and at the last, where the gradients are largest.
+- optimizer step: every gradient plus the step's buffer (foreach AdamW's ``sqrt(exp_avg_sq)``).
+
+A loop that keeps the model output (``outputs = model(**batch)`` then ``outputs.loss.backward()``,
+as accelerate's examples and the reference measurements do) holds its logits until the next
+step's forward returns, so every phase after the first step carries them (``held_logits``);
+Trainer's ``compute_loss`` returns the loss alone and drops them.
+
+Outside PyTorch's allocator the CUDA context takes its share (per GPU in the catalogue, measured
+on an H200), and cuBLAS keeps one workspace per thread that multiplies (forward and autograd's
+backward thread; torch ``CublasHandlePool.cpp``: 32 MiB on compute capability 9.0 and newer,
+4096 x 2 + 16 x 8 KiB before) through the caching allocator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from linter.memory.architecture import Architecture
+from linter.memory.lora import adapter_rank
+from linter.memory.training_activations import (
+    LayerSaved,
+    Setting,
+    backward_in_flight,
+    layer_saved,
+    norm_bytes,
+)
+from linter.memory.training_layout import layer_layout
+from linter.memory.training_state import ModelState
+
+MIB = 1 << 20
+#: Terms that are model state, and the runtime's; the rest of a peak is activations and
+#: transients.
+STATE_TERMS = ("weights", "adapter_weights", "gradients", "optimizer_states", "gathered_weights")
+RUNTIME_TERMS = ("cuda_context", "cublas_workspaces")
+#: cuBLAS workspaces: threads that multiply (the forward's and autograd's backward thread).
+CUBLAS_THREADS = 2
+#: Loss tensors of tokens x vocabulary alive at the loss's backward: nll_loss's gradient,
+#: the kept log_softmax output and its gradient, each fp32.
+LOSS_BACKWARD_FP32 = 3
+
+
+@dataclass(frozen=True)
+class Phase:
+    """What is allocated at one moment of the step, by term."""
+
+    name: str
+    terms: dict[str, int]
+
+    @property
+    def total(self) -> int:
+        return sum(self.terms.values())
+
+
+def cublas_workspace_bytes(compute_capability: str | None) -> int:
+    """One cuBLAS workspace as torch sizes it for the GPU."""
+    major = int((compute_capability or "0.0").split(".")[0])
+    return 32 * MIB if major >= 9 else 4096 * 2 * 1024 + 16 * 8 * 1024
+
+
+def _merge(*parts: dict[str, int]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for part in parts:
+        for name, value in part.items():
+            if value:
+                out[name] = out.get(name, 0) + value
+    return out
+
+
+def _sum_layers(layers: Iterable[LayerSaved], tokens: int) -> dict[str, int]:
+    return _merge(*(layer.terms(tokens) for layer in layers))
+
+
+@dataclass(frozen=True)
+class StepShape:
+    """What the phases need beyond the model state."""
+
+    setting: Setting
+    checkpointing: bool
+    held_logits: bool
+    cublas_workspace: int
+    #: Gradients stay allocated between steps (gradient accumulation over micro-batches, or
+    #: ``zero_grad(set_to_none=False)``), so every phase holds all of them.
+    gradients_persist: bool = False
+
+    @property
+    def tokens(self) -> int:
+        return self.setting.batch * self.setting.sequence
+
+
+def _loss_terms(arch: Architecture, shape: StepShape) -> dict[str, dict[str, int]]:
+    """Named per-phase pieces around the decoder layers: final norm, logits, loss."""
+    regime, tokens = shape.setting.regime, shape.tokens
+    h, vocab = arch.hidden_size, arch.vocab_size
+    c, residual = regime.compute_bytes, regime.residual_bytes
+    final = norm_bytes(arch, h, 1, regime, True, residual)
+    if regime.base_trainable:
+        final += (2 if regime.autocast else residual) * h  # lm_head's input (or its cast)
+    logits = c * vocab * tokens
+    fp32_copy = 4 * vocab * tokens if c < 4 else 0
+    head_copy = 2 * vocab * h if regime.autocast else 0
+    # the model output still references the final hidden state during the loss, unless the
+    # lm_head keeps that very tensor (full training without autocast)
+    last_hidden = 0 if regime.base_trainable and not regime.autocast else residual * h * tokens
+    return {
+        "final": {"final_norm": final * tokens, "autocast_weight_copies": head_copy},
+        "forward": {
+            "last_hidden_state": last_hidden,
+            "logits": logits,
+            "loss_fp32": fp32_copy + 4 * vocab * tokens,
+        },
+        "backward": {"loss_fp32": LOSS_BACKWARD_FP32 * 4 * vocab * tokens},
+        "held": {"held_logits": logits if shape.held_logits else 0},
+    }
+
+
+def step_phases(arch: Architecture, state: ModelState, shape: StepShape) -> list[Phase]:
+    """Every candidate peak of one step (steps after the first: optimizer state exists)."""
+    setting, tokens = shape.setting, shape.tokens
+    regime = setting.regime
+    layers = arch.num_hidden_layers
+    base = {
+        "weights": state.weights,
+        "adapter_weights": state.adapter_weights,
+        "optimizer_states": state.optimizer_states,
+        "gathered_weights": state.gathered_weights,
+        "cublas_workspaces": CUBLAS_THREADS * shape.cublas_workspace,
+    }
+    saved = [layer_saved(arch, i, setting) for i in range(layers)]
+    loss = _loss_terms(arch, shape)
+    held = loss["held"]
+    if shape.checkpointing:
+        kept = {"checkpointed_inputs": layers * tokens * arch.hidden_size * regime.residual_bytes}
+        copies = sum(layer.per_layer.get("autocast_weight_copies", 0) for layer in saved)
+        forward_kept = _merge(kept, {"autocast_weight_copies": copies})
+        top_kept = _merge(kept, saved[-1].terms(tokens))
+        bottom_kept = _merge(
+            {"checkpointed_inputs": kept["checkpointed_inputs"] // layers}, saved[0].terms(tokens)
+        )
+    else:
+        kept = forward_kept = top_kept = _sum_layers(saved, tokens)
+        bottom_kept = saved[0].terms(tokens)
+    top_flight = backward_in_flight(arch, layers - 1, setting).terms(tokens)
+    bottom_flight = backward_in_flight(arch, 0, setting).terms(tokens)
+    bottom_gradients = max(0, state.gradients - state.embedding_gradients)
+    top_gradients = min(state.gradients, state.head_gradients + state.layer_gradients)
+    if shape.gradients_persist:
+        base = _merge(base, {"gradients": state.gradients})
+        bottom_gradients = top_gradients = 0
+    return [
+        Phase(
+            "forward (loss)",
+            _merge(base, forward_kept, loss["final"], loss["forward"], held),
+        ),
+        Phase("loss backward", _merge(base, kept, loss["final"], loss["backward"], held)),
+        Phase(
+            "backward (last layer)",
+            _merge(base, top_kept, {"gradients": top_gradients}, top_flight, held),
+        ),
+        Phase(
+            "backward (first layer)",
+            _merge(base, bottom_kept, {"gradients": bottom_gradients}, bottom_flight, held),
+        ),
+        Phase(
+            "optimizer step",
+            _merge(
+                {**base, "gradients": state.gradients},
+                {"optimizer_step": state.step_buffer},
+                held,
+            ),
+        ),
+    ]
+
+
+def peak_phase(phases: list[Phase]) -> Phase:
+    """The phase holding the most (the first of equals, in step order)."""
+    return max(phases, key=lambda phase: phase.total)
+
+
+#: The caching allocator rounds each large segment up to 2 MiB (c10/cuda/CUDACachingAllocator.cpp
+#: ``kRoundLarge``) and cannot return a segment while a block in it lives, nor hand its tail to
+#: a larger request: half that granule per live large block is expected to be stranded. Blocks
+#: under ``kSmallSize`` (1 MiB) share 2 MiB segments and strand next to nothing.
+FRAGMENT_PER_BLOCK = MIB
+LARGE_BLOCK = MIB
+#: Tensors a decoder layer keeps for backward in the traces behind
+#: :mod:`linter.memory.training_activations` (norm inputs, projection inputs, q/k/v, output and
+#: log-sum-exp, MLP factors), besides one per adapted projection: 15 to 20.
+SAVED_PER_LAYER = 16
+#: Tensors per trained parameter of each model-state term (AdamW: two moments).
+_BLOCKS_PER_TERM = {"gradients": 1, "optimizer_states": 2, "optimizer_step": 1}
+
+
+def _large(elements: int, element_bytes: int) -> int:
+    return 1 if elements * element_bytes >= LARGE_BLOCK else 0
+
+
+def fragmentation_bytes(arch: Architecture, phase: Phase, shape: StepShape) -> int:
+    """Allocator slack at ``phase``: a stranded half-granule per live large block."""
+    regime, lora = shape.setting.regime, shape.setting.lora
+    weight_bytes = regime.param_bytes if regime.base_trainable else 2
+    trained_bytes = regime.param_bytes
+    matrices: list[int] = [arch.vocab_size * arch.hidden_size] * (
+        1 if arch.tie_word_embeddings else 2
+    )
+    adapters: list[int] = []
+    adapted_per_layer = 0
+    for index in range(arch.num_hidden_layers):
+        for projection in layer_layout(arch, index).projections:
+            matrices.append(projection.parameters)
+            rank = adapter_rank(arch, lora, projection) if lora else 0
+            if rank:
+                experts = max(1, projection.experts)
+                adapters += [rank * experts * projection.in_features]
+                adapters += [rank * experts * projection.out_features]
+                adapted_per_layer += 1
+    trained = matrices if regime.base_trainable else adapters
+    blocks = sum(_large(size, weight_bytes) for size in matrices)
+    if phase.terms.get("adapter_weights"):
+        blocks += sum(_large(size, trained_bytes) for size in adapters)
+    for term, per in _BLOCKS_PER_TERM.items():
+        if phase.terms.get(term):
+            blocks += per * sum(_large(size, trained_bytes) for size in trained)
+    kept_layers = 1 if shape.checkpointing else arch.num_hidden_layers
+    activation = shape.tokens * arch.hidden_size * regime.compute_bytes >= LARGE_BLOCK
+    if activation and phase.terms.get("held_logits"):
+        blocks += 1
+    not_activations = (*STATE_TERMS, *RUNTIME_TERMS, *_BLOCKS_PER_TERM, "held_logits")
+    if activation and any(name not in not_activations for name in phase.terms):
+        per_layer = SAVED_PER_LAYER + adapted_per_layer // arch.num_hidden_layers
+        blocks += per_layer * kept_layers
+    return blocks * FRAGMENT_PER_BLOCK

@@ -1,0 +1,106 @@
+"""The training estimate against 77 training steps measured on an H200 (data/training_h200.jsonl,
+its source in data/README.md): every case within its band, every fit verdict right."""
+
+from __future__ import annotations
+
+import importlib.util
+import statistics
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from linter.memory import resolve_gpu
+from linter.memory.training import TrainingEstimate
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _script() -> ModuleType:
+    """benchmarks/memory/training_h200.py, which prints the same comparison."""
+    path = REPO / "benchmarks" / "memory" / "training_h200.py"
+    spec = importlib.util.spec_from_file_location("training_h200", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+SCRIPT = _script()
+META, ROWS = SCRIPT.load()
+_label = SCRIPT.label
+#: Each case's band: the estimate is within 1.5% of the measured peak plus the CUDA context.
+BAND = 0.015
+
+
+def estimate(row: dict[str, Any]) -> TrainingEstimate:
+    return SCRIPT.estimate(META, row)  # type: ignore[no-any-return]
+
+
+def error(row: dict[str, Any]) -> float:
+    return SCRIPT.error(META, row, estimate(row))  # type: ignore[no-any-return]
+
+
+def test_the_catalogue_h200_is_the_measured_card() -> None:
+    gpu = resolve_gpu("H200")
+    assert gpu is not None
+    assert gpu.usable_bytes == META["torch_total_bytes"] == 150_109_880_320
+    assert gpu.cuda_context_bytes == META["cuda_context_bytes"]
+
+
+def test_the_data_has_both_sets() -> None:
+    sets = [row["set"] for row in ROWS]
+    assert (sets.count("reference"), sets.count("session"), len(ROWS)) == (30, 47, 77)
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if r["ok"]], ids=_label)
+def test_each_case_within_its_band(row: dict[str, Any]) -> None:
+    result = estimate(row)
+    assert (result.parameters, result.trainable_parameters) == (row["params"], row["trainable"])
+    assert abs(error(row)) <= BAND
+    assert result.fits
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if not r["ok"]], ids=_label)
+def test_cases_that_ran_out_of_memory_do_not_fit(row: dict[str, Any]) -> None:
+    result = estimate(row)
+    assert row["oom"] and result.trainable_parameters == row["trainable"]
+    assert not result.fits
+    assert result.required_bytes > META["torch_total_bytes"]
+
+
+@pytest.mark.parametrize(
+    ("subset", "median", "worst"),
+    [("reference", 0.005, 0.005), ("session", 0.005, BAND), (None, 0.005, BAND)],
+)
+def test_error_over_the_sets(subset: str | None, median: float, worst: float) -> None:
+    """The issue's targets are median 3% and worst 7% on the reference set; the estimate is
+    held far inside them."""
+    errors = [abs(error(r)) for r in ROWS if r["ok"] and subset in (None, r["set"])]
+    assert statistics.median(errors) <= median
+    assert max(errors) <= worst
+
+
+def test_session_phases_follow_the_step() -> None:
+    """Where the session set records the second step's phases, the estimate's phases are
+    within 1.5% of each, plus the two cuBLAS workspaces: the script measures from what was
+    allocated when the case began, and workspaces from earlier cases are already in that."""
+    context = META["cuda_context_bytes"]
+    workspaces = 2 * 32 * 2**20
+    names = {
+        "fwd_peak": ("forward (loss)",),
+        "bwd_peak": ("loss backward", "backward (last layer)", "backward (first layer)"),
+        "opt_peak": ("optimizer step",),
+    }
+    checked = 0
+    for row in ROWS:
+        if not row["ok"] or "fwd_peak" not in row:
+            continue
+        phases = estimate(row).phases
+        for measured, ours in names.items():
+            predicted = max(phases[name] for name in ours) - context
+            slack = BAND * row[measured] + workspaces
+            assert abs(predicted - row[measured]) <= slack, (_label(row), measured)
+            checked += 1
+    assert checked == 3 * 45
