@@ -14,13 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import is_hypothesis_test
 
 from linter.bundled import bundled
 from linter.cli import main
 from linter.config import LoadedConfig, load_config
 from linter.policy.loader import Rulebook, load_rulebook
 from linter.policy.selection import Selection
-from linter.run import garbage_collection as collector
+from linter.run import garbage_collection
 from linter.run.runner import RunResult, lint_paths
 
 REPO = Path(__file__).resolve().parent.parent
@@ -48,7 +49,7 @@ docs:
 
 @pytest.fixture(autouse=True)
 def no_result_cache(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test lints afresh; tests/test_cache.py turns the cache on where it is the subject."""
+    """Each test lints afresh; tests/run/test_result_cache.py turns the cache on where it is the subject."""
     monkeypatch.setenv("GPULINT_NO_CACHE", "1")
 
 
@@ -72,7 +73,7 @@ def collector_as_found() -> Iterator[None]:
     so every hundred tests one is run: without it the suite's peak went from 450 MB to 950."""
     yield
     gc.unfreeze()
-    gc.set_threshold(*collector.DEFAULT_THRESHOLD)
+    gc.set_threshold(*garbage_collection.DEFAULT_THRESHOLD)
     if next(_tests_run) % COLLECT_EVERY == 0:
         gc.collect()
 
@@ -129,3 +130,12 @@ def run_cli(*args: str) -> CliResult:
     with redirect_stdout(out), redirect_stderr(err):
         code = main(list(args))
     return CliResult(code, out.getvalue(), err.getvalue())
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every property test (hypothesis: hundreds of generated inputs each) is marked
+    ``property``: ``pytest`` leaves them out (pyproject's addopts) and CI runs them as a step of
+    their own with ``pytest -m property``."""
+    for item in items:
+        if isinstance(item, pytest.Function) and is_hypothesis_test(item.obj):
+            item.add_marker(pytest.mark.property)

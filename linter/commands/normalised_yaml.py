@@ -1,7 +1,7 @@
 """What gpulint understood of a file, written as ``gpulint.dev/v1alpha1`` YAML: every value with a
 comment naming where it came from (``deploy/chat.yaml:21``, ``vLLM default: ...``, ``assumed from
 .gpulint.yaml:12``). Linted as a gpulint manifest, the output gives the same rule ids as the
-original file (tests/test_convert.py keeps it so)."""
+original file (tests/commands/test_convert.py keeps it so)."""
 
 from __future__ import annotations
 

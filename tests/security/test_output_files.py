@@ -7,6 +7,9 @@ replaced that file. Now every command that writes refuses an output file that is
 link among the folders of its path inside the working directory, names it, exits 2 and leaves
 the link's target as it was. Folders above the working directory are the user's own and are
 followed (``/tmp`` is a link on macOS), and so is a link to a pipe or device (``/dev/stdout``).
+
+And a report is written whole or not at all: on a full or read-only disk ``--output`` was an
+internal error that left an empty file; the report goes to a temporary beside it, renamed over it.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run_cli
-from hostile_repository import SPOT_JOB
+from hostile_repository import SPOT_JOB, run_child
 
 SHELL_RC = "export PATH=/usr/bin\n"
 REFUSAL = (
@@ -146,3 +149,27 @@ def test_a_plain_file_in_a_plain_folder_is_written(repository: tuple[Path, Path]
     (work / "out").mkdir()
     assert run_cli("check", "job.yaml", "--format", "json", "-o", "out/report.json").code == 1
     assert (work / "out" / "report.json").read_text().startswith("{")
+
+
+def test_output_to_a_full_disk_is_a_clean_error(tmp_path: Path) -> None:
+    (tmp_path / "job.yaml").write_text(SPOT_JOB)
+    result = run_cli("check", "--output", "/dev/full", str(tmp_path / "job.yaml"))
+    assert (result.code, result.out, result.err) == (
+        2,
+        "",
+        "gpulint: error: /dev/full: cannot write the report: No space left on device\n",
+    )
+
+
+def test_a_failed_output_write_keeps_the_previous_report(tmp_path: Path) -> None:
+    (tmp_path / "job.yaml").write_text(SPOT_JOB)
+    (tmp_path / "report.txt").write_text("the previous report\n")
+    # files may grow to 100 bytes in this process: the report is longer
+    proc = run_child(["check", "-o", "report.txt", "job.yaml"], tmp_path, file_size=100)
+    assert proc is not None
+    assert (proc.returncode, proc.stderr) == (
+        2,
+        "gpulint: error: report.txt: cannot write the report: File too large\n",
+    )
+    assert (tmp_path / "report.txt").read_text() == "the previous report\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["job.yaml", "report.txt"]

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))  # the scripts import each other as run.py does
 report = importlib.import_module("report")
 targets = importlib.import_module("targets")

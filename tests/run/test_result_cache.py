@@ -33,7 +33,7 @@ spec:
 @pytest.fixture
 def cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The result cache on, without kept reports: the files' entries are the subject here
-    (tests/test_report_cache.py tests the report kept on top of them)."""
+    (tests/commands/test_kept_report.py tests the report kept on top of them)."""
     monkeypatch.setattr(ReportSlot, "get", lambda self: None)
     monkeypatch.setattr(ReportSlot, "put", lambda self, report: None)
     monkeypatch.delenv("GPULINT_NO_CACHE")

@@ -5,7 +5,7 @@ Hypothesis generates manifests from the schema's vocabulary (profiles, precision
 and instance names, model ids, regions, endpoints...), then mutates them (deleted keys, wrong types,
 random unicode, deep nesting, extreme numbers, bytes spliced in, YAML special tokens). Each input is
 linted through the real CLI entry point (``linter.cli.main``) with ``--format json`` and
-``--format sarif``, and tests/fuzz_pipeline.check asserts the invariants:
+``--format sarif``, and tests/security/fuzz_pipeline.check asserts the invariants:
 
 * no exception escapes; the exit code is 0 or 1 (2 means an internal error on a file we wrote);
 * every finding has a rule id ``^[A-Z]+[0-9]{3}$`` and a position inside the file;
@@ -15,7 +15,7 @@ linted through the real CLI entry point (``linter.cli.main``) with ``--format js
 Configuration files, rule files and baselines are generated from their own vocabularies (ids and
 prefixes, typos included, options, CEL expressions, message templates, entries with control
 characters), mutated the same way, and given to ``gpulint check`` with a fixed manifest:
-tests/fuzz_pipeline.check_refusable asserts that a refusal is one ``gpulint: error:`` line (exit
+tests/security/fuzz_pipeline.check_refusable asserts that a refusal is one ``gpulint: error:`` line (exit
 2), that a run that goes ahead keeps the invariants above, and that nothing printed holds a raw
 control character.
 
@@ -170,7 +170,7 @@ positive_float = st.one_of(
     st.floats(min_value=0.01, max_value=1e4), st.floats(min_value=1e-300, max_value=1e300)
 )
 # no control characters here: a raw C1 control (U+0080-U+009F) in a string is its own test case
-# (tests/test_hostile_inputs.py), not something every generated manifest should trip over
+# (tests/security/test_hostile_inputs.py), not something every generated manifest should trip over
 label_text = st.text(st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"]), max_size=20)
 
 

@@ -3,7 +3,7 @@ clean skip, and its exit code; never a traceback, a hang, or a file read that sh
 
 The corpus lives in tests/hostile/ (small files, committed); large or environment-dependent cases
 (a 50 MB file, symbolic-link loops, FIFOs, paths outside the repository) are built here at test
-time. Every file in tests/hostile/regressions/ (where tests/fuzz_pipeline.py saves crashing inputs)
+time. Every file in tests/hostile/regressions/ (where tests/security/fuzz_pipeline.py saves crashing inputs)
 is run through the CLI's invariants, so a crash once found stays a test case.
 
 Known bugs are strict xfails: they fail (as expected) until the bug is fixed, then the marker must go.
@@ -516,7 +516,7 @@ FUZZ_SEED = 20241202
 
 
 def test_fuzz_pipeline_with_fixed_seeded_cases(tmp_path: Path) -> None:
-    """tests/fuzz_pipeline.py: 60 seeded cases (manifests, configuration files, rule files,
+    """tests/security/fuzz_pipeline.py: 60 seeded cases (manifests, configuration files, rule files,
     baselines); a crashing input is saved under tmp_path and named in the failure."""
     stats = fuzz(FUZZ_SEED, cases=60, out=tmp_path)
     assert (stats.cases, stats.crashes) == (60, [])

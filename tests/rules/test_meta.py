@@ -27,7 +27,7 @@ def test_docs_have_every_section(path: Path) -> None:
 
 
 #: Engine rules no fixture can trigger: GL006 needs a rule that fails at run time, and the
-#: built-in rules are checked at load so that they do not (tests/test_engine.py covers it).
+#: built-in rules are checked at load so that they do not (tests/policy/test_evaluator.py covers it).
 NO_FIXTURES = {"GL006"}
 
 

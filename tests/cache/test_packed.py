@@ -19,7 +19,7 @@ from linter.policy.loader import Rulebook
 from linter.run.file_result import FileResult, WideParts, pack_wide
 from linter.run.wide_parts import Deferred
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 def _record(number: int) -> dict[str, Any]:

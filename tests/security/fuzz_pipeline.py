@@ -4,7 +4,7 @@ files and baselines: everything a repository under review can hand gpulint.
 Standalone (a number of cases and/or a time bound; crashing inputs are written to a new temporary
 folder, or ``--out DIR``, and the exit status is 1)::
 
-    python tests/fuzz_pipeline.py --cases 2000 [--seconds 600] [--seed N] [--out DIR]
+    python tests/security/fuzz_pipeline.py --cases 2000 [--seconds 600] [--seed N] [--out DIR]
 
 Commit a crashing input you want to keep as a test case to tests/hostile/regressions/ yourself.
 
@@ -21,8 +21,8 @@ A "crash" is any broken invariant of a lint run on a file we wrote ourselves:
   that is not exactly one ``gpulint: error:`` line, or a raw control character on stdout or
   stderr (linter/printable.py escapes them).
 
-The invariant checker (:func:`check`) is shared by tests/test_robustness.py and
-tests/test_hostile_inputs.py; tests/test_hostile_inputs.py also runs every file in
+The invariant checker (:func:`check`) is shared by tests/security/test_robustness.py and
+tests/security/test_hostile_inputs.py; tests/security/test_hostile_inputs.py also runs every file in
 tests/hostile/regressions/ so that a crash once found stays a test case, and runs this fuzzer for a
 fixed number of seeded cases.
 """
@@ -52,9 +52,9 @@ from conftest import CliResult, run_cli
 
 from linter.load import decode
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 REPO = TESTS.parent
-if str(REPO) not in sys.path:  # standalone: python tests/fuzz_pipeline.py
+if str(REPO) not in sys.path:  # standalone: python tests/security/fuzz_pipeline.py
     sys.path.insert(0, str(REPO))
 
 HOSTILE = TESTS / "hostile"
@@ -543,7 +543,7 @@ _MUTATORS = (
 
 # -- the loop ---------------------------------------------------------------------------------
 
-# Crashes already reported and pinned by strict-xfail tests (tests/test_hostile_inputs.py, files in
+# Crashes already reported and pinned by strict-xfail tests (tests/security/test_hostile_inputs.py, files in
 # tests/hostile/regressions/). The fuzzer counts a failure matching one of these as known, not new;
 # delete the entry when the bug is fixed (the xfail test then fails until its marker goes too).
 KNOWN_CRASHES: dict[str, str] = {}  # pattern -> reason, for crashes not fixed yet
