@@ -832,3 +832,16 @@ def parse(text: str) -> File:
     parser = _Parser(tokenizer.run(), lines)
     body = parser.body(closing=False)
     return File(body, tokenizer.comments, parser.problems, lines)
+
+
+def comment_starts(text: str) -> list[int]:
+    """The offsets where the comments of ``text`` start (none when it cannot be read: its
+    comments cannot be told from its strings)."""
+    if len(text) > MAX_CHARS:
+        return []
+    tokenizer = _Tokenizer(text, Lines(text))
+    try:
+        tokenizer.run()
+    except HclError:
+        return []
+    return [comment.start for comment in tokenizer.comments]
