@@ -91,6 +91,7 @@ def test_directives_stop_at_the_first_command_and_keep_their_columns() -> None:
         ("--gpus-per-node=h100:8", ("h100", 8)),
         ("--gpus-per-n=8", (None, 8)),  # a unique prefix, as getopt_long takes it
         ("--ntasks-per-node=4 --gpus-per-task=2", (None, 8)),
+        ("--nodes=4 --ntasks=4 --gpus-per-task=8", (None, 8)),
         ("-N 2 -G l40s:8", ("l40s", 4)),
         ("--gpus=1k", (None, 1024)),
     ],

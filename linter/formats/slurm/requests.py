@@ -101,9 +101,12 @@ def requests(directives: Directives) -> Requests:
         (d for d in reversed(directives.found) if d.option in ("requeue", "no-requeue")), None
     )
     _nodes(out, last("nodes"))
-    tasks = last("ntasks-per-node")
+    tasks, total = last("ntasks-per-node"), last("ntasks")
     if tasks is not None and tasks.value and tasks.value.isdigit():
         out.tasks_per_node = int(tasks.value)
+    elif total is not None and total.value and total.value.isdigit() and not out.nodes_range:
+        spread, left = divmod(int(total.value), out.nodes or 1)
+        out.tasks_per_node = spread if spread and not left else None
     _gpus(out, directives)
     time = last("time")
     if time is not None:
@@ -128,7 +131,8 @@ def _nodes(out: Requests, nodes: Directive | None) -> None:
 
 def _gpus(out: Requests, directives: Directives) -> None:
     """GPUs on each node: ``--gres=gpu`` and ``--gpus-per-node`` say it; ``--gpus-per-task``
-    with ``--ntasks-per-node``, or ``--gpus`` over a fixed number of nodes, give it."""
+    with ``--ntasks-per-node`` (or ``--ntasks`` spread evenly over the nodes), or ``--gpus`` over
+    a fixed number of nodes, give it."""
     gres, per_node = directives.last("gres"), directives.last("gpus-per-node")
     if gres is not None and per_node is not None and _gres(gres.value or ""):
         message = "--gres=gpu and --gpus-per-node are mutually exclusive: sbatch rejects the job"
