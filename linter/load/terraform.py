@@ -337,11 +337,19 @@ class _Reader:
             items = target.setdefault(block.type, [])
             if not isinstance(items, list):
                 continue  # an argument and a block of one name: Terraform rejects the file
-            where = (*path, block.type, len(items))
-            items.append({})
-            record((*self.root, *path, block.type), block.type_span)
-            record((*self.root, *where), block.type_span)
-            self.body(block.body, scope, items[-1], where, depth + 1)
+            where, item = self.item(items, path, block.type, block.type_span)
+            self.body(block.body, scope, item, where, depth + 1)
+
+    def item(
+        self, items: list[Any], path: Path, name: str, span: Span
+    ) -> tuple[Path, dict[str, Any]]:
+        """A new block ``name`` in ``items`` at ``path``: its path and its (empty) body."""
+        where = (*path, name, len(items))
+        items.append({})
+        self.document.source_map.record((*self.root, *path, name), span)
+        self.document.source_map.record((*self.root, *where), span)
+        body: dict[str, Any] = items[-1]
+        return where, body
 
     def dynamic(
         self,
@@ -372,14 +380,10 @@ class _Reader:
         else:
             why = each.reason if isinstance(each, Unknown) else "not a collection"
             elements = [(Unknown(why), Unknown(f"dynamic {label}: {why}"))]
-        record = self.document.source_map.record
         for key, value in elements[:MAX_INSTANCES]:
-            where = (*path, label, len(items))
-            items.append({})
-            record((*self.root, *path, label), block.type_span)
-            record((*self.root, *where), block.type_span)
+            where, item = self.item(items, path, label, block.type_span)
             inner = {**scope, iterator: {"key": key, "value": value}}
-            self.body(content.body, inner, items[-1], where, depth + 1)
+            self.body(content.body, inner, item, where, depth + 1)
 
 
 def _referred(expr: hcl.Expr) -> tuple[str, str] | None:

@@ -85,54 +85,51 @@ class Directives:
 
 def read_directives(arguments: list[Argument]) -> Directives:
     out = Directives()
-    longs, shorts = vocabulary().longs, vocabulary().shorts
     index = 0
     while index < len(arguments):
-        argument = arguments[index]
-        text, span = argument.text, argument.span
         at = index
+        option, given, problem = _option(arguments[index].text)
         index += 1
-        if text.startswith("--") and len(text) > 2:
-            name, equals, value = text[2:].partition("=")
-            option = longs.get(name)
+        if option is None or problem is not None:
+            if problem is not None:
+                out.problems.append((arguments[at].span, problem))
             if option is None:
-                matches = [o for o in vocabulary().options if o.name.startswith(name)]
-                if len(matches) != 1:
-                    what = "ambiguous" if matches else "unknown"
-                    out.problems.append((span, f"{what} option --{name}: sbatch stops here"))
-                    return out
-                option = matches[0]
-            if equals and option.arg == "none":
-                out.problems.append((span, f"--{option.name} takes no value"))
-                continue
-            given: str | None = value if equals else None
-            if not equals and option.arg == "required":
-                if index >= len(arguments):
-                    out.problems.append((span, f"--{option.name} needs a value"))
-                    return out
-                given, span = arguments[index].text, _joined(span, arguments[index].span)
-                text = f"{text} {given}"
-                index += 1
-            out.found.append(Directive(option.name, given, text, span, at))
-        elif text.startswith("-") and len(text) > 1:
-            option = shorts.get(text[1])
-            if option is None:
-                out.problems.append((span, f"unknown option {text[:2]}: sbatch stops here"))
+                return out  # sbatch stops reading at it
+            continue
+        text, span = arguments[at].text, arguments[at].span
+        if given is None and option.arg == "required":
+            if index >= len(arguments):
+                out.problems.append((span, f"{text} needs a value"))
                 return out
-            given = text[2:] or None
-            if given is None and option.arg == "required":
-                if index >= len(arguments):
-                    out.problems.append((span, f"{text} needs a value"))
-                    return out
-                given, span = arguments[index].text, _joined(span, arguments[index].span)
-                text = f"{text} {given}"
-                index += 1
-            out.found.append(Directive(option.name, given, text, span, at))
-        else:
-            message = f"{text!r} is not an option: sbatch rejects the script (Invalid directive)"
-            out.problems.append((span, message))
-            return out
+            given, span = arguments[index].text, _joined(span, arguments[index].span)
+            text = f"{text} {given}"
+            index += 1
+        out.found.append(Directive(option.name, given, text, span, at))
     return out
+
+
+def _option(text: str) -> tuple[Option | None, str | None, str | None]:
+    """The option an argument names, the value it carries (``--x=v``, ``-Xv``), and a problem:
+    with no option, sbatch stops at the argument; with one, the argument is dropped."""
+    words = vocabulary()
+    if text.startswith("--") and len(text) > 2:
+        name, equals, value = text[2:].partition("=")
+        option = words.longs.get(name)
+        if option is None:
+            matches = [o for o in words.options if o.name.startswith(name)]
+            if len(matches) != 1:
+                what = "ambiguous" if matches else "unknown"
+                return None, None, f"{what} option --{name}: sbatch stops here"
+            option = matches[0]
+        if equals and option.arg == "none":
+            return option, None, f"--{option.name} takes no value"
+        return option, value if equals else None, None
+    if text.startswith("-") and len(text) > 1:
+        option = words.shorts.get(text[1])
+        if option is None:
+            return None, None, f"unknown option {text[:2]}: sbatch stops here"
+        return option, text[2:] or None, None
+    return None, None, f"{text!r} is not an option: sbatch rejects the script (Invalid directive)"
 
 
 def _joined(first: Span, second: Span) -> Span:

@@ -34,7 +34,7 @@ from linter.catalog.gpus import resolve_gpu
 from linter.catalog.instances import resolve_instance
 from linter.catalog.regions import region
 from linter.formats.base import Adapted
-from linter.formats.builder import ManifestBuilder, WorkloadBuilder
+from linter.formats.builder import WorkloadBuilder
 from linter.formats.terraform.reading import Found, Resource, region_code, set_found
 from linter.formats.terraform_vocabulary import vocabulary
 from linter.load.terraform import ANNOTATIONS
@@ -224,15 +224,7 @@ def _node_pool_limit(resource: Resource, capacity: Capacity, gpus: tuple[str, fl
     if capacity.pool is None or label is None or most is None:
         return Adapted()
     vendor, per_node = gpus
-    builder = ManifestBuilder(
-        resource.document,
-        resource.file,
-        format="terraform",
-        source_kind=resource.type,
-        name=resource.workload_name(),
-        object_path=resource.root,
-        part=1,
-    )
+    builder = resource.manifest_builder(1)
     pool = capacity.pool
     builder.set("spec.scope", "nodePool", pool.origin)
     builder.set("spec.matchPools", [f"{label}={pool.value}"], pool.origin, name=pool.name)

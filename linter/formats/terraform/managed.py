@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 from linter.formats.base import Adapted
-from linter.formats.builder import ManifestBuilder, WorkloadBuilder
+from linter.formats.builder import WorkloadBuilder
 from linter.formats.terraform.reading import Found, Resource, region_code, set_found
 from linter.load.terraform import ANNOTATIONS
 from linter.model import QuotaLedger
@@ -186,15 +186,7 @@ def _deployment_quota(
     )
     if not keys:
         return Adapted()
-    builder = ManifestBuilder(
-        resource.document,
-        resource.file,
-        format="terraform",
-        source_kind=resource.type,
-        name=resource.workload_name(),
-        object_path=resource.root,
-        part=1,
-    )
+    builder = resource.manifest_builder(1)
     entry = {
         "provider": "azure",
         "region": where.value,

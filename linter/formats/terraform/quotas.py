@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 
 from linter.formats.base import Adapted
-from linter.formats.builder import ManifestBuilder
 from linter.formats.terraform.reading import Found, Resource, region_code
 from linter.model import QuotaLedger
 
@@ -26,14 +25,7 @@ _PER_FAMILY = re.compile(r"(PREEMPTIBLE-)?GPUS-PER-GPU-FAMILY\Z", re.IGNORECASE)
 
 
 def _ledger(resource: Resource, entry: dict[str, object], at: Found) -> Adapted:
-    builder = ManifestBuilder(
-        resource.document,
-        resource.file,
-        format="terraform",
-        source_kind=resource.type,
-        name=resource.workload_name(),
-        object_path=resource.root,
-    )
+    builder = resource.manifest_builder(0)
     builder.set("spec.entries", [entry], at.origin, name=at.name)
     builder.set(("spec", "entries", 0, "approved"), entry["approved"], at.origin, name=at.name)
     return builder.build_kind("QuotaLedger", QuotaLedger)

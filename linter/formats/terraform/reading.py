@@ -137,16 +137,21 @@ class Resource:
         written = self.document.name if key is None else f"{self.document.name}-{key}"
         return workload_name(written, self.file.fs_path, "terraform-resource")
 
-    def builder(self, part: int = 0) -> WorkloadBuilder:
-        return WorkloadBuilder(
-            self.document,
-            self.file,
-            format=FORMAT,
-            source_kind=self.type,
-            name=self.workload_name(),
-            object_path=self.root,
-            part=part,
-        )
+    def manifest_builder(self, part: int) -> ManifestBuilder:
+        """A builder of another kind (a node pool's limit, a ledger) read from the resource."""
+        return ManifestBuilder(self.document, self.file, **self._naming(part))
+
+    def builder(self) -> WorkloadBuilder:
+        return WorkloadBuilder(self.document, self.file, **self._naming(0))
+
+    def _naming(self, part: int) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "source_kind": self.type,
+            "name": self.workload_name(),
+            "object_path": self.root,
+            "part": part,
+        }
 
     def annotated(self) -> dict[str, Any]:
         """The comment annotations as the builder reads them (``metadata.annotations``)."""
