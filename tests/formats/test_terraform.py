@@ -5,19 +5,24 @@ and hostile input."""
 
 from __future__ import annotations
 
+import copy
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import lint, run_cli
 
 from linter.findings import Severity
 from linter.formats.base import InputFile
+from linter.formats.markers import TERRAFORM
 from linter.formats.terraform import adapt, recognises
 from linter.load import load_source
 from linter.load.discovery import Candidate
 from linter.load.positions import parse_path
 from linter.load.sources import read_source
+from linter.load.terraform import load_file
 from linter.model.manifest import Manifest
 from linter.policy.loader import Rulebook
 from linter.run.fixtures import expected_markers
@@ -555,3 +560,39 @@ def test_a_thousand_node_pools_are_a_thousand_workloads(tmp_path: Path) -> None:
     path.write_text("".join(pool.format(n=n) for n in range(1000)))
     result = run_cli("facts", str(path))
     assert len(json.loads(result.out)) == 1000
+
+
+_ODD_VALUES: tuple[Any, ...] = (None, 7, -1, "", "x", True, [1, "a"], {"k": []}, 1e300)
+
+
+def _nodes(node: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    yield prefix
+    children = (
+        node.items()
+        if isinstance(node, dict)
+        else enumerate(node)
+        if isinstance(node, list)
+        else ()
+    )
+    for key, child in children:
+        yield from _nodes(child, (*prefix, key))
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_any_value_anywhere_in_a_resource_is_no_traceback(module: Path) -> None:
+    """Every value of every fixture resource replaced by one of another type (what a variable
+    of the wrong type gives): adapting never raises."""
+    for path in sorted(module.glob("*.tf")):
+        companions = {p.name: p.read_text() for p in module.glob("*.tf") if p != path}
+        loaded = load_file(path.name, path.read_text(), companions, {m.decode() for m in TERRAFORM})
+        file = InputFile(path.name, path, path.read_text())
+        for document in loaded.documents:
+            body = document.body()
+            for where in list(_nodes(body))[1:]:
+                for value in _ODD_VALUES:
+                    changed = copy.deepcopy(document)
+                    node: Any = changed.body()
+                    for part in where[:-1]:
+                        node = node[part]
+                    node[where[-1]] = value
+                    adapt(changed, file)
