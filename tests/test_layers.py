@@ -45,7 +45,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 EXCEPTIONS: frozenset[tuple[str, str]] = frozenset()
 #: Within formats: the shared layers below, the format packages above, which never import one
 #: another (a document is one format's).
-FORMAT_PACKAGES = ("kubernetes", "skypilot", "dstack")
+FORMAT_PACKAGES = ("kubernetes", "skypilot", "dstack", "terraform", "slurm")
 FORMAT_SHARED = ("cmdline", "platforms")
 
 

@@ -30,9 +30,20 @@ class InstanceType(Record):
     source: str = Field(min_length=1)
 
 
+class ServicePrefix(Record):
+    """A managed service that rents an instance type under a prefixed name (SageMaker's
+    ``ml.g5.2xlarge`` is the hardware of ``g5.2xlarge``)."""
+
+    provider: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    prefix: str = Field(min_length=1)
+    service: str = Field(min_length=1)
+    source: str = Field(min_length=1)
+
+
 class InstanceCatalogue(Catalogue):
     """gpulint cloud instance-type catalogue."""
 
+    service_prefixes: list[ServicePrefix] = Field(default_factory=list)
     instance_types: list[InstanceType] = Field(min_length=1)
 
 
@@ -92,7 +103,8 @@ def _spec(entry: InstanceType) -> InstanceSpec:
 @functools.lru_cache(maxsize=4096)
 def resolve_instance(instance_type: str, provider: str | None = None) -> InstanceSpec | None:
     """An instance type by name (case and punctuation do not matter; Azure sizes with or without
-    ``Standard_``), optionally only from ``provider``."""
+    ``Standard_``; a managed service's prefixed name, ``ml.g5.2xlarge``, is its hardware),
+    optionally only from ``provider``."""
     if not visible(instance_type):
         return None
     wanted = provider.strip().lower() if provider is not None else None
@@ -100,4 +112,17 @@ def resolve_instance(instance_type: str, provider: str | None = None) -> Instanc
         for entry in _index().get(key, ()):
             if wanted is None or entry.provider == wanted:
                 return _spec(entry)
+    service = service_of(instance_type, provider)
+    if service is not None:
+        return resolve_instance(instance_type[len(service.prefix) :], service.provider)
+    return None
+
+
+def service_of(instance_type: str, provider: str | None = None) -> ServicePrefix | None:
+    """The managed service whose prefixed name ``instance_type`` is (``ml.g5.2xlarge``:
+    SageMaker), or None for a plain instance type."""
+    wanted = provider.strip().lower() if provider is not None else None
+    for service in catalogue().service_prefixes:
+        if instance_type.startswith(service.prefix) and wanted in (None, service.provider):
+            return service
     return None

@@ -6,8 +6,10 @@ both are treated as untrusted (docs/threat-model.md): a revision is checked and 
 hash before anything else and can never become a git option (``--end-of-options``; only the hash is
 passed on), paths follow ``--`` as literal pathspecs, a blob is read only when the tree says its
 size is within the limit, and the listing is read as a stream. The working tree's discovery rules
-apply (``linter.load.discovery``): hidden and dependency folders are not entered, only YAML and JSON
-files below a named folder, the ``exclude`` globs, at most MAX_DEPTH folders deep. A symbolic link
+apply (``linter.load.discovery``): hidden and dependency folders are not entered, only the files
+discovery looks for below a named folder, the ``exclude`` globs, at most MAX_DEPTH folders deep. A
+Terraform file is read with its module's other files at the same revision, as in the working tree
+(``linter.load.sources``). A symbolic link
 or a submodule is not followed: what it holds cannot be read at the revision, and the result says
 so.
 """
@@ -22,7 +24,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO
 
 from linter.errors import UsageError
-from linter.load import Refusal
+from linter.load import Refusal, syntax_of
 from linter.load.discovery import (
     EXTENSIONS,
     MAX_DEPTH,
@@ -31,7 +33,7 @@ from linter.load.discovery import (
     enterable,
     excluded,
 )
-from linter.load.sources import Source, source_of
+from linter.load.sources import MAX_COMPANIONS, Companions, Source, companion_names, source_of
 from linter.printable import printable
 
 MAX_REF_LENGTH = 256
@@ -235,10 +237,15 @@ def revision_sources(
     out = RevisionFiles()
     seen: set[str] = set()
     blobs = _Blobs(revision)
+    read: list[tuple[Candidate, _Entry]] = []
+    folders: dict[str, dict[str, _Entry]] = {}  # folder -> name -> entry, listed whole
     try:
         for path in paths:
             relative = _relative(path, revision.root)
             for entry in _tree(revision, relative):
+                folder, _, name = entry.path.rpartition("/")
+                if entry.path != relative:  # below a folder named: its folders are all listed
+                    folders.setdefault(folder, {})[name] = entry
                 out.present.add(path)
                 named = entry.path == relative
                 below = PurePosixPath(entry.path)
@@ -255,11 +262,42 @@ def revision_sources(
                 if submodule:
                     out.folders_not_read[display] = "a submodule, not read at the revision"
                     continue
-                candidate = Candidate(str(shown), display, named, revision.root)
-                out.sources.append(source_of(candidate, _content(entry, blobs, max_bytes)))
+                read.append((Candidate(str(shown), display, named, revision.root), entry))
+        for candidate, entry in read:
+            content = _content(entry, blobs, max_bytes)
+            companions: Companions = ()
+            if syntax_of(entry.path) == "hcl" and isinstance(content, bytes):
+                companions = _companions(revision, entry.path, folders, blobs, max_bytes)
+            out.sources.append(source_of(candidate, content, companions))
     finally:
         blobs.close()
     return out
+
+
+def _companions(
+    revision: Revision,
+    path: str,
+    folders: dict[str, dict[str, _Entry]],
+    blobs: _Blobs,
+    max_bytes: int,
+) -> Companions:
+    """The other files of a Terraform file's module at the revision, as
+    ``linter.load.sources.read_companions`` reads them in the working tree."""
+    folder, _, own = path.rpartition("/")
+    if folder not in folders:  # a file named alone: its folder was not listed
+        listed = _tree(revision, folder)
+        folders[folder] = {
+            e.path.rpartition("/")[2]: e for e in listed if e.path.rpartition("/")[0] == folder
+        }
+    entries = folders[folder]
+    out: list[tuple[str, bytes]] = []
+    left = max_bytes
+    for name in companion_names(list(entries), own)[:MAX_COMPANIONS]:
+        content = _content(entries[name], blobs, left)
+        if isinstance(content, bytes):
+            out.append((name, content))
+            left -= len(content)
+    return tuple(out)
 
 
 def _content(entry: _Entry, blobs: _Blobs, max_bytes: int) -> bytes | Refusal:

@@ -11,7 +11,8 @@ Which workloads draw on a limit:
 - ``namespace``: a workload in that namespace. Both sides must name it: an object without
   ``metadata.namespace`` lands wherever it is applied, which the files do not say.
 - ``nodePool``: a workload whose ``resources.pool`` is the pool's name or one of its
-  ``matchPools``.
+  ``matchPools``; not the workload read from the same document as the limit (a Terraform node
+  pool is both: the capacity, and the limit on what selects it).
 
 A limit declared more than once in the run (the same object for several clusters, or a base and
 its overlay) is not judged: which one applies is decided where they are applied. A workload draws
@@ -302,10 +303,18 @@ def index(records: Records, _inputs: RunInputs) -> CapacityIndex:
             continue
         vendor, gpus, single = workload["need"]
         for link in _links(workload, out, []):
+            if _own(link, target):
+                continue
             by_vendor = out.demand.setdefault(link.limit.target, {})
             drawer = _Drawer(workload["name"], gpus, target, link.path)
             by_vendor.setdefault(vendor, _Demand()).add(drawer, single)
     return out
+
+
+def _own(link: _Link, target: Target) -> bool:
+    """A limit read from the workload's own document (a node pool: the capacity itself, and the
+    limit on what selects it) is not one the workload draws on."""
+    return tuple(link.limit.target[:2]) == tuple(target[:2])
 
 
 def _links(workload: dict[str, Any], index: CapacityIndex, ambiguous: list[str]) -> Iterator[_Link]:
@@ -382,6 +391,8 @@ def fact(item: dict[str, Any] | None, capacity: CapacityIndex) -> CapacityFact:
     if workload["need"] is not None:
         vendor, _, single = workload["need"]
         for link in _links(workload, capacity, ambiguous):
+            if _own(link, tuple(item["target"])):
+                continue
             seen_from = (workload["name"], link, single)
             draw = _draw(link.limit, vendor, capacity, seen_from)
             if draw is not None:

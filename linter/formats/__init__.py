@@ -18,6 +18,7 @@ from typing import Any, cast
 
 from linter.formats import markers, native
 from linter.formats.base import Adapted, Format, InputFile
+from linter.load import Syntax
 
 
 def _lazy(name: str) -> ModuleType:
@@ -38,26 +39,38 @@ def _lazy(name: str) -> ModuleType:
     return module
 
 
-#: After gpulint's own, in recognition order, with their markers.
-_LAZY: tuple[tuple[str, tuple[bytes, ...]], ...] = (
-    ("kubernetes.capacity", markers.KUBERNETES_CAPACITY),
-    ("kubernetes.production_stack", markers.PRODUCTION_STACK),
-    ("kubernetes.objects", markers.KUBERNETES),
-    ("dstack", markers.DSTACK),
-    ("skypilot", markers.SKYPILOT),
+#: After gpulint's own, in recognition order, with their markers and the syntax of their files.
+#: Terraform's and Slurm's documents come only from their own parsers (and have a shape no YAML
+#: format takes), so they are tried first: YAML documents never import them past recognition.
+_LAZY: tuple[tuple[str, tuple[bytes, ...], Syntax], ...] = (
+    ("terraform", markers.TERRAFORM, "hcl"),
+    ("slurm", markers.SLURM, "shell"),
+    ("kubernetes.capacity", markers.KUBERNETES_CAPACITY, "yaml"),
+    ("kubernetes.production_stack", markers.PRODUCTION_STACK, "yaml"),
+    ("kubernetes.objects", markers.KUBERNETES, "yaml"),
+    ("dstack", markers.DSTACK, "yaml"),
+    ("skypilot", markers.SKYPILOT, "yaml"),
 )
 
 FORMATS: tuple[Format, ...] = (
     native,
-    *(cast(Format, _lazy(name)) for name, _ in _LAZY),
+    *(cast(Format, _lazy(name)) for name, _, _ in _LAZY),
 )
 
 
 MARKERS: tuple[bytes, ...] = native.markers + tuple(
-    marker for _, found in _LAZY for marker in found
+    marker for _, found, syntax in _LAZY if syntax == "yaml" for marker in found
 )
-"""Every format's markers: a file whose text holds none of them, and no backslash, is not parsed
-(``linter.load.read``; see the module docstring for why that is sound)."""
+"""Every YAML and JSON format's markers: a file whose text holds none of them, and no backslash,
+is not parsed (``linter.load.read``; see the module docstring for why that is sound)."""
+
+
+def markers_for(syntax: Syntax) -> tuple[bytes, ...]:
+    """The markers a file of ``syntax`` is tested against before it is parsed: for HCL, the
+    Terraform resource types read (``linter.load.load_source``)."""
+    if syntax in ("yaml", "json"):
+        return MARKERS
+    return tuple(marker for _, found, own in _LAZY if own == syntax for marker in found)
 
 
 def claimed(text: str) -> bool:
@@ -75,4 +88,13 @@ def recognise(data: Any, source: InputFile) -> Format | None:
     return None
 
 
-__all__ = ["FORMATS", "MARKERS", "Adapted", "Format", "InputFile", "claimed", "recognise"]
+__all__ = [
+    "FORMATS",
+    "MARKERS",
+    "Adapted",
+    "Format",
+    "InputFile",
+    "claimed",
+    "markers_for",
+    "recognise",
+]

@@ -9,6 +9,8 @@ markers as ``markers`` from here (see ``linter.formats`` for why the byte test i
 from __future__ import annotations
 
 from linter.formats.platforms import platforms
+from linter.formats.terraform_vocabulary import vocabulary
+from linter.load.sbatch import MAGIC
 
 KUBERNETES_CAPACITY: tuple[bytes, ...] = (
     b"ClusterQueue",
@@ -23,3 +25,8 @@ KUBERNETES: tuple[bytes, ...] = (b"apiVersion",)
 DSTACK: tuple[bytes, ...] = tuple(kind.encode() for kind in platforms().dstack.types)
 #: The SkyPilot keys one of which every recognised task holds.
 SKYPILOT: tuple[bytes, ...] = tuple(key.encode() for key in platforms().skypilot.recognised_by)
+#: The resource types the Terraform reader reads: a .tf file naming none of them is not parsed,
+#: and only these become documents.
+TERRAFORM: tuple[bytes, ...] = tuple(r.type.encode() for r in vocabulary().resources)
+#: A batch script's directives (tested at the start of a line: linter.load.sbatch).
+SLURM: tuple[bytes, ...] = tuple(magic.encode() for magic in MAGIC)

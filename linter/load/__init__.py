@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
-from typing import Any
+from typing import Any, Literal
 
 from linter.load.composer import Composer, Document, Limits, LoadProblem
 from linter.load.positions import Span
@@ -22,6 +22,7 @@ __all__ = [
     "LoadProblem",
     "LoadedFile",
     "Refusal",
+    "Syntax",
     "is_json",
     "lacks_marker",
     "load_bytes",
@@ -29,6 +30,7 @@ __all__ = [
     "load_text",
     "read",
     "read_bounded",
+    "syntax_of",
 ]
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
@@ -281,27 +283,64 @@ def _mentions(raw: bytes, markers: Sequence[bytes]) -> bool:
 SIZE_ADVICE = "raise maxFileSize in .gpulint.yaml"
 
 
+Syntax = Literal["yaml", "json", "hcl", "shell"]
+#: File name endings read as something other than YAML (lower case).
+_SYNTAXES: dict[str, Syntax] = {
+    ".json": "json",
+    ".tf": "hcl",
+    ".tfvars": "hcl",
+    ".sbatch": "shell",
+    ".slurm": "shell",
+    ".sh": "shell",
+}
+
+
+def syntax_of(path: str | FsPath) -> Syntax:
+    """How a file is parsed, by its name: JSON, HCL (Terraform), a shell script (Slurm batch
+    scripts), else YAML."""
+    return _SYNTAXES.get(os.path.splitext(path)[1].lower(), "yaml")
+
+
 def load_source(
     content: bytes | Refusal,
     limits: Limits | None = None,
     json: bool = False,
     markers: Sequence[bytes] | None = None,
+    *,
+    syntax: Syntax | None = None,
+    name: str = "",
+    companions: Sequence[tuple[str, bytes]] = (),
 ) -> LoadedFile:
     """Parse what :func:`read_bounded` returned for a file; a refusal becomes its problem.
 
     With ``markers``, content that cannot hold a document of ours (:func:`lacks_markers`) is
     returned unparsed as ``unrelated``: a repository's other YAML and JSON (and any binary file
-    named .yaml) costs one read.
+    named .yaml) costs one read. ``syntax`` chooses the parser (``json`` says JSON when it is
+    not given): an HCL file ``name`` is read with the other files of its Terraform module
+    (``companions``) and its markers are the resource types read; a shell script is read only
+    when a line starts with a directive (:func:`linter.load.sbatch.has_directives`).
     """
     if isinstance(content, Refusal):
         refusal = LoadProblem(content.message(SIZE_ADVICE), _FILE_START)
         return LoadedFile(problems=[refusal], refused=True)
-    if markers is not None and lacks_markers(content, markers):
+    syntax = syntax or ("json" if json else "yaml")
+    if syntax == "shell":
+        from linter.load import sbatch
+
+        if not sbatch.has_directives(content):
+            return LoadedFile(unrelated=True)
+    elif markers is not None and lacks_markers(content, markers):
         return LoadedFile(unrelated=True)
     text, problem = decode(content)
     if text is None:
         assert problem is not None
         return LoadedFile(problems=[problem])
+    if syntax == "hcl":
+        return _load_module_file(name, text, companions, markers or ())
+    if syntax == "shell":
+        from linter.load import sbatch
+
+        return LoadedFile([sbatch.read_script(text)], [], text)
     if (
         markers is not None
         and content.startswith(_WIDE_BOMS)
@@ -309,6 +348,23 @@ def load_source(
     ):
         return LoadedFile(unrelated=True)
     return load_text(text, limits, json)
+
+
+def _load_module_file(
+    name: str, text: str, companions: Sequence[tuple[str, bytes]], wanted: Sequence[bytes]
+) -> LoadedFile:
+    """A Terraform file's resources of the ``wanted`` types, read with its module's other
+    files (one that is not text is left out)."""
+    from linter.load import terraform
+
+    others = {}
+    for other, raw in companions:
+        decoded, _ = decode(raw)
+        if decoded is not None:
+            others[other] = decoded
+    types = {marker.decode("utf-8", "replace") for marker in wanted}
+    loaded = terraform.load_file(name, text, others, types)
+    return LoadedFile(list(loaded.documents), loaded.problems, text)
 
 
 def is_json(path: str | FsPath) -> bool:

@@ -11,7 +11,10 @@ from pathlib import Path
 from linter.errors import UserError
 from linter.load.repository import repository_root
 
-EXTENSIONS = (".yaml", ".yml", ".json")
+#: Files a named folder is searched for: YAML and JSON manifests, Terraform files (their module's
+#: ``.tfvars`` are read with them, not on their own), and Slurm batch scripts (a ``.sh`` file is
+#: read only when a line starts with ``#SBATCH``: ``linter.load.sbatch.has_directives``).
+EXTENSIONS = (".yaml", ".yml", ".json", ".tf", ".sbatch", ".slurm", ".sh")
 SKIPPED_DIRECTORIES = {"node_modules", "__pycache__", "venv"}
 CHART_FILE, CHART_TEMPLATES = "Chart.yaml", "templates"
 # Far deeper than any real repository; a tree built to be deeper is not searched below it.
@@ -72,7 +75,7 @@ def display_path(path: str | Path, root: Path) -> str:
 def find_candidates(
     paths: Sequence[str], exclude: Iterable[str] = (), root: Path | None = None
 ) -> Discovery:
-    """Files named directly, plus YAML/JSON files found under named directories.
+    """Files named directly, plus the files with ``EXTENSIONS`` found under named directories.
 
     Hidden directories (``.git``, ``.venv``), ``node_modules``, ``venv`` and ``__pycache__`` are
     not entered, symbolic links to directories are not followed (no loops), folders more than

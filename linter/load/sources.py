@@ -5,16 +5,30 @@ while gpulint runs can change the result, but never store one content's result u
 content's key. With a result cache, every file is first read and hashed to look its result up
 (``Hashed``, which keeps no bytes), and a file whose result is not there is read again where it
 is linted.
+
+A Terraform file means what its module says: a variable's default in ``variables.tf``, a value
+in ``terraform.tfvars``. So a ``.tf`` candidate is read with its *companions*, the module's other
+files in its folder (``linter.load.terraform.is_module_file``; at most ``MAX_COMPANIONS`` of
+them and ``max_bytes`` in all), and their names and bytes are in its hash: editing
+``variables.tf`` is another key for every file of the module, while findings stay in the file
+that declares each resource.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from linter.load import DEFAULT_MAX_BYTES, Refusal, read_bounded
+from linter.load import DEFAULT_MAX_BYTES, Refusal, read_bounded, syntax_of
 from linter.load.discovery import Candidate
+from linter.load.terraform import is_module_file
+
+#: Most other files of a Terraform module read with one of its files.
+MAX_COMPANIONS = 64
+
+Companions = tuple[tuple[str, bytes], ...]
 
 
 @dataclass(frozen=True)
@@ -24,6 +38,8 @@ class Source:
     candidate: Candidate
     content: bytes | Refusal
     digest: bytes
+    #: The other files of its Terraform module (name in the folder, bytes).
+    companions: Companions = ()
 
     @property
     def line_count(self) -> int:
@@ -33,13 +49,39 @@ class Source:
 
 
 def read_source(candidate: Candidate, max_bytes: int = DEFAULT_MAX_BYTES) -> Source:
-    """Read one candidate (bounded, links kept inside its repository) and hash what was read."""
-    content = (
-        read_bounded(candidate.location, max_bytes, candidate.boundary)
-        if candidate.content is None
-        else candidate.content
-    )
-    return source_of(candidate, content)
+    """Read one candidate (bounded, links kept inside its repository) and hash what was read,
+    with its module's other files for a Terraform file."""
+    if candidate.content is not None:
+        return source_of(candidate, candidate.content)
+    content = read_bounded(candidate.location, max_bytes, candidate.boundary)
+    companions: Companions = ()
+    if syntax_of(candidate.location) == "hcl" and isinstance(content, bytes):
+        companions = read_companions(candidate, max_bytes)
+    return source_of(candidate, content, companions)
+
+
+def companion_names(folder_names: Sequence[str], own: str) -> list[str]:
+    """The names of a module's other files among a folder's, in the order they are read."""
+    return sorted(name for name in folder_names if name != own and is_module_file(name))
+
+
+def read_companions(candidate: Candidate, max_bytes: int) -> Companions:
+    """The other files of the candidate's module, bounded like the file itself and together
+    at most ``max_bytes``; one that cannot be read is left out."""
+    folder, own = os.path.split(candidate.location)
+    try:
+        with os.scandir(folder or ".") as entries:
+            names = [entry.name for entry in entries if entry.is_file()]
+    except OSError:
+        return ()
+    out: list[tuple[str, bytes]] = []
+    left = max_bytes
+    for name in companion_names(names, own)[:MAX_COMPANIONS]:
+        content = read_bounded(os.path.join(folder, name), left, candidate.boundary)
+        if isinstance(content, bytes):
+            out.append((name, content))
+            left -= len(content)
+    return tuple(out)
 
 
 def read_sources(
@@ -49,13 +91,20 @@ def read_sources(
     return [read_source(candidate, max_bytes) for candidate in candidates]
 
 
-def source_of(candidate: Candidate, content: bytes | Refusal) -> Source:
+def source_of(
+    candidate: Candidate, content: bytes | Refusal, companions: Companions = ()
+) -> Source:
     """A candidate with what reading it gave, however it was read (from disk, standard input, or
     a git revision by ``linter.costs.revision``)."""
     if isinstance(content, Refusal):
         digest = hashlib.sha256(b"refused\0" + content.message().encode()).digest()
         return Source(candidate, content, digest)
-    return Source(candidate, content, hashlib.sha256(b"read\0" + content).digest())
+    hashed = hashlib.sha256(b"read\0" + content)
+    for name, other in companions:
+        encoded = name.encode("utf-8", "surrogateescape")
+        hashed.update(b"\0companion\0%d\0%s\0%d\0" % (len(encoded), encoded, len(other)))
+        hashed.update(other)
+    return Source(candidate, content, hashed.digest(), companions)
 
 
 @dataclass(frozen=True, slots=True)

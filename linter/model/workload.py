@@ -263,7 +263,9 @@ class Endpoint(Strict):
     region: str | None = None
     inference_profile: str | None = None
     deployment_type: str | None = Field(
-        None, description="Azure OpenAI: global, data-zone or regional."
+        None,
+        description="Azure OpenAI: global, data-zone or regional; Bedrock: provisioned (a "
+        "Provisioned Throughput, served from the model units bought).",
     )
     expected_requests_per_minute: float | None = Field(None, ge=0)
     expected_tokens_per_minute: float | None = Field(None, ge=0)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from linter.catalog import quotas
+from linter.catalog.instances import service_of
 from linter.catalog.memo import memoize_list
 from linter.catalog.quotas import capacity_class
 from linter.quota.keys import ANY_CAPACITY, SPOT, QuotaKey
@@ -30,10 +31,11 @@ def quota_for(
 
     Reserved capacity draws on the on-demand quotas. Regional quotas need a ``region``: without
     one only global quotas are returned. Returns [] for on-prem, unknown providers, unknown
-    capacity values and instances the catalogue cannot place in a quota.
+    capacity values, instances the catalogue cannot place in a quota, and a managed service's
+    instance types (SageMaker ``ml.*``: its quotas are the service's, not catalogued).
     """
     quota_class = capacity_class(capacity)
-    if quota_class is None:
+    if quota_class is None or (instance_type and service_of(instance_type, provider)):
         return []
     cloud = provider.strip().lower()
     if cloud == "aws":

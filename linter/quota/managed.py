@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from linter.catalog import endpoints
 from linter.catalog.memo import memoize_list
+from linter.catalog.names import name_key
 from linter.quota.keys import ManagedQuotaKey
+
+_PROVISIONED = "provisioned"
 
 
 @memoize_list
@@ -20,7 +23,9 @@ def endpoint_quota(
 
     - Bedrock: per source region and model; the on-demand, cross-region (geographic profile) or
       global counter, chosen by the profile (from ``inference_profile``, else a prefix on
-      ``model``). Model IDs the catalogue knows are turned into the quota's model name.
+      ``model``). Model IDs the catalogue knows are turned into the quota's model name. A
+      Provisioned Throughput (``deployment_type`` provisioned) draws on none of them: it serves
+      from the model units bought, whose quotas the catalogue does not hold.
     - Vertex AI: per project, region and base model; [] for Gemini 2.0 and later, which use
       Dynamic Shared Quota (see :func:`dynamic_shared_quota`).
     - Azure OpenAI: tokens per minute per model, deployment type and region.
@@ -31,6 +36,8 @@ def endpoint_quota(
         return []
     cloud = endpoints.cloud_of(provider)
     if cloud == "aws":
+        if deployment_type is not None and name_key(deployment_type) == _PROVISIONED:
+            return []  # Provisioned Throughput serves from the model units bought
         return _bedrock(model, region, inference_profile)
     if cloud == "gcp" and not dynamic_shared_quota(provider, model):
         return [

@@ -19,8 +19,8 @@ from linter.cel.names import MISSING, SEPARATOR
 from linter.config import LoadedConfig
 from linter.facts import RUN_WIDE, records, run_sides, target
 from linter.findings import Finding, Location
-from linter.formats import MARKERS, Format, InputFile, claimed, recognise
-from linter.load import Document, Limits, LoadedFile, is_json, load_source
+from linter.formats import Format, InputFile, claimed, markers_for, recognise
+from linter.load import Document, Limits, LoadedFile, load_source, syntax_of
 from linter.load.discovery import Candidate
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import Span, parse_path
@@ -114,7 +114,7 @@ def lint_file(source: Source, plan: FirstPass) -> FileResult:
     if manifests:
         _check_manifests(manifests, plan, result)
     if result.checked:
-        result.suppressions = suppressions.parse(text, json=is_json(source.candidate.location))
+        result.suppressions = suppressions.parse(text, syntax_of(source.candidate.location))
         if plan.want_lines:
             result.lines = _lines(text, result)
     return result
@@ -128,7 +128,15 @@ def read_file(
     candidate = source.candidate
     result = FileResult(candidate.display, candidate.explicit, digest=source.digest)
     result.line_count = source.line_count
-    loaded = load_source(source.content, limits, is_json(candidate.location), MARKERS)
+    syntax = syntax_of(candidate.location)
+    loaded = load_source(
+        source.content,
+        limits,
+        markers=markers_for(syntax),
+        syntax=syntax,
+        name=os.path.basename(candidate.location),
+        companions=source.companions,
+    )
     assumed = assumptions_for(_relative(candidate, config), config.assume)
     file = InputFile(candidate.display, candidate.path, loaded.text, assumed)
     recognised = [] if loaded.unrelated else _recognised(loaded, file)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from linter.findings import Finding, Location
+from linter.load import Syntax
 from linter.load.positions import Span
 
 INVALID_RULE = "GL004"
@@ -31,15 +32,16 @@ class Suppression:
     reason: str
 
 
-def parse(text: str, json: bool = False) -> list[Suppression]:
+def parse(text: str, syntax: Syntax = "yaml") -> list[Suppression]:
     """Every suppression comment in a file's text (cheap when there is none).
 
-    Only a real YAML comment counts: a ``# gpulint:`` inside a quoted or block string is data,
-    and a JSON file has no comments at all.
+    Only a real comment counts: a ``# gpulint:`` inside a quoted or block string is data, and a
+    JSON file has no comments at all. YAML and HCL comments are found by their scanners; in a
+    shell script a ``#`` is a comment at the start of a word outside quotes.
     """
-    if json or _MARKER not in text:
+    if syntax == "json" or _MARKER not in text:
         return []
-    inside_token = _token_spans(text)
+    inside_token = _token_spans(text) if syntax == "yaml" else _outside_comments(text, syntax)
     found = []
     offset = 0
     lines = zip(text.splitlines(), text.splitlines(keepends=True), strict=True)
@@ -57,6 +59,33 @@ def parse(text: str, json: bool = False) -> list[Suppression]:
                 break
         offset += len(with_end)
     return found
+
+
+def _outside_comments(text: str, syntax: Syntax) -> Callable[[int], bool]:
+    """Whether a ``#`` at a character offset of an HCL or shell text is not a comment's start.
+    HCL: every comment the tokenizer keeps (a file it cannot read has none). Shell: a ``#`` that
+    starts a word outside quotes on its line (an approximation: quotes spanning lines are not
+    followed)."""
+    if syntax == "hcl":
+        from linter.load import hcl
+
+        starts = frozenset(hcl.comment_starts(text))
+        return lambda offset: offset not in starts
+    line_starts = [0, *(m.end() for m in re.finditer("\n", text))]
+
+    def inside(offset: int) -> bool:
+        start = line_starts[bisect.bisect_right(line_starts, offset) - 1]
+        quote = ""
+        for position in range(start, offset):
+            ch = text[position]
+            if quote:
+                quote = "" if ch == quote else quote
+            elif ch in "\"'":
+                quote = ch
+        before = text[offset - 1] if offset > start else " "
+        return bool(quote) or not before.isspace()
+
+    return inside
 
 
 def _token_spans(text: str) -> Callable[[int], bool]:

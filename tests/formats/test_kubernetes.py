@@ -82,6 +82,8 @@ def test_the_format_is_registered_after_the_more_specific_ones() -> None:
     some naming GPU resources) are recognised before a workload is looked for."""
     assert [f.name for f in FORMATS] == [
         "gpulint",
+        "terraform",
+        "slurm",
         "kubernetes-capacity",
         "production-stack",
         "kubernetes",

@@ -9,7 +9,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from linter.formats import FORMATS, MARKERS
+from linter.formats import FORMATS, MARKERS, markers_for
 
 WORKLOAD = """\
 apiVersion: gpulint.dev/v1alpha1
@@ -35,6 +35,8 @@ spec:
           resources: {limits: {nvidia.com/gpu: 1}}
 """
 ADAPTERS = (
+    "linter.formats.terraform.readers",
+    "linter.formats.slurm.job",
     "linter.formats.kubernetes.capacity",
     "linter.formats.kubernetes.production_stack",
     "linter.formats.kubernetes.objects",
@@ -43,8 +45,16 @@ ADAPTERS = (
 )
 
 
+OWN_PARSERS = ("terraform", "slurm")  # formats whose files are not YAML
+
+
 def test_the_pre_filter_holds_every_formats_markers_in_registry_order() -> None:
-    assert tuple(marker for found in FORMATS for marker in found.markers) == MARKERS
+    yaml = tuple(m for f in FORMATS if f.name not in OWN_PARSERS for m in f.markers)
+    assert yaml == MARKERS == markers_for("yaml") == markers_for("json")
+    by_name = {f.name: f.markers for f in FORMATS}
+    assert (markers_for("hcl"), markers_for("shell")) == (by_name["terraform"], by_name["slurm"])
+    assert b"google_container_node_pool" in markers_for("hcl")
+    assert markers_for("shell") == (b"#SBATCH", b"#SLURM")
 
 
 def _adapters_imported(tmp_path: Path, text: str) -> list[str]:

@@ -13,7 +13,8 @@ continuations; comments; ``;`` ``&&`` ``||`` ``|`` ``&`` and newlines between co
 redirections (dropped, with their targets; here-document bodies are skipped); ``NAME=value``
 prefixes (that command's environment); ``export``/``unset`` (later commands); ``$NAME``,
 ``${NAME}`` and ``${NAME:-word}``-style defaults with field splitting of unquoted expansions;
-the ``exec``, ``env``, ``nohup``, ``time`` and ``command`` wrappers; and ``sh -c``, ``bash -lc``
+the ``exec``, ``env``, ``nohup``, ``time`` and ``command`` wrappers, and the launch wrappers a
+caller names (``srun``, with the options that take a value); and ``sh -c``, ``bash -lc``
 (any shell with ``-c`` in its options) whose script is parsed in turn, offsets mapped back to the
 outer item, with ``$0``, ``$1``, ``"$@"`` bound to the arguments after it.
 
@@ -50,7 +51,7 @@ from linter.formats.cmdline.shell_syntax import (
     tokenize,
 )
 
-__all__ = ["Command", "Env", "Variable", "Word", "argv_commands", "script_commands"]
+__all__ = ["Command", "Env", "Variable", "Word", "Wrappers", "argv_commands", "script_commands"]
 
 Env = Mapping[str, Union[str, None]]  # noqa: UP007 - a runtime alias (see linter.load.positions)
 """Environment given by the caller: a name whose value is None is set to something unknown."""
@@ -125,11 +126,19 @@ def argv_commands(
     return out
 
 
-def script_commands(items: Sequence[str], env: Env | None = None) -> list[Command]:
+Wrappers = Mapping[str, frozenset[str]]
+"""Programs that run the command after their options (Slurm's ``srun``), each with its options
+that take the next word as their value (``--nodes``, ``-N``)."""
+
+
+def script_commands(
+    items: Sequence[str], env: Env | None = None, wrappers: Wrappers | None = None
+) -> list[Command]:
     """The commands of shell scripts run one after another in one shell (a SkyPilot ``run``,
-    dstack ``commands``), in order; nested ``sh -c`` scripts are expanded in place."""
+    dstack ``commands``, a Slurm batch script), in order; nested ``sh -c`` scripts are expanded
+    in place, and so are the commands ``wrappers`` run."""
     out: list[Command] = []
-    shell = _Shell(_variables(env or {}), None, 0, out)
+    shell = _Shell(_variables(env or {}), None, 0, out, wrappers or {})
     for index, item in enumerate(items):
         shell.run_script(SourcedText.raw(item, index))
     return out
@@ -232,11 +241,13 @@ class _Shell:
         positional: list[_Field] | None,
         depth: int,
         out: list[Command],
+        wrappers: Wrappers | None = None,
     ) -> None:
         self.variables = variables
         self.positional = positional  # None: unknown (a script's own arguments)
         self.depth = depth
         self.out = out
+        self.wrappers: Wrappers = wrappers or {}
         self.chars = SourcedText()  # the script being run
 
     def run_script(self, chars: SourcedText) -> None:
@@ -281,14 +292,14 @@ class _Shell:
         self.run_fields(fields, env)
 
     def run_fields(self, fields: list[tuple[_Field, bool]], env: dict[str, _Var]) -> None:
-        fields = _strip_wrappers(fields, env)
+        fields = _strip_wrappers(fields, env, self.wrappers)
         if not fields:
             return
         script = _shell_script(fields)
         if script is not None and self.depth < MAX_DEPTH:
             inner = {name: _Var(var.text, var.chars, var.word) for name, var in env.items()}
             positional = [f for f, _ in fields[script + 1 :]]
-            nested = _Shell(inner, positional, self.depth + 1, self.out)
+            nested = _Shell(inner, positional, self.depth + 1, self.out, self.wrappers)
             nested.run_script(fields[script][0].chars)
             return
         words = tuple(f.word(split) for f, split in fields)
@@ -464,13 +475,15 @@ def _sourced(text: str, source: Source) -> SourcedText:
 
 
 def _strip_wrappers(
-    fields: list[tuple[_Field, bool]], env: dict[str, _Var]
+    fields: list[tuple[_Field, bool]], env: dict[str, _Var], wrappers: Wrappers
 ) -> list[tuple[_Field, bool]]:
-    """Drop the ``exec``, ``nohup``, ``time``, ``command`` and ``env`` wrappers; ``env``'s
-    assignments join the command's environment."""
+    """Drop the ``exec``, ``nohup``, ``time``, ``command`` and ``env`` wrappers and the caller's
+    ``wrappers``; ``env``'s assignments join the command's environment."""
     while fields:
         program = _basename(fields[0][0].text())
-        if program in ("nohup", "command", "exec"):
+        if program in wrappers:
+            fields = _skip_options(fields[1:], takes_value=tuple(wrappers[program]))
+        elif program in ("nohup", "command", "exec"):
             fields = _skip_options(fields[1:], takes_value=("-a",) if program == "exec" else ())
         elif program == "time":
             fields = _skip_options(fields[1:], takes_value=("-f", "-o"))
