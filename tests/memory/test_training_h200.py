@@ -1,5 +1,6 @@
-"""The training estimate against 77 training steps measured on an H200 (data/training_h200.jsonl,
-its source in data/README.md): every case within its band, every fit verdict right."""
+"""The training estimate against 92 training steps measured on an H200 (data/training_h200.jsonl,
+its source in data/README.md): 77 it was developed on, each within its band, and 15 measured
+after as validation, within the issue's bands for a held-aside set; every fit verdict right."""
 
 from __future__ import annotations
 
@@ -49,12 +50,17 @@ def test_the_catalogue_h200_is_the_measured_card() -> None:
     assert gpu.cuda_context_bytes == META["cuda_context_bytes"]
 
 
-def test_the_data_has_both_sets() -> None:
+def test_the_data_has_three_sets() -> None:
     sets = [row["set"] for row in ROWS]
-    assert (sets.count("reference"), sets.count("session"), len(ROWS)) == (30, 47, 77)
+    counts = (sets.count("reference"), sets.count("session"), sets.count("validation"))
+    assert (*counts, len(ROWS)) == (30, 47, 15, 92)
 
 
-@pytest.mark.parametrize("row", [r for r in ROWS if r["ok"]], ids=_label)
+DEVELOPMENT = [r for r in ROWS if r["set"] != "validation"]
+VALIDATION = [r for r in ROWS if r["set"] == "validation"]
+
+
+@pytest.mark.parametrize("row", [r for r in DEVELOPMENT if r["ok"]], ids=_label)
 def test_each_case_within_its_band(row: dict[str, Any]) -> None:
     result = estimate(row)
     assert (result.parameters, result.trainable_parameters) == (row["params"], row["trainable"])
@@ -62,7 +68,7 @@ def test_each_case_within_its_band(row: dict[str, Any]) -> None:
     assert result.fits
 
 
-@pytest.mark.parametrize("row", [r for r in ROWS if not r["ok"]], ids=_label)
+@pytest.mark.parametrize("row", [r for r in DEVELOPMENT if not r["ok"]], ids=_label)
 def test_cases_that_ran_out_of_memory_do_not_fit(row: dict[str, Any]) -> None:
     result = estimate(row)
     assert row["oom"] and result.trainable_parameters == row["trainable"]
@@ -77,9 +83,19 @@ def test_cases_that_ran_out_of_memory_do_not_fit(row: dict[str, Any]) -> None:
 def test_error_over_the_sets(subset: str | None, median: float, worst: float) -> None:
     """The issue's targets are median 3% and worst 7% on the reference set; the estimate is
     held far inside them."""
-    errors = [abs(error(r)) for r in ROWS if r["ok"] and subset in (None, r["set"])]
+    errors = [abs(error(r)) for r in DEVELOPMENT if r["ok"] and subset in (None, r["set"])]
     assert statistics.median(errors) <= median
     assert max(errors) <= worst
+
+
+def test_validation_within_the_held_aside_bands() -> None:
+    """The issue's bands for a set the estimate was not fitted to: median 5%, worst 10%, no
+    wrong fit verdict."""
+    errors = [abs(error(r)) for r in VALIDATION]
+    assert all(r["ok"] for r in VALIDATION)
+    assert all(estimate(r).fits for r in VALIDATION)
+    assert statistics.median(errors) <= 0.05
+    assert max(errors) <= 0.10
 
 
 def test_session_phases_follow_the_step() -> None:
@@ -94,7 +110,7 @@ def test_session_phases_follow_the_step() -> None:
         "opt_peak": ("optimizer step",),
     }
     checked = 0
-    for row in ROWS:
+    for row in DEVELOPMENT:
         if not row["ok"] or "fwd_peak" not in row:
             continue
         phases = estimate(row).phases
