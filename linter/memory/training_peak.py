@@ -13,9 +13,10 @@ own causal-LM loss, ``loss.backward()``, ``optimizer.step()``, ``zero_grad(set_t
   fp32 tensors of tokens x vocabulary at once. With small vocabularies or large layers the peak
   moves on.
 - backward through a layer: a checkpointed layer re-runs its forward and keeps what it keeps
-  without checkpointing, gradients accumulate layer by layer and a few gradient tensors are in
-  flight (:func:`linter.memory.training_activations.backward_in_flight`); evaluated at the first
-  layer the backward reaches and at the last, where the gradients are largest.
+  without checkpointing, gradients accumulate layer by layer, and the layer's worst moment holds
+  what it kept less what autograd has freed by then plus the gradients in flight
+  (:func:`linter.memory.training_backward.layer_backward`); evaluated at the first layer the
+  backward reaches and at the last, where the gradients are largest.
 - optimizer step: every gradient plus the step's buffer (foreach AdamW's ``sqrt(exp_avg_sq)``).
 
 A loop that keeps the model output (``outputs = model(**batch)`` then ``outputs.loss.backward()``,
@@ -39,11 +40,13 @@ from linter.memory.lora import adapter_rank
 from linter.memory.training_activations import (
     LayerSaved,
     Setting,
-    backward_in_flight,
     layer_saved,
+    merge_terms,
     norm_bytes,
 )
+from linter.memory.training_backward import layer_backward
 from linter.memory.training_layout import layer_layout
+from linter.memory.training_regime import Regime
 from linter.memory.training_state import ModelState
 
 MIB = 1 << 20
@@ -76,17 +79,8 @@ def cublas_workspace_bytes(compute_capability: str | None) -> int:
     return 32 * MIB if major >= 9 else 4096 * 2 * 1024 + 16 * 8 * 1024
 
 
-def _merge(*parts: dict[str, int]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for part in parts:
-        for name, value in part.items():
-            if value:
-                out[name] = out.get(name, 0) + value
-    return out
-
-
 def _sum_layers(layers: Iterable[LayerSaved], tokens: int) -> dict[str, int]:
-    return _merge(*(layer.terms(tokens) for layer in layers))
+    return merge_terms(*(layer.terms(tokens) for layer in layers))
 
 
 @dataclass(frozen=True)
@@ -132,6 +126,13 @@ def _loss_terms(arch: Architecture, shape: StepShape) -> dict[str, dict[str, int
     }
 
 
+def _norm_keeps(regime: Regime, index: int) -> int:
+    """1 when layer ``index``'s first norm keeps the layer's input itself: an fp32 residual
+    stream makes ``hidden_states.to(torch.float32)`` a no-op, so the tensor a checkpointed
+    layer keeps as its input is the one its recomputed norm saves (counted there)."""
+    return int(regime.residual_bytes == 4 and (regime.base_trainable or index > 0))
+
+
 def step_phases(arch: Architecture, state: ModelState, shape: StepShape) -> list[Phase]:
     """Every candidate peak of one step (steps after the first: optimizer state exists)."""
     setting, tokens = shape.setting, shape.tokens
@@ -147,41 +148,51 @@ def step_phases(arch: Architecture, state: ModelState, shape: StepShape) -> list
     saved = [layer_saved(arch, i, setting) for i in range(layers)]
     loss = _loss_terms(arch, shape)
     held = loss["held"]
+    top_peak = layer_backward(arch, layers - 1, setting, shape.checkpointing)
+    bottom_peak = layer_backward(arch, 0, setting, shape.checkpointing)
+    top, bottom = top_peak.held.terms(tokens), bottom_peak.held.terms(tokens)
     if shape.checkpointing:
-        kept = {"checkpointed_inputs": layers * tokens * arch.hidden_size * regime.residual_bytes}
+        one = tokens * arch.hidden_size * regime.residual_bytes
+        kept = {"checkpointed_inputs": layers * one}
         copies = sum(layer.per_layer.get("autocast_weight_copies", 0) for layer in saved)
-        forward_kept = _merge(kept, {"autocast_weight_copies": copies})
-        top_kept = _merge(kept, saved[-1].terms(tokens))
-        bottom_kept = _merge(
-            {"checkpointed_inputs": kept["checkpointed_inputs"] // layers}, saved[0].terms(tokens)
+        forward_kept = merge_terms(kept, {"autocast_weight_copies": copies})
+        top_kept = merge_terms(
+            kept, {"checkpointed_inputs": -_norm_keeps(regime, layers - 1) * one}, top
+        )
+        bottom_kept = merge_terms(
+            {"checkpointed_inputs": (1 - _norm_keeps(regime, 0)) * one}, bottom
         )
     else:
-        kept = forward_kept = top_kept = _sum_layers(saved, tokens)
-        bottom_kept = saved[0].terms(tokens)
-    top_flight = backward_in_flight(arch, layers - 1, setting).terms(tokens)
-    bottom_flight = backward_in_flight(arch, 0, setting).terms(tokens)
-    bottom_gradients = max(0, state.gradients - state.embedding_gradients)
-    top_gradients = min(state.gradients, state.head_gradients + state.layer_gradients)
+        kept = forward_kept = _sum_layers(saved, tokens)
+        top_kept = merge_terms(_sum_layers(saved[:-1], tokens), top)
+        bottom_kept = bottom
+    bottom_gradients = max(
+        0, state.gradients - state.embedding_gradients - bottom_peak.pending_gradients
+    )
+    top_gradients = min(
+        state.gradients,
+        state.head_gradients + state.layer_gradients - top_peak.pending_gradients,
+    )
     if shape.gradients_persist:
-        base = _merge(base, {"gradients": state.gradients})
+        base = merge_terms(base, {"gradients": state.gradients})
         bottom_gradients = top_gradients = 0
     return [
         Phase(
             "forward (loss)",
-            _merge(base, forward_kept, loss["final"], loss["forward"], held),
+            merge_terms(base, forward_kept, loss["final"], loss["forward"], held),
         ),
-        Phase("loss backward", _merge(base, kept, loss["final"], loss["backward"], held)),
+        Phase("loss backward", merge_terms(base, kept, loss["final"], loss["backward"], held)),
         Phase(
             "backward (last layer)",
-            _merge(base, top_kept, {"gradients": top_gradients}, top_flight, held),
+            merge_terms(base, top_kept, {"gradients": top_gradients}, held),
         ),
         Phase(
             "backward (first layer)",
-            _merge(base, bottom_kept, {"gradients": bottom_gradients}, bottom_flight, held),
+            merge_terms(base, bottom_kept, {"gradients": bottom_gradients}, held),
         ),
         Phase(
             "optimizer step",
-            _merge(
+            merge_terms(
                 {**base, "gradients": state.gradients},
                 {"optimizer_step": state.step_buffer},
                 held,
