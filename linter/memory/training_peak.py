@@ -59,6 +59,11 @@ CUBLAS_THREADS = 2
 #: Loss tensors of tokens x vocabulary alive at the loss's backward: nll_loss's gradient,
 #: the kept log_softmax output and its gradient, each fp32.
 LOSS_BACKWARD_FP32 = 3
+#: The embedding's backward on CUDA (torch ``native/cuda/Embedding.cu`` and
+#: ``EmbeddingBackwardKernel.cu``), per token: the sorted and original indices and four index
+#: vectors of the segment sums (int64 each), and one fp32 partial sum per element.
+EMBEDDING_BACKWARD_INDEX_BYTES = 6 * 8
+EMBEDDING_BACKWARD_PARTIAL_BYTES = 4
 
 
 @dataclass(frozen=True)
@@ -181,6 +186,7 @@ def step_phases(arch: Architecture, state: ModelState, shape: StepShape) -> list
             "forward (loss)",
             merge_terms(base, forward_kept, loss["final"], loss["forward"], held),
         ),
+        *_layer_forward_phase(shape, saved, base, kept, held),
         Phase("loss backward", merge_terms(base, kept, loss["final"], loss["backward"], held)),
         Phase(
             "backward (last layer)",
@@ -190,6 +196,7 @@ def step_phases(arch: Architecture, state: ModelState, shape: StepShape) -> list
             "backward (first layer)",
             merge_terms(base, bottom_kept, {"gradients": bottom_gradients}, held),
         ),
+        *_embedding_phase(arch, state, shape, base, held),
         Phase(
             "optimizer step",
             merge_terms(
@@ -198,6 +205,55 @@ def step_phases(arch: Architecture, state: ModelState, shape: StepShape) -> list
                 held,
             ),
         ),
+    ]
+
+
+def _layer_forward_phase(
+    shape: StepShape,
+    saved: list[LayerSaved],
+    base: dict[str, int],
+    kept: dict[str, int],
+    held: dict[str, int],
+) -> list[Phase]:
+    """Inside a checkpointed layer's forward: the inputs kept so far and what the forward builds
+    whole however little it keeps, peft's merged expert weights (``_LoraFactorsProxy``, both
+    stacks), which the phase at the loss no longer holds."""
+    merged = max(layer.per_layer.get("merged_expert_weights", 0) for layer in saved)
+    if not shape.checkpointing or not merged:
+        return []
+    return [
+        Phase("forward (layer)", merge_terms(base, kept, {"merged_expert_weights": merged}, held))
+    ]
+
+
+def _embedding_phase(
+    arch: Architecture,
+    state: ModelState,
+    shape: StepShape,
+    base: dict[str, int],
+    held: dict[str, int],
+) -> list[Phase]:
+    """A trained input embedding's backward, last: every gradient made, the gradient reaching
+    the embedding and the kernel's segment sums; a tied embedding's gradient is a new tensor
+    until AccumulateGrad adds it to the lm_head's."""
+    regime = shape.setting.regime
+    if not regime.base_trainable:
+        return []
+    h = arch.hidden_size
+    per_token = (
+        regime.residual_bytes * h
+        + EMBEDDING_BACKWARD_PARTIAL_BYTES * h
+        + EMBEDDING_BACKWARD_INDEX_BYTES
+    )
+    tied = state.head_gradients if arch.tie_word_embeddings else 0
+    gradients = {} if shape.gradients_persist else {"gradients": state.gradients}
+    return [
+        Phase(
+            "backward (embedding)",
+            merge_terms(
+                base, gradients, {"embedding_backward": per_token * shape.tokens + tied}, held
+            ),
+        )
     ]
 
 
