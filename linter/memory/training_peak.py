@@ -12,11 +12,13 @@ own causal-LM loss, ``loss.backward()``, ``optimizer.step()``, ``zero_grad(set_t
 - loss backward: ``nll_loss``'s gradient, the kept ``log_softmax`` output and its gradient: three
   fp32 tensors of tokens x vocabulary at once. With small vocabularies or large layers the peak
   moves on.
+- inside a checkpointed layer's forward, where peft builds LoRA'd experts' merged weights whole.
 - backward through a layer: a checkpointed layer re-runs its forward and keeps what it keeps
   without checkpointing, gradients accumulate layer by layer, and the layer's worst moment holds
-  what it kept less what autograd has freed by then plus the gradients in flight
-  (:func:`linter.memory.training_backward.layer_backward`); evaluated at the first layer the
-  backward reaches and at the last, where the gradients are largest.
+  what it kept less what autograd has freed by then, plus what is in flight and the gradients
+  made by then (:func:`linter.memory.training_backward.layer_backward`); evaluated at the first
+  layer the backward reaches and at the last, where the gradients are largest.
+- a trained input embedding's backward, last: every gradient and the kernel's buffers.
 - optimizer step: every gradient plus the step's buffer (foreach AdamW's ``sqrt(exp_avg_sq)``).
 
 A loop that keeps the model output (``outputs = model(**batch)`` then ``outputs.loss.backward()``,
