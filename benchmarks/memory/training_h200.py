@@ -4,9 +4,11 @@
 
 The measurements are tests/memory/data/training_h200.jsonl (its README says how they were
 taken). The error is ``(required - measured) / measured`` with ``measured`` the allocated peak
-plus the CUDA context the process took; the summary gives the median and worst |error| per set
-and regime, and the fit verdicts that disagree with the runs (those that ran out of memory and
-those that did not). ``--cases`` prints every case.
+plus the CUDA context the process took; the summary gives the median and worst |error| of the
+development sets (``reference`` and ``session``, which the estimate was fitted to) and, apart,
+of the ``validation`` set (measured after the fit), each by regime, and the fit verdicts that
+disagree with the runs (those that ran out of memory and those that did not). ``--cases``
+prints every case.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ REGIMES = {
     "lora_bf16": ("lora", "bf16", "adamw"),
 }
 Row = dict[str, Any]
+#: The sets the estimate was fitted to; ``validation`` was measured after the fit.
+DEVELOPMENT = ("reference", "session")
 
 
 def load() -> tuple[dict[str, Any], list[Row]]:
@@ -79,11 +83,11 @@ def error(meta: dict[str, Any], row: Row, result: TrainingEstimate) -> float:
 
 def _summary(name: str, errors: list[float]) -> str:
     if not errors:
-        return f"{name:<34}-"
+        return f"{name:<36}-"
     worst = max(abs(e) for e in errors)
     median = statistics.median(abs(e) for e in errors)
     return (
-        f"{name:<34}n={len(errors):>3}  median {100 * median:5.2f}%  worst {100 * worst:5.2f}%  "
+        f"{name:<36}n={len(errors):>3}  median {100 * median:5.2f}%  worst {100 * worst:5.2f}%  "
         f"range {100 * min(errors):+6.2f} .. {100 * max(errors):+6.2f}%"
     )
 
@@ -97,7 +101,9 @@ def main(argv: list[str]) -> int:
             print(f"{100 * value:+6.2f}%  {label(row)}")
     scopes: list[tuple[str, Callable[[Row], bool]]] = [
         ("reference set", lambda r: r["set"] == "reference"),
-        ("all", lambda r: True),
+        ("session set", lambda r: r["set"] == "session"),
+        ("development (reference + session)", lambda r: r["set"] in DEVELOPMENT),
+        ("validation set", lambda r: r["set"] == "validation"),
     ]
     for scope, chosen in scopes:
         print(_summary(scope, [e for r, e in errors if chosen(r)]))
@@ -109,8 +115,11 @@ def main(argv: list[str]) -> int:
                     if chosen(r) and r["regime"] == regime and r["ckpt"] == ckpt
                 ]
                 print(_summary(f"  {regime}{' ckpt' if ckpt else ''}", picked))
-    wrong = [label(row) for row, result in results if result.fits != row["ok"]]
-    print(f"fit verdicts: {len(results) - len(wrong)} of {len(results)} right", *wrong, sep="\n  ")
+    for scope, chosen in scopes[-2:]:
+        picked = [(row, result) for row, result in results if chosen(row)]
+        wrong = [label(row) for row, result in picked if result.fits != row["ok"]]
+        right = f"{len(picked) - len(wrong)} of {len(picked)} right"
+        print(f"fit verdicts, {scope}: {right}", *wrong, sep="\n  ")
     return 0
 
 

@@ -4,12 +4,14 @@ The estimate follows what stays allocated at the peak of a training step
 (:mod:`linter.memory.training_peak`): the model state (:mod:`linter.memory.training_state`, in the
 dtypes of :mod:`linter.memory.training_regime`), what each decoder layer keeps for backward
 (:mod:`linter.memory.training_activations`, with peft's adapters as :mod:`linter.memory.lora`
-resolves them), the loss's fp32 logits and their gradients, the optimizer step's buffer, cuBLAS
-workspaces and the CUDA context. ``required_bytes`` is the CUDA context plus PyTorch's allocated
-peak; checked against 77 training steps measured on an H200 (tests/memory/data/training_h200.jsonl,
-median error under 0.2%). The caching allocator cannot hand back the unused tails of the segments
-its live blocks sit in, so the memory a step may use is the torch-visible total less that slack
-(:func:`linter.memory.training_peak.fragmentation_bytes`).
+resolves them) and what it holds at the worst moment of its backward
+(:mod:`linter.memory.training_backward`), the loss's fp32 logits and their gradients, the
+optimizer step's buffer, cuBLAS workspaces and the CUDA context. ``required_bytes`` is the CUDA
+context plus PyTorch's allocated peak; checked against 92 training steps measured on an H200
+(tests/memory/data/training_h200.jsonl: median error under 0.2% on the 77 it was developed on,
+under 0.4% on 15 measured after). The caching allocator cannot hand back the unused tails of
+the segments its live blocks sit in, so the memory a step may use is the torch-visible total less
+that slack (:func:`linter.memory.training_peak.fragmentation_bytes`).
 """
 
 from __future__ import annotations

@@ -50,6 +50,7 @@ from linter.memory.training_layout import (
     ATTENTION_OUTPUT,
     MLP_INPUT,
     LayerLayout,
+    Projection,
     layer_layout,
 )
 from linter.memory.training_regime import Regime
@@ -81,6 +82,15 @@ class LayerSaved:
         for name, value in self.per_layer.items():
             out[name] = out.get(name, 0) + value
         return out
+
+
+def merge_terms(*parts: dict[str, int]) -> dict[str, int]:
+    """Bytes by term, summed over ``parts``; terms that come to nothing are left out."""
+    out: dict[str, int] = {}
+    for part in parts:
+        for name, value in part.items():
+            out[name] = out.get(name, 0) + value
+    return {name: value for name, value in out.items() if value}
 
 
 @dataclass(frozen=True)
@@ -228,18 +238,23 @@ def _experts(arch: Architecture, layout: LayerLayout, s: Setting, saved: LayerSa
             saved.add("merged_expert_weights", per_layer=c * (projection.parameters + factors))
 
 
+def adapter_kept(projection: Projection, rank: int, lora: LoraConfig) -> int:
+    """Per token: what peft's ``lora.Linear`` keeps for one adapted projection (its input's fp32
+    cast, or dropout's fp32 output and boolean mask, and ``lora_A``'s output)."""
+    kept = 4 * projection.in_features + 4 * rank
+    if lora.lora_dropout > 0:
+        kept += projection.in_features  # dropout's boolean mask beside its fp32 output
+    return kept
+
+
 def _adapters(arch: Architecture, layout: LayerLayout, s: Setting, saved: LayerSaved) -> None:
     lora = s.lora
     if lora is None:
         return
     for projection in layout.mixer_projections + layout.mlp_projections:
         rank = adapter_rank(arch, lora, projection)
-        if not rank:
-            continue
-        kept = 4 * projection.in_features + 4 * rank
-        if lora.lora_dropout > 0:
-            kept += projection.in_features  # dropout's boolean mask beside its fp32 output
-        saved.add("adapter_activations", kept)
+        if rank:
+            saved.add("adapter_activations", adapter_kept(projection, rank, lora))
     if layout.router is not None and arch.model_type == "llama4_text":
         rank = adapter_rank(arch, lora, layout.router)
         if rank:
@@ -270,47 +285,3 @@ def layer_saved(arch: Architecture, index: int, setting: Setting) -> LayerSaved:
         _experts(arch, layout, setting, saved)
     _adapters(arch, layout, setting, saved)
     return saved
-
-
-def backward_in_flight(arch: Architecture, index: int, setting: Setting) -> LayerSaved:
-    """Gradients alive at once inside one layer's backward, beyond what the layer keeps.
-
-    The MLP's backward holds the gradient of its product, of the activation and of the up
-    output (three intermediate-wide tensors) while the gradient of the residual stream is
-    passed on; peft's adapters add their fp32 casts of those gradients. With trained weights
-    under autocast the 16-bit gradient of the largest weight copy exists before its cast to
-    fp32; a LoRA'd expert stack materialises the gradient of its merged weight; a QLoRA base
-    dequantises its largest weight to compute the input's gradient (bitsandbytes
-    ``MatMul4Bit.backward``: ``F.dequantize_4bit(B).to(grad.dtype)``).
-    """
-    regime, lora = setting.regime, setting.lora
-    layout = layer_layout(arch, index)
-    c, h = regime.compute_bytes, arch.hidden_size
-    flight = LayerSaved()
-    wide = max((p.in_features for p in layout.mlp_projections if p.reads != MLP_INPUT), default=0)
-    if layout.is_moe:
-        wide += arch.experts_per_token * arch.moe_intermediate_size
-    flight.add("backward_in_flight", 3 * c * wide + 2 * regime.residual_bytes * h)
-    if lora is not None:
-        adapted = [
-            p
-            for p in layout.mixer_projections + layout.mlp_projections
-            if adapter_rank(arch, lora, p)
-        ]
-        if adapted:
-            flight.add("backward_in_flight", 4 * max(p.out_features for p in adapted))
-        # backward meets the stacks in reverse; each one's merged weight is freed once its
-        # gradient has gone into the factors, before the next stack's gradient exists
-        freed, largest = 0, 0
-        for stack in reversed(layout.experts):
-            if adapter_rank(arch, lora, stack):
-                largest = max(largest, c * stack.parameters - freed)
-                freed += c * stack.parameters
-        flight.add("backward_in_flight", per_layer=largest)
-    if regime.autocast:
-        largest = max(p.parameters for p in layout.mixer_projections + layout.mlp_projections)
-        flight.add("backward_in_flight", per_layer=2 * largest)
-    if regime.method == "qlora":
-        largest = max(p.parameters for p in layout.mixer_projections + layout.mlp_projections)
-        flight.add("dequantization_buffer", per_layer=c * largest)
-    return flight

@@ -12,10 +12,13 @@ own causal-LM loss, ``loss.backward()``, ``optimizer.step()``, ``zero_grad(set_t
 - loss backward: ``nll_loss``'s gradient, the kept ``log_softmax`` output and its gradient: three
   fp32 tensors of tokens x vocabulary at once. With small vocabularies or large layers the peak
   moves on.
+- inside a checkpointed layer's forward, where peft builds LoRA'd experts' merged weights whole.
 - backward through a layer: a checkpointed layer re-runs its forward and keeps what it keeps
-  without checkpointing, gradients accumulate layer by layer and a few gradient tensors are in
-  flight (:func:`linter.memory.training_activations.backward_in_flight`); evaluated at the first
+  without checkpointing, gradients accumulate layer by layer, and the layer's worst moment holds
+  what it kept less what autograd has freed by then, plus what is in flight and the gradients
+  made by then (:func:`linter.memory.training_backward.layer_backward`); evaluated at the first
   layer the backward reaches and at the last, where the gradients are largest.
+- a trained input embedding's backward, last: every gradient and the kernel's buffers.
 - optimizer step: every gradient plus the step's buffer (foreach AdamW's ``sqrt(exp_avg_sq)``).
 
 A loop that keeps the model output (``outputs = model(**batch)`` then ``outputs.loss.backward()``,
@@ -39,11 +42,13 @@ from linter.memory.lora import adapter_rank
 from linter.memory.training_activations import (
     LayerSaved,
     Setting,
-    backward_in_flight,
     layer_saved,
+    merge_terms,
     norm_bytes,
 )
+from linter.memory.training_backward import layer_backward
 from linter.memory.training_layout import layer_layout
+from linter.memory.training_regime import Regime
 from linter.memory.training_state import ModelState
 
 MIB = 1 << 20
@@ -56,6 +61,11 @@ CUBLAS_THREADS = 2
 #: Loss tensors of tokens x vocabulary alive at the loss's backward: nll_loss's gradient,
 #: the kept log_softmax output and its gradient, each fp32.
 LOSS_BACKWARD_FP32 = 3
+#: The embedding's backward on CUDA (torch ``native/cuda/Embedding.cu`` and
+#: ``EmbeddingBackwardKernel.cu``), per token: the sorted and original indices and four index
+#: vectors of the segment sums (int64 each), and one fp32 partial sum per element.
+EMBEDDING_BACKWARD_INDEX_BYTES = 6 * 8
+EMBEDDING_BACKWARD_PARTIAL_BYTES = 4
 
 
 @dataclass(frozen=True)
@@ -76,17 +86,8 @@ def cublas_workspace_bytes(compute_capability: str | None) -> int:
     return 32 * MIB if major >= 9 else 4096 * 2 * 1024 + 16 * 8 * 1024
 
 
-def _merge(*parts: dict[str, int]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for part in parts:
-        for name, value in part.items():
-            if value:
-                out[name] = out.get(name, 0) + value
-    return out
-
-
 def _sum_layers(layers: Iterable[LayerSaved], tokens: int) -> dict[str, int]:
-    return _merge(*(layer.terms(tokens) for layer in layers))
+    return merge_terms(*(layer.terms(tokens) for layer in layers))
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,13 @@ def _loss_terms(arch: Architecture, shape: StepShape) -> dict[str, dict[str, int
     }
 
 
+def _norm_keeps(regime: Regime, index: int) -> int:
+    """1 when layer ``index``'s first norm keeps the layer's input itself: an fp32 residual
+    stream makes ``hidden_states.to(torch.float32)`` a no-op, so the tensor a checkpointed
+    layer keeps as its input is the one its recomputed norm saves (counted there)."""
+    return int(regime.residual_bytes == 4 and (regime.base_trainable or index > 0))
+
+
 def step_phases(arch: Architecture, state: ModelState, shape: StepShape) -> list[Phase]:
     """Every candidate peak of one step (steps after the first: optimizer state exists)."""
     setting, tokens = shape.setting, shape.tokens
@@ -147,46 +155,107 @@ def step_phases(arch: Architecture, state: ModelState, shape: StepShape) -> list
     saved = [layer_saved(arch, i, setting) for i in range(layers)]
     loss = _loss_terms(arch, shape)
     held = loss["held"]
+    top_peak = layer_backward(arch, layers - 1, setting, shape.checkpointing)
+    bottom_peak = layer_backward(arch, 0, setting, shape.checkpointing)
+    top, bottom = top_peak.held.terms(tokens), bottom_peak.held.terms(tokens)
     if shape.checkpointing:
-        kept = {"checkpointed_inputs": layers * tokens * arch.hidden_size * regime.residual_bytes}
+        one = tokens * arch.hidden_size * regime.residual_bytes
+        kept = {"checkpointed_inputs": layers * one}
         copies = sum(layer.per_layer.get("autocast_weight_copies", 0) for layer in saved)
-        forward_kept = _merge(kept, {"autocast_weight_copies": copies})
-        top_kept = _merge(kept, saved[-1].terms(tokens))
-        bottom_kept = _merge(
-            {"checkpointed_inputs": kept["checkpointed_inputs"] // layers}, saved[0].terms(tokens)
+        forward_kept = merge_terms(kept, {"autocast_weight_copies": copies})
+        top_kept = merge_terms(
+            kept, {"checkpointed_inputs": -_norm_keeps(regime, layers - 1) * one}, top
+        )
+        bottom_kept = merge_terms(
+            {"checkpointed_inputs": (1 - _norm_keeps(regime, 0)) * one}, bottom
         )
     else:
-        kept = forward_kept = top_kept = _sum_layers(saved, tokens)
-        bottom_kept = saved[0].terms(tokens)
-    top_flight = backward_in_flight(arch, layers - 1, setting).terms(tokens)
-    bottom_flight = backward_in_flight(arch, 0, setting).terms(tokens)
-    bottom_gradients = max(0, state.gradients - state.embedding_gradients)
-    top_gradients = min(state.gradients, state.head_gradients + state.layer_gradients)
+        kept = forward_kept = _sum_layers(saved, tokens)
+        top_kept = merge_terms(_sum_layers(saved[:-1], tokens), top)
+        bottom_kept = bottom
+    bottom_gradients = max(
+        0, state.gradients - state.embedding_gradients - bottom_peak.pending_gradients
+    )
+    top_gradients = min(
+        state.gradients,
+        state.head_gradients + state.layer_gradients - top_peak.pending_gradients,
+    )
     if shape.gradients_persist:
-        base = _merge(base, {"gradients": state.gradients})
+        base = merge_terms(base, {"gradients": state.gradients})
         bottom_gradients = top_gradients = 0
     return [
         Phase(
             "forward (loss)",
-            _merge(base, forward_kept, loss["final"], loss["forward"], held),
+            merge_terms(base, forward_kept, loss["final"], loss["forward"], held),
         ),
-        Phase("loss backward", _merge(base, kept, loss["final"], loss["backward"], held)),
+        *_layer_forward_phase(shape, saved, base, kept, held),
+        Phase("loss backward", merge_terms(base, kept, loss["final"], loss["backward"], held)),
         Phase(
             "backward (last layer)",
-            _merge(base, top_kept, {"gradients": top_gradients}, top_flight, held),
+            merge_terms(base, top_kept, {"gradients": top_gradients}, held),
         ),
         Phase(
             "backward (first layer)",
-            _merge(base, bottom_kept, {"gradients": bottom_gradients}, bottom_flight, held),
+            merge_terms(base, bottom_kept, {"gradients": bottom_gradients}, held),
         ),
+        *_embedding_phase(arch, state, shape, base, held),
         Phase(
             "optimizer step",
-            _merge(
+            merge_terms(
                 {**base, "gradients": state.gradients},
                 {"optimizer_step": state.step_buffer},
                 held,
             ),
         ),
+    ]
+
+
+def _layer_forward_phase(
+    shape: StepShape,
+    saved: list[LayerSaved],
+    base: dict[str, int],
+    kept: dict[str, int],
+    held: dict[str, int],
+) -> list[Phase]:
+    """Inside a checkpointed layer's forward: the inputs kept so far and what the forward builds
+    whole however little it keeps, peft's merged expert weights (``_LoraFactorsProxy``, both
+    stacks), which the phase at the loss no longer holds."""
+    merged = max(layer.per_layer.get("merged_expert_weights", 0) for layer in saved)
+    if not shape.checkpointing or not merged:
+        return []
+    return [
+        Phase("forward (layer)", merge_terms(base, kept, {"merged_expert_weights": merged}, held))
+    ]
+
+
+def _embedding_phase(
+    arch: Architecture,
+    state: ModelState,
+    shape: StepShape,
+    base: dict[str, int],
+    held: dict[str, int],
+) -> list[Phase]:
+    """A trained input embedding's backward, last: every gradient made, the gradient reaching
+    the embedding and the kernel's segment sums; a tied embedding's gradient is a new tensor
+    until AccumulateGrad adds it to the lm_head's."""
+    regime = shape.setting.regime
+    if not regime.base_trainable:
+        return []
+    h = arch.hidden_size
+    per_token = (
+        regime.residual_bytes * h
+        + EMBEDDING_BACKWARD_PARTIAL_BYTES * h
+        + EMBEDDING_BACKWARD_INDEX_BYTES
+    )
+    tied = state.head_gradients if arch.tie_word_embeddings else 0
+    gradients = {} if shape.gradients_persist else {"gradients": state.gradients}
+    return [
+        Phase(
+            "backward (embedding)",
+            merge_terms(
+                base, gradients, {"embedding_backward": per_token * shape.tokens + tied}, held
+            ),
+        )
     ]
 
 

@@ -21,7 +21,7 @@ torch.optim and peft set a run up:
   (the default) upcasts bf16/fp16 adapter weights to fp32, so adapters, their gradients and their
   optimizer state are fp32. ``qlora`` is the same over a bitsandbytes NF4 base computing in bf16
   (``Linear4bit``; its dequantisation buffer is a transient of
-  :mod:`linter.memory.training_activations`). No QLoRA step was measured; peft's
+  :mod:`linter.memory.training_backward`). No QLoRA step was measured; peft's
   ``prepare_model_for_kbit_training``, which casts the remaining 16-bit parameters (embeddings,
   norms, lm_head) to fp32, is not assumed.
 

@@ -1,5 +1,6 @@
-"""The training estimate against 77 training steps measured on an H200 (data/training_h200.jsonl,
-its source in data/README.md): every case within its band, every fit verdict right."""
+"""The training estimate against 92 training steps measured on an H200 (data/training_h200.jsonl,
+its source in data/README.md): 77 it was developed on and 15 measured after as validation; every
+case within its band, every fit verdict right."""
 
 from __future__ import annotations
 
@@ -31,7 +32,13 @@ SCRIPT = _script()
 META, ROWS = SCRIPT.load()
 _label = SCRIPT.label
 #: Each case's band: the estimate is within 1.5% of the measured peak plus the CUDA context.
+#: The validation set is held to the same band: allocations are deterministic, and what the
+#: estimate leaves out (kernels' internal buffers, the cuBLAS workspaces an earlier case left
+#: in the baseline, routed experts summed rather than walked) stays under 1.1% on every set.
 BAND = 0.015
+#: The two cuBLAS workspaces the estimate holds: earlier cases' are already in the baseline the
+#: script measures the phases from.
+WORKSPACES = 2 * 32 * 2**20
 
 
 def estimate(row: dict[str, Any]) -> TrainingEstimate:
@@ -49,9 +56,13 @@ def test_the_catalogue_h200_is_the_measured_card() -> None:
     assert gpu.cuda_context_bytes == META["cuda_context_bytes"]
 
 
-def test_the_data_has_both_sets() -> None:
+def test_the_data_has_three_sets() -> None:
     sets = [row["set"] for row in ROWS]
-    assert (sets.count("reference"), sets.count("session"), len(ROWS)) == (30, 47, 77)
+    counts = (sets.count("reference"), sets.count("session"), sets.count("validation"))
+    assert (*counts, len(ROWS)) == (30, 47, 15, 92)
+
+
+VALIDATION = [r for r in ROWS if r["set"] == "validation"]
 
 
 @pytest.mark.parametrize("row", [r for r in ROWS if r["ok"]], ids=_label)
@@ -72,25 +83,43 @@ def test_cases_that_ran_out_of_memory_do_not_fit(row: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize(
     ("subset", "median", "worst"),
-    [("reference", 0.005, 0.005), ("session", 0.005, BAND), (None, 0.005, BAND)],
+    [
+        ("reference", 0.005, 0.005),
+        ("session", 0.005, BAND),
+        ("validation", 0.005, 0.005),
+        (None, 0.005, BAND),
+    ],
 )
 def test_error_over_the_sets(subset: str | None, median: float, worst: float) -> None:
-    """The issue's targets are median 3% and worst 7% on the reference set; the estimate is
-    held far inside them."""
+    """The issue's targets are median 3% and worst 7% on the development sets; the estimate is
+    held far inside them, and inside them on the validation set too."""
     errors = [abs(error(r)) for r in ROWS if r["ok"] and subset in (None, r["set"])]
     assert statistics.median(errors) <= median
     assert max(errors) <= worst
 
 
-def test_session_phases_follow_the_step() -> None:
-    """Where the session set records the second step's phases, the estimate's phases are
-    within 1.5% of each, plus the two cuBLAS workspaces: the script measures from what was
-    allocated when the case began, and workspaces from earlier cases are already in that."""
+def test_validation_within_the_held_aside_bands() -> None:
+    """The issue's bands for a set the estimate was not fitted to: median 5%, worst 10%, no
+    wrong fit verdict."""
+    errors = [abs(error(r)) for r in VALIDATION]
+    assert all(r["ok"] for r in VALIDATION)
+    assert all(estimate(r).fits for r in VALIDATION)
+    assert statistics.median(errors) <= 0.05
+    assert max(errors) <= 0.10
+
+
+def test_phases_follow_the_step() -> None:
+    """Where the session and validation sets record the second step's phases, the estimate's
+    phases are within 1.5% of each, plus the two cuBLAS workspaces."""
     context = META["cuda_context_bytes"]
-    workspaces = 2 * 32 * 2**20
     names = {
-        "fwd_peak": ("forward (loss)",),
-        "bwd_peak": ("loss backward", "backward (last layer)", "backward (first layer)"),
+        "fwd_peak": ("forward (loss)", "forward (layer)"),
+        "bwd_peak": (
+            "loss backward",
+            "backward (last layer)",
+            "backward (first layer)",
+            "backward (embedding)",
+        ),
         "opt_peak": ("optimizer step",),
     }
     checked = 0
@@ -99,8 +128,20 @@ def test_session_phases_follow_the_step() -> None:
             continue
         phases = estimate(row).phases
         for measured, ours in names.items():
-            predicted = max(phases[name] for name in ours) - context
-            slack = BAND * row[measured] + workspaces
+            predicted = max(phases[name] for name in ours if name in phases) - context
+            slack = BAND * row[measured] + WORKSPACES
             assert abs(predicted - row[measured]) <= slack, (_label(row), measured)
             checked += 1
-    assert checked == 3 * 45
+    assert checked == 3 * (45 + 15)
+
+
+def test_a_checkpointed_layer_backward_is_not_its_kept_tensors_plus_every_gradient() -> None:
+    """Mistral-7B-v0.3, LoRA on every linear, checkpointed, 2 x 4096 tokens (validation set):
+    the last layer's backward peaks while its forward is recomputed, below the loss's backward,
+    which the run measured (the sum of everything kept and every gradient was 0.4 GiB over)."""
+    row = next(r for r in VALIDATION if r["model"] == "mistralai/Mistral-7B-v0.3" and r["ckpt"])
+    phases = estimate(row).phases
+    measured = row["bwd_peak"] + META["cuda_context_bytes"]
+    assert phases["backward (last layer)"] < phases["loss backward"]
+    assert phases["backward (last layer)"] - WORKSPACES <= measured
+    assert abs(error(row)) <= 0.005

@@ -11,7 +11,9 @@ from linter.memory.architecture import Architecture, architecture_from_hf_config
 from linter.memory.gpus import GpuSpec
 from linter.memory.lora import LoraConfig, lora_parameters, resolve_targets
 from linter.memory.training import term_groups
-from linter.memory.training_activations import Setting, backward_in_flight, layer_saved
+from linter.memory.training_activations import Setting, layer_saved
+from linter.memory.training_backward import layer_backward, summed_flight
+from linter.memory.training_layout import layer_layout
 from linter.memory.training_peak import FRAGMENT_PER_BLOCK, cublas_workspace_bytes
 from linter.memory.training_regime import training_regime
 from linter.memory.weights import weight_bytes
@@ -249,8 +251,105 @@ def test_expert_dispatch_and_merged_expert_weights() -> None:
     stacks = e * 2 * i * h + e * h * i
     factors = 32 * e * (h + 2 * i) + 16 * e * (i + h)
     assert merged == c * (stacks + factors) + c * e * h
-    flight = backward_in_flight(arch, 1, setting).per_layer["backward_in_flight"]
+    flight = summed_flight(arch, layer_layout(arch, 1), setting).per_layer["backward_in_flight"]
     assert flight == c * (e * 2 * i * h - e * h * i)  # gate_up's gradient once down's is freed
+    # routed experts are not walked: the layer holds all it kept and that flight at once
+    held = layer_backward(arch, 1, setting, True).held.per_layer
+    assert held["backward_in_flight"] == flight
+
+
+def _peak(regime: tuple[str, str, str], recompute: bool, lora: LoraConfig | None = None) -> Any:
+    """Layer 1 of :func:`tiny` over 2048 tokens, where what is in flight outweighs the layer's
+    own gradients (made or not, they decide between moments too)."""
+    setting = Setting(training_regime(*regime), lora, 1, 2048)
+    return layer_backward(tiny(), 1, setting, recompute)
+
+
+def test_a_recomputed_lora_layer_peaks_at_its_up_projection() -> None:
+    """Checkpointed, LoRA on every linear: the rerun forward stops at the last tensor it saves;
+    at up_proj, lora_B's fp32 output and its scaled copy sit beside the base output, while the
+    residual, the normed input, the arriving gradient and down's two branch gradients wait;
+    down's tensors and up's output do not exist yet, and no gradient of the layer is made."""
+    h, i, r = 64, 128, 8
+    lora = LoraConfig(r)
+    kept = saved(tiny(), LORA, lora=lora)
+    peak = _peak(LORA, True, lora)
+    stream = 2 * h + 2 * h + 2 * h + (4 * h + 2 * h)
+    assert peak.held.per_token == {
+        **kept,
+        "adapter_activations": kept["adapter_activations"] - (4 * i + 4 * r),
+        "mlp": kept["mlp"] - 2 * i,
+        "recompute_in_flight": stream + 2 * i + 8 * i,
+    }
+    assert peak.pending_gradients == 4 * lora_parameters(tiny(), lora) // 2
+
+
+def test_a_lora_layer_backward_peaks_at_down_projection() -> None:
+    """Without checkpointing: down's input gradient in fp32 from lora_A while the base branch's
+    16-bit gradient waits, beside everything the layer kept and the arriving gradient; the
+    product's (3 x I) and up's (8 x I) moments come after down's tensors are freed."""
+    h, i = 64, 128
+    lora = LoraConfig(8)
+    peak = _peak(LORA, False, lora)
+    assert peak.held.per_token == {
+        **saved(tiny(), LORA, lora=lora),
+        "backward_in_flight": 2 * h + 4 * i + 2 * h,
+    }
+
+
+@pytest.mark.parametrize(
+    ("regime", "lora", "freed", "flight"),
+    [
+        # full: down's input is freed before the product's gradient and both factors' exist
+        (FULL, None, {"projection_inputs": 2 * 128}, 2 * 64 + 3 * 2 * 128),
+        # LoRA on attention only: the frozen MLP keeps nothing of down's
+        (LORA, LoraConfig(8, ("q_proj", "v_proj")), {}, 2 * 64 + 3 * 2 * 128),
+    ],
+)
+def test_the_gated_product_backward(
+    regime: tuple[str, str, str], lora: LoraConfig | None, freed: dict[str, int], flight: int
+) -> None:
+    kept = saved(tiny(), regime, lora=lora)
+    peak = _peak(regime, True, lora)
+    assert peak.held.per_token == {
+        **{name: value - freed.get(name, 0) for name, value in kept.items()},
+        "backward_in_flight": flight,
+    }
+
+
+def test_full_training_holds_only_the_mlp_gradients_it_has_made() -> None:
+    """At the product's backward only down's weight gradient exists; the attention's, gate's
+    and up's come later."""
+    peak = _peak(FULL, False)
+    attention = 64 * 64 + 2 * 64 * 32 + 64 * 64
+    assert peak.pending_gradients == 2 * (attention + 2 * 64 * 128)
+
+
+def test_a_trained_embedding_backward_holds_every_gradient() -> None:
+    """The input embedding's backward comes last: every gradient, the gradient reaching it, the
+    kernel's fp32 partial sums and int64 indices; a tied embedding's gradient is a new tensor
+    until it is added to the lm_head's."""
+    arch = tiny()
+    est = train(arch, optimizer="adamw_fused", sequence_length=512, logits_held=False)
+    tokens, h, vocab = 512, 64, 1000
+    phase = est.phases["backward (embedding)"] - est.terms["cuda_context"]
+    state = {"weights": 4, "optimizer_states": 8, "gradients": 4}
+    per_token = 4 * h + 4 * h + 48
+    expected = sum(state.values()) * arch.parameters + 2 * 32 * MIB
+    assert phase == expected + per_token * tokens + 4 * vocab * h
+    assert "backward (embedding)" not in train(arch, method="lora").phases
+
+
+def test_a_checkpointed_moe_forward_builds_the_merged_expert_weights() -> None:
+    arch = architecture_from_hf_config(MOE)
+    est = train(arch, method="lora", gradient_checkpointing=True, sequence_length=512)
+    merged = layer_saved(
+        arch, 1, Setting(training_regime(*LORA), LoraConfig(16), 1, 512)
+    ).per_layer["merged_expert_weights"]
+    layer_inputs = 2 * 512 * 64 * 2
+    base = est.phases["forward (layer)"] - est.phases["optimizer step"]
+    assert base == layer_inputs + merged - 2 * est.trainable_parameters * 4
+    assert "forward (layer)" not in train(arch, method="lora", sequence_length=512).phases
 
 
 def test_loss_terms_and_held_logits() -> None:
@@ -284,9 +383,13 @@ def test_optimizer_step_holds_everything_and_its_buffer() -> None:
     n = 8_030_261_248
     foreach = train(llama, sequence_length=512, gradient_checkpointing=True)
     fused = train(llama, sequence_length=512, gradient_checkpointing=True, optimizer="adamw_fused")
-    assert foreach.peak_phase == fused.peak_phase == "optimizer step"
+    assert foreach.peak_phase == "optimizer step"
     assert foreach.terms["optimizer_step"] == 4 * n and "optimizer_step" not in fused.terms
-    assert foreach.required_bytes - fused.required_bytes == 4 * n
+    # the fused step adds nothing to the gradients: the embedding's backward, which holds
+    # them all and its own transients, is the peak
+    embedding = 512 * (4 * 4096 + 4 * 4096 + 48)
+    assert fused.peak_phase == "backward (embedding)"
+    assert foreach.required_bytes - fused.required_bytes == 4 * n - embedding
 
 
 def test_persisting_gradients_join_every_phase() -> None:
@@ -313,8 +416,8 @@ def test_qlora_dequantises_its_largest_weight_in_backward() -> None:
     est = train(llama, method="qlora", sequence_length=512, gradient_checkpointing=True)
     assert est.weights_bytes == weight_bytes(llama, None, "nf4") + 4 * est.trainable_parameters
     setting = Setting(training_regime("qlora", "bf16", "adamw"), LoraConfig(16), 1, 512)
-    flight = backward_in_flight(llama, 0, setting).per_layer
-    assert flight["dequantization_buffer"] == 2 * 4096 * 14336
+    held = layer_backward(llama, 0, setting, True).held.per_layer
+    assert held["dequantization_buffer"] == 2 * 4096 * 14336
 
 
 def test_fragmentation_counts_large_blocks_only() -> None:
