@@ -22,6 +22,7 @@ from linter.findings import Finding, Location
 from linter.formats import MARKERS, Format, InputFile, claimed, recognise
 from linter.load import Document, Limits, LoadedFile, is_json, load_source
 from linter.load.discovery import Candidate
+from linter.load.lists import expand_lists
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import Span, parse_path
 from linter.load.sources import Source
@@ -216,9 +217,10 @@ def _reads_other_files(manifest: Manifest) -> bool:
 
 
 def _recognised(loaded: LoadedFile, file: InputFile) -> list[tuple[Document, Format]]:
-    """The documents of a file that some input format recognises, with that format."""
+    """The documents of a file that some input format recognises, with that format (the items
+    of a Kubernetes list each on its own)."""
     out = []
-    for document in loaded.documents:
+    for document in expand_lists(loaded.documents):
         input_format = recognise(document.data, file)
         if input_format is not None:
             out.append((document, input_format))
