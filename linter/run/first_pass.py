@@ -228,9 +228,12 @@ def _recognised(loaded: LoadedFile, file: InputFile) -> list[tuple[Document, For
 
 
 def _relative(candidate: Candidate, config: LoadedConfig) -> str:
-    """The candidate's path as ``assume:`` globs match it: relative to the config's folder."""
+    """The candidate's path as ``assume:`` globs match it: relative to the config's folder.
+    A rendered template on standard input matches as the template it names (a name only: it
+    is never read)."""
+    named = candidate.display if candidate.content is not None else candidate.location
     try:
-        absolute = Path(os.path.abspath(candidate.location))
+        absolute = Path(os.path.abspath(named))
         return absolute.relative_to(config.base.absolute()).as_posix()
     except ValueError:
         return candidate.display
