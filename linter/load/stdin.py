@@ -20,9 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from linter.load.discovery import Candidate
+from linter.load.scanning import Scanner
 
 STDIN_NAME = "<stdin>"
 _SOURCE = "Source:"
+_BLANKS = frozenset(" \t\r\n\f\v")
 
 
 @dataclass(frozen=True)
@@ -59,16 +61,18 @@ def split_rendered(text: str) -> list[TemplateOutput]:
     return out
 
 
-def source_of(line: str) -> str | None:
+def source_of(line: str | Scanner) -> str | None:
     """The template a ``# Source: PATH`` comment line names, or None. A scanner, not a regular
-    expression: it looks at each character of the line once, however long."""
-    stripped = line.strip()
-    if not stripped.startswith("#"):
+    expression (which went back over the path's blanks from each of its characters): each
+    character of the line is looked at once or twice, however long."""
+    scanner = line if isinstance(line, Scanner) else Scanner(line)
+    start = scanner.skip(_BLANKS, 0)
+    if not scanner.at("#", start):
         return None
-    rest = stripped[1:].lstrip()
-    if not rest.startswith(_SOURCE):
+    name = scanner.skip(_BLANKS, start + 1)
+    if not scanner.at(_SOURCE, name):
         return None
-    return rest[len(_SOURCE) :].strip() or None
+    return scanner.stripped(name + len(_SOURCE)) or None
 
 
 def _documents(lines: list[str]) -> list[tuple[int, int]]:

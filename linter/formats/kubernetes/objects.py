@@ -75,7 +75,7 @@ markers: tuple[bytes, ...] = KUBERNETES
 _KIND_LINE = re.compile(
     r"^[ \t]*(?:-[ \t]+)?[\"']?kind[\"']?[ \t]*:[ \t]*[\"']?("
     + "|".join(sorted({k for _, k in KINDS}))
-    + r")(?:List)?[\"']?[ \t]*,?[ \t]*$",
+    + r")(?:List)?[\"']?(?:[ \t]*,)?[ \t]*$",
     re.MULTILINE,
 )
 

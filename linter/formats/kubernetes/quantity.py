@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from linter.load.scanning import first_placeholder
 from linter.model.values import ValueProblem
 
 _QUANTITY = re.compile(
@@ -45,7 +46,7 @@ def parse_quantity(value: Any) -> float:
         return float(value)
     match = _QUANTITY.fullmatch(value.strip())
     if match is None:
-        if "{{" in value or "${" in value:
+        if first_placeholder(value) is not None:
             raise ValueProblem(
                 f"{value!r} is a template placeholder, not a quantity: lint the rendered output "
                 "(helm template ... | gpulint check -)"
