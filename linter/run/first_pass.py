@@ -13,6 +13,7 @@ import os
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from linter.cel.names import MISSING, SEPARATOR
@@ -33,6 +34,7 @@ from linter.policy.loader import CompiledRule
 from linter.policy.selection import RuleSettings
 from linter.report.fingerprint import line_hashes
 from linter.run import suppressions
+from linter.run.failures import contained
 from linter.run.file_result import A_TEMPLATE, NOTHING_OURS, FileResult, LineInfo
 from linter.run.wide_parts import Anchors, Deferred, defer
 
@@ -148,7 +150,13 @@ def read_file(
         result.skipped = A_TEMPLATE
     manifests: list[Manifest] = []
     for document, input_format in recognised:
-        adapted = input_format.adapt(document, file)
+        adapted = contained(
+            partial(input_format.adapt, document, file),
+            partial(Location, candidate.display, document.source_map.document, document.index),
+        )
+        if isinstance(adapted, Finding):
+            result.findings.append(adapted)
+            continue
         result.findings.extend(adapted.findings)
         manifests.extend(adapted.manifests)
     return result, manifests, loaded.text
@@ -176,23 +184,38 @@ def _load_findings(loaded: LoadedFile, display: str) -> Iterator[Finding]:
 
 def _check_manifests(manifests: list[Manifest], plan: FirstPass, result: FileResult) -> None:
     here = {target(m): m for m in manifests}
-    residency = plan.config.config.residency
-    wide = result.wide_parts()
     for manifest in manifests:
-        variables = activation(manifest, residency)
-        values = Values(variables)
-        profile = profile_of(manifest)
-        result.findings.extend(
-            plan.local.evaluate(manifest, values, profile, lambda f, d, p: here.get((f, d, p)))
+        failed = contained(
+            partial(_check_manifest, manifest, plan, result, here), partial(manifest.location, ())
         )
-        # after the rules: a record reuses a local fact they had computed (the monthly cost)
-        made = records(manifest, variables["facts"].computed)
-        if any(record is not None for record in made):
-            wide.records.append((target(manifest), made))
-        if manifest.kind in plan.anchors:
-            wide.deferred.append(_deferred(manifest, values, profile, plan))
+        if failed is not None:
+            result.findings.append(failed)
         if _reads_other_files(manifest):
             result.cacheable = False
+
+
+def _check_manifest(
+    manifest: Manifest,
+    plan: FirstPass,
+    result: FileResult,
+    here: dict[tuple[str, int, int], Manifest],
+) -> None:
+    """The local rules over one manifest, and what pass 2 needs of it."""
+    variables = activation(manifest, plan.config.config.residency)
+    values = Values(variables)
+    profile = profile_of(manifest)
+    findings = list(
+        plan.local.evaluate(manifest, values, profile, lambda f, d, p: here.get((f, d, p)))
+    )
+    # after the rules: a record reuses a local fact they had computed (the monthly cost)
+    made = records(manifest, variables["facts"].computed)
+    deferred = _deferred(manifest, values, profile, plan) if manifest.kind in plan.anchors else None
+    result.findings.extend(findings)
+    wide = result.wide_parts()
+    if any(record is not None for record in made):
+        wide.records.append((target(manifest), made))
+    if deferred is not None:
+        wide.deferred.append(deferred)
 
 
 def _deferred(manifest: Manifest, values: Values, profile: str | None, plan: FirstPass) -> Deferred:

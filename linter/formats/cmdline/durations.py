@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from linter.model.values import LARGEST_WHOLE, out_of_range
+
 UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800}
 # Applied to the stripped value, bounded: blanks on both sides of an optional unit
 # (``\s*([a-z]?)\s*``) cost a long run of blanks its square in backtracking.
@@ -33,12 +35,18 @@ def seconds(value: object, bare_unit: str, units: str) -> int:
     if isinstance(value, int):
         if value < 0:
             raise DurationProblem(f"expected {expected}, got {value!r}")
-        return value * UNIT_SECONDS[bare_unit]
+        return _bounded(value * UNIT_SECONDS[bare_unit])
     written = value.strip().lower()
     match = _WRITTEN.fullmatch(written) if len(written) <= MAX_DURATION_TEXT else None
     if match is None or (match.group(2) and match.group(2) not in units):
         raise DurationProblem(f"expected {expected}, got {value!r}")
-    return int(match.group(1)) * UNIT_SECONDS[match.group(2) or bare_unit]
+    return _bounded(int(match.group(1)) * UNIT_SECONDS[match.group(2) or bare_unit])
+
+
+def _bounded(total_seconds: int) -> int:
+    if total_seconds > LARGEST_WHOLE:
+        raise DurationProblem(str(out_of_range(f"{total_seconds} seconds")))
+    return total_seconds
 
 
 def minutes(total_seconds: int) -> int:

@@ -17,6 +17,7 @@ from linter.formats.kubernetes.labels import gpu_resources
 from linter.formats.kubernetes.placeholders import unrendered
 from linter.load.positions import Path
 from linter.model.provenance import Origin
+from linter.model.values import LARGEST_WHOLE, out_of_range
 
 Report = Callable[[Origin, str], None]
 """Where a reader says what is wrong with the document (``WorkloadBuilder.problem``)."""
@@ -150,7 +151,10 @@ def quantity(value: Any, what: str, path: Path, report: Report) -> int | None:
 def whole(value: Any, what: str, path: Path, report: Report, minimum: int = 0) -> int | None:
     """A count written as a YAML integer (``replicas: 2``); anything else is reported."""
     if isinstance(value, int) and not isinstance(value, bool) and value >= minimum:
-        return value
+        if value <= LARGEST_WHOLE:
+            return value
+        report(Origin(path), str(out_of_range(what)))
+        return None
     message = unrendered(what, value) if isinstance(value, str) else None
     report(Origin(path), message or f"{what} {value!r} is not a whole number of {minimum} or more")
     return None
