@@ -151,15 +151,15 @@ def from_log(args: argparse.Namespace) -> str:
     that would correct future estimates for that GPU and engine version."""
     from dataclasses import replace
 
+    from linter.load import Refusal, read_bounded
     from linter.memory import architecture_from_catalogue
     from linter.memory.replay import replay
-    from linter.memory.vllm_log import parse_log
+    from linter.memory.vllm_log import MAX_LOG_BYTES, parse_log
 
-    try:
-        text = Path(args.from_log).read_text(encoding="utf-8", errors="replace")
-    except OSError as err:
-        raise UsageError(f"{args.from_log}: {err}") from None
-    log = parse_log(text)
+    content = read_bounded(Path(args.from_log), MAX_LOG_BYTES)
+    if isinstance(content, Refusal):
+        raise UsageError(f"{args.from_log}: {content.message()}")
+    log = parse_log(content.decode("utf-8", errors="replace"))
     model = args.model or log.model
     if args.model_config:
         arch = _architecture(args)
