@@ -225,6 +225,7 @@ def _render(result: RunResult, format_name: str, options: RenderOptions) -> Kept
         max(ranks, default=None),
         result.files_checked,
         tuple(result.skipped),
+        tuple(result.reads),
     )
 
 

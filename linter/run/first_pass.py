@@ -19,6 +19,7 @@ from pathlib import Path
 from linter.cel.names import MISSING, SEPARATOR
 from linter.config import LoadedConfig
 from linter.facts import RUN_WIDE, records, run_sides, target
+from linter.facts.reads import files_read
 from linter.findings import Finding, Location
 from linter.formats import MARKERS, Format, InputFile, claimed, recognise
 from linter.load import Document, Limits, LoadedFile, is_json, load_source
@@ -26,7 +27,7 @@ from linter.load.discovery import Candidate
 from linter.load.lists import expand_lists
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import Span, parse_path
-from linter.load.sources import Source
+from linter.load.sources import Source, read_digest
 from linter.model.assumptions import assumptions_for
 from linter.model.manifest import Manifest
 from linter.policy.evaluator import Evaluator, Values, activation, is_run_wide, profile_of
@@ -190,8 +191,8 @@ def _check_manifests(manifests: list[Manifest], plan: FirstPass, result: FileRes
         )
         if failed is not None:
             result.findings.append(failed)
-        if _reads_other_files(manifest):
-            result.cacheable = False
+        for read in files_read(manifest):
+            result.reads.append((read, read_digest(read)))
 
 
 def _check_manifest(
@@ -230,13 +231,6 @@ def _deferred(manifest: Manifest, values: Values, profile: str | None, plan: Fir
         if value is not MISSING:
             read[name] = value
     return defer(manifest, read, plan.anchors[manifest.kind])
-
-
-def _reads_other_files(manifest: Manifest) -> bool:
-    """A manifest that names a model.config: its result depends on that file too."""
-    spec = manifest.data.get("spec")
-    model = spec.get("model") if isinstance(spec, dict) else None
-    return isinstance(model, dict) and bool(model.get("config"))
 
 
 def _recognised(loaded: LoadedFile, file: InputFile) -> list[tuple[Document, Format]]:

@@ -18,7 +18,7 @@ from linter.config import LoadedConfig
 from linter.findings import Finding, Skipped
 from linter.load import DEFAULT_MAX_BYTES
 from linter.load.discovery import Candidate, Discovery, chart_templates_reason, find_candidates
-from linter.load.sources import Hashed, Source, read_source
+from linter.load.sources import FileRead, Hashed, Source, read_source
 from linter.policy.loader import CompiledRule, Rulebook
 from linter.policy.selection import RuleSettings, Selection, resolve_severity
 from linter.report.record import Report, RuleInfo
@@ -54,6 +54,9 @@ class RunResult:
     # what a report printed for this run may be kept under (linter/commands/kept_report.py).
     run_key: str = ""
     files_key: str = ""
+    # The other files the results read (a model.config), with the digest of each as read: a
+    # report kept for this run is used only while they are unchanged.
+    reads: list[tuple[FileRead, str]] = field(default_factory=list)
 
     def report(self) -> Report:
         """The record renderers take: findings, and every rule with this run's severity."""
@@ -157,10 +160,19 @@ class Prepared:
 
     @property
     def files_key(self) -> str:
-        """The digest of every file's path and hash as read now ("" without a cache)."""
+        """The digest of every file's path and hash as read now, and of what discovery left out
+        ("" without a cache)."""
         if self.hashed is None:
             return ""
-        return files_digest(file.key for file in self.hashed)
+        return self._with_discovery(files_digest(file.key for file in self.hashed))
+
+    def _with_discovery(self, files: str) -> str:
+        """``files`` (the digest of the file keys) with what discovery left out: the report
+        names the excluded files, the folders too deep and the charts' templates, so one kept
+        for other such files must not be used (an excluded file added since)."""
+        discovery = self.discovery
+        left_out = (discovery.excluded, discovery.too_deep, discovery.chart_templates)
+        return files_digest([files, *(f"{len(names)}\0" + "\0".join(names) for names in left_out)])
 
     def answered(self, files_checked: int, skipped: Sequence[Skipped]) -> RunResult:
         """The run as a report kept for these same files describes it: nothing linted, so no
@@ -197,8 +209,10 @@ class Prepared:
         ]
         checked = sum(1 for result in results if result.checked)
         lines = {result.display: result.lines for result in results if result.lines}
+        reads = dict(read for result in results for read in result.reads)
         # keyed by the files as linted (one edited since it was hashed is linted as it is now)
-        return self._result(findings, checked, skipped, lines, digest if self.cache else "")
+        files_key = self._with_discovery(digest) if self.cache else ""
+        return self._result(findings, checked, skipped, lines, files_key, list(reads.items()))
 
     def _result(
         self,
@@ -207,6 +221,7 @@ class Prepared:
         skipped: list[Skipped],
         lines: dict[str, dict[int, LineInfo]],
         files_key: str,
+        reads: list[tuple[FileRead, str]] | None = None,
     ) -> RunResult:
         return RunResult(
             findings,
@@ -220,6 +235,7 @@ class Prepared:
             self.selection.disabled_by_config(self.rulebook),
             self.run_key,
             files_key,
+            reads or [],
         )
 
 
@@ -249,6 +265,7 @@ def _key(rulebook: Rulebook, config: LoadedConfig, selection: Selection, lines: 
     covers); each file's result is stored under it by the file's path and content hash."""
     inputs = [
         config.config.model_dump_json(),
+        f"config {config.path} {config.digest}",
         repr(selection.select),
         repr(selection.ignore),
         f"lines {lines}",
