@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import dataclasses
 import json
 import sys
 from collections.abc import Iterable
@@ -144,12 +145,14 @@ def run(args: argparse.Namespace) -> int:
     # The report printed for the same rules, configuration, files and output is printed again,
     # without linting (never with a baseline, a cost base, standard input or colour).
     keep = not (args.baseline or args.write_baseline or cost_base or "-" in paths or options.color)
-    output = _output_key(args, options)
+    output = _output_key(args, options, setup.config)
     kept = _kept_report(cache, prepared.run_key, prepared.files_key, output) if keep else None
     if kept is not None:
         result = prepared.answered(kept.files_checked, kept.skipped)
     else:
         result = prepared.run(cost_base)
+    if args.fail_on is None and setup.config.config.fail_on is not None:
+        result = dataclasses.replace(result, fail_on=setup.config.config.fail_on)
     for skipped in result.skipped:
         _note(f"skipped {skipped.file}: {skipped.reason}")
     for folder in result.too_deep:
@@ -246,9 +249,13 @@ def _print(pieces: Iterable[bytes]) -> None:
     buffer.flush()
 
 
-def _output_key(args: argparse.Namespace, options: RenderOptions) -> str:
-    """Everything besides the findings that the printed report depends on."""
-    return json.dumps([args.format, str(options.base), str(options.root), options.category])
+def _output_key(args: argparse.Namespace, options: RenderOptions, config: LoadedConfig) -> str:
+    """Everything besides the findings that the printed report depends on (``--fail-on`` only
+    where it overrides the configuration's ``failOn``, which the report then does not name)."""
+    overrides = args.fail_on if config.config.fail_on is not None else None
+    return json.dumps(
+        [args.format, str(options.base), str(options.root), options.category, overrides]
+    )
 
 
 def _options(args: argparse.Namespace) -> RenderOptions:

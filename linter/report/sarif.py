@@ -193,7 +193,9 @@ def build(report: Report, options: RenderOptions | None = None) -> Sarif:
 
 
 def _invocation(report: Report, places: RenderOptions) -> om.Invocation:
-    """The run itself: the files it did not lint, and why, as notifications at their files."""
+    """The run itself: the files it did not lint, and why, as notifications at their files;
+    what the configuration changed (rules turned off or lowered, ``failOn``, files excluded)
+    as configuration notifications."""
     skipped = [
         om.Notification(
             level="note",
@@ -208,7 +210,14 @@ def _invocation(report: Report, places: RenderOptions) -> om.Invocation:
         )
         for s in report.skipped
     ]
-    return om.Invocation(execution_successful=True, tool_execution_notifications=skipped or None)
+    configured = [
+        om.Notification(level="note", message=om.Message(text=notice)) for notice in report.notices
+    ]
+    return om.Invocation(
+        execution_successful=True,
+        tool_execution_notifications=skipped or None,
+        tool_configuration_notifications=configured or None,
+    )
 
 
 def dumps(document: dict[str, Any]) -> str:

@@ -50,6 +50,10 @@ class RunResult:
     excluded: list[str] = field(default_factory=list)  # files matched by ``exclude``
     too_deep: list[str] = field(default_factory=list)  # folders too deep to search
     disabled_rules: list[str] = field(default_factory=list)  # ids turned off by the config
+    # "GL101 from error to warning" for each severity the config changed
+    severities: list[str] = field(default_factory=list)
+    # the config's failOn when it decides the exit status (the command line gives none)
+    fail_on: str | None = None
     # With a result cache: the key of the run's inputs and the digest of its files as linted,
     # what a report printed for this run may be kept under (linter/commands/kept_report.py).
     run_key: str = ""
@@ -74,16 +78,26 @@ class RunResult:
         )
 
     def configuration_note(self) -> str | None:
-        """What the configuration file left out of the run, so that a repository cannot switch
-        rules or files off without it showing: ``Configuration turned off 2 rules (GL202,
-        GL206) and excluded 3 files.``; None when it left out nothing."""
+        """What the configuration file changed in the run, so that a repository cannot switch
+        rules or files off, lower a rule or stop findings failing the run without it showing:
+        ``Configuration turned off 2 rules (GL202, GL206), changed the severity of 1 rule
+        (GL101 from error to warning), set failOn: never and excluded 3 files.``; None when it
+        changed nothing."""
         parts = []
         if self.disabled_rules:
             rules = plural(len(self.disabled_rules), "rule")
             parts.append(f"turned off {rules} ({', '.join(self.disabled_rules)})")
+        if self.severities:
+            rules = plural(len(self.severities), "rule")
+            parts.append(f"changed the severity of {rules} ({', '.join(self.severities)})")
+        if self.fail_on is not None:
+            parts.append(f"set failOn: {self.fail_on}")
         if self.excluded:
             parts.append(f"excluded {plural(len(self.excluded), 'file')}")
-        return f"Configuration {' and '.join(parts)}." if parts else None
+        if not parts:
+            return None
+        listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+        return f"Configuration {listed}."
 
 
 def lint_paths(
@@ -233,9 +247,10 @@ class Prepared:
             self.discovery.excluded,
             self.discovery.too_deep,
             self.selection.disabled_by_config(self.rulebook),
-            self.run_key,
-            files_key,
-            reads or [],
+            self.selection.severities_by_config(self.rulebook),
+            run_key=self.run_key,
+            files_key=files_key,
+            reads=reads or [],
         )
 
 
