@@ -319,5 +319,11 @@ def _apply_baseline(result: RunResult, source: Path) -> RunResult:
                 printable(f"  {item.file}: {item.rule_id} {item.path}: {item.message}"),
                 file=sys.stderr,
             )
+    # kept, marked: counted in the summary and suppressed results in SARIF, never silently gone
     known = {id(f) for f in comparison.known}
-    return dataclasses.replace(result, findings=[f for f in result.findings if id(f) not in known])
+    reason = f"in the baseline {source}"
+    findings = [
+        dataclasses.replace(f, suppressed_reason=reason, baseline=True) if id(f) in known else f
+        for f in result.findings
+    ]
+    return dataclasses.replace(result, findings=findings)

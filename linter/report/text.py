@@ -46,5 +46,8 @@ def _summary(report: Report) -> str:
             f"Found {plural(c['errors'], 'error')}, {plural(c['warnings'], 'warning')} and "
             f"{plural(c['notes'], 'note')} in {files}"
         )
-    tail = f" ({c['suppressed']} suppressed)" if c["suppressed"] else ""
+    hidden = [f"{c['suppressed']} suppressed"] if c["suppressed"] else []
+    if c["baselined"]:
+        hidden.append(f"{c['baselined']} matched the baseline")
+    tail = f" ({', '.join(hidden)})" if hidden else ""
     return f"{head}{tail}."
