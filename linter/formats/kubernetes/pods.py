@@ -99,13 +99,26 @@ def lookup(data: Any, path: Path) -> Any:
     return data
 
 
+#: An init container with this restart policy is a native sidecar (Kubernetes 1.29+).
+_SIDECAR_RESTART = "Always"
+
+
 def containers(pod: PodSpec) -> list[Container]:
-    """The pod's (main) containers."""
-    return [
+    """The containers that run for the pod's whole life: its ``containers``, then its native
+    sidecars (``initContainers`` with ``restartPolicy: Always``), which start first and keep
+    running beside them, holding their GPUs as long. Other init containers run to completion
+    before the pod starts and are not its workload."""
+    main = [
         Container(pod.at("containers", index), item)
         for index, item in enumerate(sequence(pod.data.get("containers")))
         if isinstance(item, Mapping)
     ]
+    sidecars = [
+        Container(pod.at("initContainers", index), item)
+        for index, item in enumerate(sequence(pod.data.get("initContainers")))
+        if isinstance(item, Mapping) and item.get("restartPolicy") == _SIDECAR_RESTART
+    ]
+    return main + sidecars
 
 
 def container_gpus(
