@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from linter.errors import UsageError
+from linter.printable import printable
 
 if TYPE_CHECKING:
     from linter.config import LoadedConfig
@@ -203,8 +204,10 @@ def render_replay(comparison: Any, label: str, source: str) -> str:
         ("GPU KV cache size", logged.kv_cache_tokens, estimate.kv_cache_tokens, "tok"),
         ("max concurrency", logged.max_concurrency, estimate.max_concurrency, "x"),
     ]
+    # the label (the model the log names) and the source are text from the log and its name
     lines = [
-        f"{label} on {estimate.gpus} x {estimate.gpu}, max_model_len {estimate.context}",
+        f"{printable(label, line_start=True)} on {estimate.gpus} x {estimate.gpu}, "
+        f"max_model_len {estimate.context}",
         f"  {estimate.accounting}",
         "",
         f"  {'':<20}{'logged':>16}{'gpulint':>16}",
@@ -214,7 +217,7 @@ def render_replay(comparison: Any, label: str, source: str) -> str:
     verdict = {None: "not logged", True: "refused", False: "started"}
     predicted_verdict = "refuses" if estimate.starts is False else "starts"
     lines.append(f"  {'start-up':<20}{verdict[logged.refused]:>16}{predicted_verdict:>16}")
-    entry = comparison.calibration_entry(f"start-up log {source}")
+    entry = comparison.calibration_entry(f"start-up log {printable(source)}")
     if entry is not None:
         lines += ["", "  calibration entry (add under `calibrations:` in a calibration file):"]
         lines += [
