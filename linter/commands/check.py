@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 HELP = "lint manifests (files or directories, recursively)"
 FAIL_LEVELS = ("error", "warning", "note", "never")
+DEFAULT_FAIL_ON = "error"
 
 
 def _split(values: list[str]) -> list[str]:
@@ -151,8 +152,9 @@ def run(args: argparse.Namespace) -> int:
         result = prepared.answered(kept.files_checked, kept.skipped)
     else:
         result = prepared.run(cost_base)
-    if args.fail_on is None and setup.config.config.fail_on is not None:
-        result = dataclasses.replace(result, fail_on=setup.config.config.fail_on)
+    configured_fail_on = setup.config.config.fail_on
+    if args.fail_on is None and configured_fail_on not in (None, DEFAULT_FAIL_ON):
+        result = dataclasses.replace(result, fail_on=configured_fail_on)
     for skipped in result.skipped:
         _note(f"skipped {skipped.file}: {skipped.reason}")
     for folder in result.too_deep:
@@ -176,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
         write_report(Path(args.output), kept.pieces(), "cannot write the report")
     else:
         _print(kept.pieces())
-    fail_on = args.fail_on or setup.config.config.fail_on or "error"
+    fail_on = args.fail_on or setup.config.config.fail_on or DEFAULT_FAIL_ON
     if fail_on == "never":
         return 0
     return 1 if kept.worst is not None and kept.worst >= Severity(fail_on).rank else 0

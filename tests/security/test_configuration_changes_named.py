@@ -78,9 +78,14 @@ def test_a_command_line_fail_on_is_the_users_and_is_not_named(work: Path) -> Non
 
 
 def test_a_configuration_that_changes_nothing_is_not_named(work: Path) -> None:
+    """``failOn: error`` and a severity equal to the rule's own are the defaults, written out."""
     (work / ".gpulint.yaml").write_text("failOn: error\nrules:\n  GL202: {severity: error}\n")
-    # failOn given in the file is named even when it is the default: it decides the exit status
-    assert run_cli("check", "job.yaml").out.splitlines()[-1] == "Configuration set failOn: error."
-    (work / ".gpulint.yaml").write_text("rules:\n  GL202: {severity: error}\n")
+    text = run_cli("check", "job.yaml").out
+    assert text.splitlines()[-1] == "Found 1 error, 0 warnings and 0 notes in 1 file."
     sarif = json.loads(run_cli("check", "--format", "sarif", "job.yaml").out)
     assert "toolConfigurationNotifications" not in sarif["runs"][0]["invocations"][0]
+
+
+def test_a_stricter_fail_on_is_named_too(work: Path) -> None:
+    (work / ".gpulint.yaml").write_text("failOn: note\n")
+    assert run_cli("check", "job.yaml").out.splitlines()[-1] == "Configuration set failOn: note."
