@@ -31,13 +31,49 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def option_or_file(arguments: Sequence[str]) -> str | None:
+    """Why ``arguments`` are refused, or None.
+
+    A file name is untrusted: pre-commit and a shell glob pass a committed file named
+    ``--write-baseline=x.yaml`` as an argument, where it would be parsed as an option (the
+    findings written to x.yaml, the run exiting 0). Hooks and the Action pass ``--`` before file
+    names, and everything after ``--`` is a path, a name that starts with ``-`` included. What
+    is left ambiguous is refused rather than guessed: an option that is also the name of a file
+    here (a caller that forgot ``--``), and after ``--`` a name that starts with ``-`` and is no
+    file (an option put after ``--``, which would be silently ignored as a missing path).
+    """
+    for index, argument in enumerate(arguments):
+        if argument == "--":
+            for path in arguments[index + 1 :]:
+                if _option_like(path) and not os.path.lexists(path):
+                    return f"{path!r} follows -- but is not a file; options go before --"
+            return None
+        if _option_like(argument) and os.path.lexists(argument):
+            return (
+                f"{argument!r} is both an option and a file here; put -- before file names "
+                "(gpulint check [OPTIONS] -- FILE...)"
+            )
+    return None
+
+
+def _option_like(argument: str) -> bool:
+    return argument.startswith("-") and argument != "-"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     # pydantic looks up plugin entry points on first use (~25 ms of importlib.metadata);
     # gpulint uses none, and a pre-commit hook feels every millisecond of start-up.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     garbage_collection.pause()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    mixed = option_or_file(arguments)
+    if mixed is not None:
+        from linter.printable import printable
+
+        print(f"gpulint: error: {printable(mixed)}", file=sys.stderr)
+        return EXIT_ERROR
+    args = parser.parse_args(arguments)
     if args.command is None:
         parser.print_help()
         return EXIT_ERROR

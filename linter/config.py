@@ -9,6 +9,7 @@ with ``--config`` is the user's own choice and is read wherever it is.
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -133,10 +134,19 @@ class LoadedConfig:
     """A validated config plus where it came from (to resolve relative paths and to point at
     keys when a rule id or option in it is wrong)."""
 
-    def __init__(self, config: Config, path: Path | None, source_map: SourceMap | None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        path: Path | None,
+        source_map: SourceMap | None,
+        digest: str = "",
+    ) -> None:
         self.config = config
         self.path = path
         self.source_map = source_map
+        # of the file's bytes: messages name its lines ("assumed from .gpulint.yaml:12"), so a
+        # result kept for one layout of the same settings is not another's
+        self.digest = digest
         self.assume = self._assume_blocks()
 
     def _assume_blocks(self) -> tuple[AssumeBlock, ...]:
@@ -207,7 +217,7 @@ def find_config(start: Path) -> Path | None:
             if (directory / name).is_file():
                 return directory / name
         pyproject = directory / "pyproject.toml"
-        if pyproject.is_file() and _pyproject_table(pyproject, root) is not None:
+        if pyproject.is_file() and _pyproject_table(pyproject, root)[0] is not None:
             return pyproject
         if directory == root:
             break
@@ -220,7 +230,8 @@ def load_config(path: Path | None, root: Path | None = None) -> LoadedConfig:
     if path is None:
         return LoadedConfig(Config(), None, None)
     if path.name == "pyproject.toml":
-        data = _pyproject_table(path, root) or {}
+        table, text = _pyproject_table(path, root)
+        data = table or {}
         source_map = None
     else:
         loaded = read(path, max_bytes=CONFIG_MAX_BYTES, root=root)
@@ -230,6 +241,8 @@ def load_config(path: Path | None, root: Path | None = None) -> LoadedConfig:
         document = loaded.documents[0] if loaded.documents else None
         data = document.data if document is not None and document.data is not None else {}
         source_map = document.source_map if document is not None else None
+        text = loaded.text
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     try:
         config = Config.model_validate(data)
     except ValidationError as err:
@@ -238,10 +251,11 @@ def load_config(path: Path | None, root: Path | None = None) -> LoadedConfig:
         raise LoadedConfig(Config(), path, source_map).error(
             where, describe_error(error, where)
         ) from None
-    return LoadedConfig(config, path, source_map)
+    return LoadedConfig(config, path, source_map, digest)
 
 
-def _pyproject_table(path: Path, root: Path | None) -> dict[str, Any] | None:
+def _pyproject_table(path: Path, root: Path | None) -> tuple[dict[str, Any] | None, str]:
+    """The ``[tool.gpulint]`` table, and the file's text."""
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on 3.10 only
@@ -250,8 +264,9 @@ def _pyproject_table(path: Path, root: Path | None) -> dict[str, Any] | None:
     if isinstance(content, Refusal):
         raise ConfigError(f"{path}: {content.message()}")
     try:
-        tool = tomllib.loads(content.decode("utf-8")).get("tool")
+        text = content.decode("utf-8")
+        tool = tomllib.loads(text).get("tool")
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise ConfigError(f"{path}: cannot read: {err}") from None
     table = tool.get("gpulint") if isinstance(tool, dict) else None
-    return table if isinstance(table, dict) else None
+    return (table if isinstance(table, dict) else None), text

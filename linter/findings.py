@@ -51,6 +51,10 @@ class Finding:
     related: tuple[Location, ...] = ()
     suppressed_reason: str | None = None
     fix: str | None = None
+    # matched an entry of the run's --baseline (then ``suppressed_reason`` names the file):
+    # left out of the report's findings like a suppressed one, but counted, and in SARIF a
+    # result with an external suppression
+    baseline: bool = False
 
     @property
     def level(self) -> Severity:

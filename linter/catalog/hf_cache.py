@@ -73,6 +73,22 @@ def _snapshot(repository: Path) -> Path | str | None:
     return None if not found else "several snapshots and no refs/main"
 
 
+def decisive_files(model_id: str, env: Mapping[str, str] | None = None) -> list[tuple[Path, Path]]:
+    """The files whose bytes decide what :func:`cached_config` gives for ``model_id``, each with
+    the folder its read is bounded to: ``refs/main`` and the ``config.json`` of the snapshot it
+    names (those present now, or absent: a file that appears later changes the answer too)."""
+    if not _REPO_ID.match(model_id) or ".." in model_id or "--" in model_id:
+        return []
+    repository = hub_folder(os.environ if env is None else env) / (
+        "models--" + model_id.replace("/", "--")
+    )
+    files = [(repository / "refs" / "main", repository)]
+    snapshot = _snapshot(repository)
+    if isinstance(snapshot, Path):
+        files.append((snapshot / "config.json", repository))
+    return files
+
+
 def cached_config(model_id: str, env: Mapping[str, str] | None = None) -> CachedConfig | None:
     """The cached ``config.json`` of ``model_id``; None when the cache does not hold it."""
     if not _REPO_ID.match(model_id) or ".." in model_id or "--" in model_id:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import dataclasses
 import json
 import sys
 from collections.abc import Iterable
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 
 HELP = "lint manifests (files or directories, recursively)"
 FAIL_LEVELS = ("error", "warning", "note", "never")
+DEFAULT_FAIL_ON = "error"
 
 
 def _split(values: list[str]) -> list[str]:
@@ -144,12 +146,15 @@ def run(args: argparse.Namespace) -> int:
     # The report printed for the same rules, configuration, files and output is printed again,
     # without linting (never with a baseline, a cost base, standard input or colour).
     keep = not (args.baseline or args.write_baseline or cost_base or "-" in paths or options.color)
-    output = _output_key(args, options)
+    output = _output_key(args, options, setup.config)
     kept = _kept_report(cache, prepared.run_key, prepared.files_key, output) if keep else None
     if kept is not None:
         result = prepared.answered(kept.files_checked, kept.skipped)
     else:
         result = prepared.run(cost_base)
+    configured_fail_on = setup.config.config.fail_on
+    if args.fail_on is None and configured_fail_on not in (None, DEFAULT_FAIL_ON):
+        result = dataclasses.replace(result, fail_on=configured_fail_on)
     for skipped in result.skipped:
         _note(f"skipped {skipped.file}: {skipped.reason}")
     for folder in result.too_deep:
@@ -173,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
         write_report(Path(args.output), kept.pieces(), "cannot write the report")
     else:
         _print(kept.pieces())
-    fail_on = args.fail_on or setup.config.config.fail_on or "error"
+    fail_on = args.fail_on or setup.config.config.fail_on or DEFAULT_FAIL_ON
     if fail_on == "never":
         return 0
     return 1 if kept.worst is not None and kept.worst >= Severity(fail_on).rank else 0
@@ -225,6 +230,7 @@ def _render(result: RunResult, format_name: str, options: RenderOptions) -> Kept
         max(ranks, default=None),
         result.files_checked,
         tuple(result.skipped),
+        tuple(result.reads),
     )
 
 
@@ -245,9 +251,13 @@ def _print(pieces: Iterable[bytes]) -> None:
     buffer.flush()
 
 
-def _output_key(args: argparse.Namespace, options: RenderOptions) -> str:
-    """Everything besides the findings that the printed report depends on."""
-    return json.dumps([args.format, str(options.base), str(options.root), options.category])
+def _output_key(args: argparse.Namespace, options: RenderOptions, config: LoadedConfig) -> str:
+    """Everything besides the findings that the printed report depends on (``--fail-on`` only
+    where it overrides the configuration's ``failOn``, which the report then does not name)."""
+    overrides = args.fail_on if config.config.fail_on is not None else None
+    return json.dumps(
+        [args.format, str(options.base), str(options.root), options.category, overrides]
+    )
 
 
 def _options(args: argparse.Namespace) -> RenderOptions:
@@ -311,5 +321,11 @@ def _apply_baseline(result: RunResult, source: Path) -> RunResult:
                 printable(f"  {item.file}: {item.rule_id} {item.path}: {item.message}"),
                 file=sys.stderr,
             )
+    # kept, marked: counted in the summary and suppressed results in SARIF, never silently gone
     known = {id(f) for f in comparison.known}
-    return dataclasses.replace(result, findings=[f for f in result.findings if id(f) not in known])
+    reason = f"in the baseline {source}"
+    findings = [
+        dataclasses.replace(f, suppressed_reason=reason, baseline=True) if id(f) in known else f
+        for f in result.findings
+    ]
+    return dataclasses.replace(result, findings=findings)

@@ -11,6 +11,12 @@ the exit status) and the files checked and skipped. An unchanged run is then dis
 and hashing, and the kept text: authenticated and checked in pieces, then printed in pieces, so
 that its memory does not grow with the report.
 
+A result may also depend on files that are not among those linted: a workload's
+``model.config`` (``linter/facts/reads.py``). The head records each such file as it was read,
+with the digest of its bytes, and a kept report is used only while every one still reads the
+same; what discovery left out (excluded files, folders too deep, charts' templates) is part of
+the files' digest.
+
 Runs whose output depends on more than that are never kept: a baseline, a cost base, standard
 input, colour.
 """
@@ -26,6 +32,7 @@ from typing import BinaryIO
 
 from linter.atomic_file import pieces_of
 from linter.findings import Skipped
+from linter.load.sources import FileRead, read_digest
 from linter.run.result_cache import ResultCache
 
 #: An entry is the length of its head in this many decimal digits, the head (JSON: everything
@@ -62,6 +69,7 @@ class KeptReport:
     worst: int | None  # rank of the most severe unsuppressed finding; None without any
     files_checked: int
     skipped: tuple[Skipped, ...]
+    reads: tuple[tuple[FileRead, str], ...] = ()  # other files read, with their digests then
 
     def pieces(self) -> Iterable[bytes]:
         """The text's bytes, in order."""
@@ -88,12 +96,17 @@ class ReportSlot:
             if size > _MAX_HEAD:
                 raise ValueError("a head larger than any written")
             meta = json.loads(stream.read(size))
+            reads = tuple(_read(entry) for entry in meta["reads"])
+            if any(read_digest(read) != digest for read, digest in reads):
+                stream.close()
+                return None  # a file the results read changed: lint again
             return KeptReport(
                 KeptText(stream),
                 tuple(map(_text, meta["warnings"])),
                 None if meta["worst"] is None else _count(meta["worst"]),
                 _count(meta["filesChecked"]),
                 tuple(Skipped(_text(file), _text(reason)) for file, reason in meta["skipped"]),
+                reads,
             )
         except (KeyError, TypeError, ValueError, RecursionError):
             stream.close()
@@ -107,10 +120,21 @@ class ReportSlot:
             "worst": report.worst,
             "filesChecked": report.files_checked,
             "skipped": [list(skipped) for skipped in report.skipped],
+            "reads": [[read.path, read.root, read.limit, digest] for read, digest in report.reads],
         }
         head = json.dumps(meta, separators=(",", ":")).encode()
         size = f"{len(head):0{_SIZE}d}".encode()
         self._cache.put_large(self._key, (size + head, report.data))
+
+
+def _read(entry: object) -> tuple[FileRead, str]:
+    """A file read, as ``put`` writes it: path, root (or null), limit, digest."""
+    if not isinstance(entry, list) or len(entry) != 4:
+        raise TypeError("a file read")
+    path, root, limit, digest = entry
+    return FileRead(_text(path), None if root is None else _text(root), _count(limit)), _text(
+        digest
+    )
 
 
 def _text(value: object) -> str:

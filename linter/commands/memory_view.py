@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from linter.errors import UsageError
+from linter.printable import printable
 
 if TYPE_CHECKING:
     from linter.config import LoadedConfig
@@ -173,15 +174,15 @@ def from_log(args: argparse.Namespace) -> str:
     that would correct future estimates for that GPU and engine version."""
     from dataclasses import replace
 
+    from linter.load import Refusal, read_bounded
     from linter.memory import architecture_from_catalogue
     from linter.memory.replay import replay
-    from linter.memory.vllm_log import parse_log
+    from linter.memory.vllm_log import MAX_LOG_BYTES, parse_log
 
-    try:
-        text = Path(args.from_log).read_text(encoding="utf-8", errors="replace")
-    except OSError as err:
-        raise UsageError(f"{args.from_log}: {err}") from None
-    log = parse_log(text)
+    content = read_bounded(Path(args.from_log), MAX_LOG_BYTES)
+    if isinstance(content, Refusal):
+        raise UsageError(f"{args.from_log}: {content.message()}")
+    log = parse_log(content.decode("utf-8", errors="replace"))
     model = args.model or log.model
     if args.model_config:
         arch, _ = _architecture(args)
@@ -225,8 +226,10 @@ def render_replay(comparison: Any, label: str, source: str) -> str:
         ("GPU KV cache size", logged.kv_cache_tokens, estimate.kv_cache_tokens, "tok"),
         ("max concurrency", logged.max_concurrency, estimate.max_concurrency, "x"),
     ]
+    # the label (the model the log names) and the source are text from the log and its name
     lines = [
-        f"{label} on {estimate.gpus} x {estimate.gpu}, max_model_len {estimate.context}",
+        f"{printable(label, line_start=True)} on {estimate.gpus} x {estimate.gpu}, "
+        f"max_model_len {estimate.context}",
         f"  {estimate.accounting}",
         "",
         f"  {'':<20}{'logged':>16}{'gpulint':>16}",
@@ -236,7 +239,7 @@ def render_replay(comparison: Any, label: str, source: str) -> str:
     verdict = {None: "not logged", True: "refused", False: "started"}
     predicted_verdict = "refuses" if estimate.starts is False else "starts"
     lines.append(f"  {'start-up':<20}{verdict[logged.refused]:>16}{predicted_verdict:>16}")
-    entry = comparison.calibration_entry(f"start-up log {source}")
+    entry = comparison.calibration_entry(f"start-up log {printable(source)}")
     if entry is not None:
         lines += ["", "  calibration entry (add under `calibrations:` in a calibration file):"]
         lines += [

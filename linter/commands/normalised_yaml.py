@@ -13,25 +13,29 @@ from typing import Any
 from linter.load.positions import Path
 from linter.load.scalars import resolve_plain
 from linter.model.manifest import Manifest
+from linter.printable import printable
 
 _PLAIN = re.compile(r"[A-Za-z_/][A-Za-z0-9_./:@+-]*\Z")
+_UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029]")
 
 
 def convert(manifest: Manifest) -> str:
     """One manifest as a YAML document (without the ``---`` separator)."""
-    header = f"# {manifest.file}, document {manifest.index + 1}"
+    header = f"{manifest.file}, document {manifest.index + 1}"
     if manifest.format != "gpulint":
         header += f": {manifest.format} {manifest.source_kind or ''} {manifest.name}".rstrip()
-    lines = [header, *_mapping(manifest, manifest.data, (), 0)]
+    lines = [f"# {printable(header)}", *_mapping(manifest, manifest.data, (), 0)]
     return "\n".join(lines) + "\n"
 
 
 def _origin(manifest: Manifest, path: Path) -> str:
+    """Where a value came from, for a comment: one line, whatever the file's name or a note
+    holds (a line break there would end the comment and start YAML, or a workflow command)."""
     origin = manifest.provenance.origin(path)
     if origin.kind != "file" and origin.note:
-        return origin.note
+        return printable(origin.note)
     span, _ = manifest.provenance.locate(path, manifest.source_map)
-    return f"{manifest.file}:{span.line}"
+    return printable(f"{manifest.file}:{span.line}")
 
 
 def _mapping(manifest: Manifest, data: dict[str, Any], path: Path, depth: int) -> Iterator[str]:
@@ -78,4 +82,10 @@ def _scalar(value: Any) -> str:
     text = str(value)
     if _PLAIN.match(text) and resolve_plain(text) == text:
         return text
-    return json.dumps(text, ensure_ascii=False)
+    # JSON escapes C0 controls; DEL, C1 (a terminal's CSI among them) and the Unicode line
+    # separators are escaped too, as YAML double-quoted strings allow
+    return _UNPRINTABLE.sub(_escaped, json.dumps(text, ensure_ascii=False))
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"

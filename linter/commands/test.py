@@ -61,11 +61,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _text(suites: dict[str, list[Case]]) -> str:
+    """One line per failure (names and messages from the repository made printable), then the
+    counts."""
+    from linter.printable import printable
+
     lines = []
     for cases in suites.values():
         for case in cases:
             for failure in case.failures:
-                lines.append(f"{failure.file}:{failure.line}: {case.rule_id} {failure.message}")
+                line = f"{failure.file}:{failure.line}: {case.rule_id} {failure.message}"
+                lines.append(printable(line, line_start=True))
     total = sum(len(cases) for cases in suites.values())
     failed = sum(1 for cases in suites.values() for case in cases if not case.passed)
     lines.append(f"{total - failed} passed, {failed} failed")

@@ -3,8 +3,9 @@
 Everything from the repository (names, paths, messages) is made printable (``linter.printable``)
 and, in Markdown, escaped so that it renders as the text it is: no table cell can be closed
 early, no link, image, HTML, mention or heading can be made. Markdown is for pull-request
-comments and the GitHub job summary (1 MiB at most): it shows at most MAX_ROWS rows of a table
-and at most MAX_CELL characters of a cell.
+comments and the GitHub job summary (1 MiB at most; GitHub drops a larger one whole): it shows
+at most MAX_ROWS rows of a table and at most MAX_CELL characters of a cell, and stops before
+MAX_MARKDOWN_BYTES with a last line that says how much it left out.
 """
 
 from __future__ import annotations
@@ -14,10 +15,15 @@ import re
 
 from linter.costs.tables import Table, View
 from linter.printable import printable
+from linter.wording import plural
 
 MAX_ROWS = 50
 MAX_CELL = 200
 MAX_NOTE = 1000
+#: Below a job summary's 1 MiB, with room for what the step wrote before.
+MAX_MARKDOWN_BYTES = 900 * 1024
+#: The most the line saying what was left out takes.
+_LEFT_OUT_ROOM = 512
 # The characters that could start markup here (emphasis, code, links and images, HTML and
 # entities, a table cell's end, strikethrough, mentions, issue references, GitHub's $ math),
 # written with the backslash escape CommonMark gives every ASCII punctuation character.
@@ -66,6 +72,23 @@ def markdown(view: View) -> str:
     for table in view.tables:
         lines += [*_markdown_table(table), ""]
     lines += [f"- {markdown_text(note, MAX_NOTE)}" for note in view.notes]
+    return _capped(lines)
+
+
+def _capped(lines: list[str]) -> str:
+    """The lines, up to MAX_MARKDOWN_BYTES, and what was left out (notes are one a line: a
+    repository of thousands of workloads made 1.46 MB, which GitHub then did not show at all)."""
+    size = 0
+    for index, line in enumerate(lines):
+        size += len(line.encode("utf-8")) + 1
+        if size > MAX_MARKDOWN_BYTES - _LEFT_OUT_ROOM:
+            left = sum(1 for rest in lines[index:] if rest)
+            said = (
+                f"- … {plural(left, 'more line')} left out: the Markdown stops at "
+                f"{MAX_MARKDOWN_BYTES:,} bytes (a GitHub job summary holds 1 MiB); "
+                "`gpulint cost --format json` has everything"
+            )
+            return "\n".join([*lines[:index], "", said]) + "\n"
     return "\n".join(lines) + "\n"
 
 

@@ -19,8 +19,9 @@ from typing import Any, Literal
 
 from linter.facts import estimates
 from linter.facts.placement import Placement, resolve_placement
-from linter.load.reader import Refusal, read_bounded
+from linter.load.reader import Refusal
 from linter.load.repository import repository_root
+from linter.load.sources import FileRead
 from linter.model import Workload
 from linter.model.manifest import Manifest
 
@@ -67,12 +68,18 @@ class Sizing:
     settings: dict[str, Any] = field(default_factory=dict)
 
 
+def model_config_read(manifest: Manifest, relative: str) -> FileRead:
+    """How ``model.config`` is read: beside the manifest, inside its repository, bounded."""
+    base = manifest.fs_path.parent
+    return FileRead(str(base / relative), str(repository_root(base)), CONFIG_MAX_BYTES)
+
+
 def load_hf_config(manifest: Manifest, relative: str) -> tuple[dict[str, Any] | None, str | None]:
     """Read ``model.config`` through the bounded reader: a path or link out of the repository,
     a FIFO, a device, a link loop or an oversized file is a reason, never a read or a hang."""
-    base = manifest.fs_path.parent
-    root = repository_root(base)
-    content = read_bounded(base / relative, CONFIG_MAX_BYTES, root=root)
+    read = model_config_read(manifest, relative)
+    root = read.root
+    content = read.read()
     if isinstance(content, Refusal):
         if content.kind == "outside":
             where = f"points outside the repository ({root})"

@@ -63,6 +63,11 @@ class BudgetStatus(Fact):
     )
     raises_cost: bool = Field(description="This workload adds to the increase.")
     increase_text: str | None
+    cost_unknown: bool = Field(
+        description="This workload has no monthly cost (no price, or hours not known): the "
+        "budget cannot be checked for it."
+    )
+    unknown_text: str | None = Field(description="Says so, and why; null when its cost is known.")
 
 
 class SpendFact(Fact):
@@ -125,12 +130,14 @@ def _status(figures: BudgetFigures, member: Member) -> BudgetStatus:
         contribution=_round(contribution, 2),
         raises_cost=contribution is not None and contribution > 0,
         increase_text=figures.increase_text,
+        cost_unknown=member.cost_unknown,
+        unknown_text=figures.unknown_text(member) if member.cost_unknown else None,
     )
 
 
 def record(manifest: Manifest, known: Mapping[str, Fact]) -> dict[str, Any] | None:
     """A workload's place, name, labels and monthly cost (None when it has no price or no
-    hours): the ``cost`` fact's, when the rules have had it computed."""
+    hours, and then why): the ``cost`` fact's, when the rules have had it computed."""
     if not isinstance(manifest.model, Workload):
         return None
     cost = known.get("cost")
@@ -142,7 +149,15 @@ def record(manifest: Manifest, known: Mapping[str, Fact]) -> dict[str, Any] | No
         "name": manifest.name,
         "labels": manifest.model.metadata.labels,
         "monthly": monthly,
+        "unknown": None if monthly is not None else _unknown(cost),
     }
+
+
+def _unknown(cost: CostFact) -> str:
+    """Why a workload has no monthly cost."""
+    if cost.unpriced:
+        return cost.unpriced
+    return f"its hours a month are {cost.hours_text}"
 
 
 def index(records: Records, inputs: RunInputs) -> _RunCosts:
@@ -151,7 +166,7 @@ def index(records: Records, inputs: RunInputs) -> _RunCosts:
     if not inputs.budgets and inputs.cost_base is None:
         return _RunCosts(base=None, pairs={}, budgets={}, head={})
     head = [
-        Costed(file, document, part, item["name"], item["labels"], item["monthly"])
+        Costed(file, document, part, item["name"], item["labels"], item["monthly"], item["unknown"])
         for (file, document, part), item in records
     ]
     pairs = pair_with_base(head, inputs.cost_base)

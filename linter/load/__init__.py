@@ -14,7 +14,7 @@ from typing import Any, Literal
 from linter.load.composer import Composer, Document, Limits, LoadProblem
 from linter.load.positions import Span
 from linter.load.reader import Refusal, read_bounded
-from linter.load.templates import action_on_line
+from linter.load.templates import TemplateAction, action_on_line
 
 __all__ = [
     "Document",
@@ -138,16 +138,24 @@ def load_text(text: str, limits: Limits | None = None, json: bool = False) -> Lo
         starts = [match.start() for match in _DOCUMENT_START.finditer(text)]
         if len(starts) > 1 or (starts and text[: starts[0]].strip()):
             loaded = _each_document(text, starts, limits)
-    loaded.problems = [_placeholder_hint(text, problem) for problem in loaded.problems]
+    if loaded.problems:
+        # split and scanned once: a file may have thousands of problems, on one long line too
+        lines = text.splitlines()
+        actions: dict[int, TemplateAction | None] = {}
+        loaded.problems = [_placeholder_hint(lines, actions, p) for p in loaded.problems]
     return loaded
 
 
-def _placeholder_hint(text: str, problem: LoadProblem) -> LoadProblem:
+def _placeholder_hint(
+    lines: list[str], actions: dict[int, TemplateAction | None], problem: LoadProblem
+) -> LoadProblem:
     """A problem on a line holding a template action (``{{HF_TOKEN}}``, ``{{ .Values.x }}``)
-    says so: the file is a template, and only its rendered output is YAML."""
-    lines = text.splitlines()
-    line = lines[problem.span.line - 1] if 0 < problem.span.line <= len(lines) else ""
-    action = action_on_line(line)
+    says so: the file is a template, and only its rendered output is YAML. ``actions``
+    remembers each line's action."""
+    number = problem.span.line
+    if number not in actions:
+        actions[number] = action_on_line(lines[number - 1]) if 0 < number <= len(lines) else None
+    action = actions[number]
     if action is None:
         return problem
     hint = (

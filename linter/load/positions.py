@@ -161,6 +161,30 @@ class SourceMap:
         raw = self._spans.get(path)
         return None if raw is None else Span(*raw)
 
+    def items(self, key: str) -> dict[int, SourceMap]:
+        """The maps of the items of the sequence at ``(key,)``, each rooted at its item (paths
+        below ``(key, N)`` lose that prefix; the item's own span is its document span). One
+        pass over this map, so splitting a list of N items costs its entries, not N times."""
+        parts: dict[int, SourceMap] = {}
+
+        def part(path: Path) -> SourceMap | None:
+            if len(path) < 2 or path[0] != key or not isinstance(path[1], int):
+                return None
+            found = parts.get(path[1])
+            if found is None:
+                found = parts[path[1]] = SourceMap(self.exact(path[:2]) or self.document)
+            return found
+
+        for path, span in self._spans.items():
+            target = part(path)
+            if target is not None and len(path) > 2:
+                target._spans[path[2:]] = span
+        for path, scalar in self._scalars.items():
+            target = part(path)
+            if target is not None and len(path) > 2:
+                target._scalars[path[2:]] = scalar
+        return parts
+
     def locate(self, path: Path) -> Span:
         """The span of ``path`` or of its nearest recorded ancestor (the document itself last)."""
         for end in range(len(path), 0, -1):

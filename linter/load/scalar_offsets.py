@@ -15,6 +15,7 @@ Positions count characters and line breaks the way the loader's parser does (``\
 
 from __future__ import annotations
 
+import bisect
 import functools
 from dataclasses import dataclass
 
@@ -102,19 +103,38 @@ def _source_offset(decoded: DecodedScalar, scalar: ScalarSpan, index: int) -> in
 
 
 def _positions(text: str, scalar: ScalarSpan, first: int, last: int) -> tuple[tuple[int, int], ...]:
-    """1-based (line, column) of two offsets at or after the scalar's start, in one pass."""
-    line, column = scalar.span.line, scalar.span.column
-    out: list[tuple[int, int]] = []
-    offset = scalar.start
-    for target in (first, last):
-        while offset < target:
-            ch = text[offset]
-            if ch in _BREAKS and not (ch == "\r" and text[offset + 1 : offset + 2] == "\n"):
-                line, column = line + 1, 1
-            elif ch != "\r":
-                column += 1
-            offset += 1
-        out.append((line, column))
+    """1-based (line, column) of two offsets at or after the scalar's start. The scalar's line
+    starts are found once per scalar and looked up by bisection: a script or embedded config
+    with thousands of located words is not walked again for each of them."""
+    starts = _line_starts(text, scalar)
+    return tuple(_position(text, scalar, starts, target) for target in (first, last))
+
+
+def _position(
+    text: str, scalar: ScalarSpan, starts: tuple[int, ...], target: int
+) -> tuple[int, int]:
+    lines = bisect.bisect_right(starts, target)
+    begin, column = (starts[lines - 1], 1) if lines else (scalar.start, scalar.span.column)
+    column += target - begin
+    # a "\r" that starts a "\r\n" break takes no column
+    if target > begin and text[target - 1] == "\r" and text[target : target + 1] == "\n":
+        column -= 1
+    return scalar.span.line + lines, column
+
+
+@functools.lru_cache(maxsize=32)
+def _line_starts(text: str, scalar: ScalarSpan) -> tuple[int, ...]:
+    """The offsets where the lines after the scalar's first begin, up to its end."""
+    return breaks_after(text, scalar.start, scalar.end)
+
+
+def breaks_after(text: str, start: int, end: int) -> tuple[int, ...]:
+    """The offset after each line break in ``text[start:end]`` (``\r\n`` is one break)."""
+    out = []
+    for offset in range(start, min(end, len(text))):
+        ch = text[offset]
+        if ch in _BREAKS and not (ch == "\r" and text[offset + 1 : offset + 2] == "\n"):
+            out.append(offset + 1)
     return tuple(out)
 
 

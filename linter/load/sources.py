@@ -20,6 +20,7 @@ import hashlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from linter.load import DEFAULT_MAX_BYTES, Refusal, read_bounded, syntax_of
 from linter.load.discovery import Candidate
@@ -124,6 +125,29 @@ class Hashed:
     def key(self) -> str:
         """The key its result is cached under (``FileResult.key`` of the same bytes)."""
         return file_key(self.candidate.display, self.candidate.explicit, self.digest)
+
+
+@dataclass(frozen=True, slots=True)
+class FileRead:
+    """A file a result read besides the file linted (a workload's ``model.config``), as it is
+    read: the path opened, the folder a link in it must resolve inside (None: anywhere) and the
+    size limit. A result depends on its bytes, so a report kept for the result is used only
+    while :func:`read_digest` of it is unchanged."""
+
+    path: str
+    root: str | None
+    limit: int
+
+    def read(self) -> bytes | Refusal:
+        return read_bounded(self.path, self.limit, None if self.root is None else Path(self.root))
+
+
+def read_digest(read: FileRead) -> str:
+    """The hash of what reading ``read`` gives now (bytes, or why it was refused)."""
+    content = read.read()
+    if isinstance(content, Refusal):
+        return hashlib.sha256(b"refused\0" + content.message().encode()).hexdigest()
+    return hashlib.sha256(b"read\0" + content).hexdigest()
 
 
 def file_key(display: str, explicit: bool, digest: bytes) -> str:

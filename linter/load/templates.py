@@ -7,13 +7,15 @@ comments) says why, and what to lint instead. The decision is made on the lines 
 not read, never on the whole file's text: an action in a comment or in a string value of a file
 that parses does not make that file a template.
 
-Scanning is linear in the line's length (``str.find``, no backtracking), so a line of a few
-hundred kilobytes costs one pass.
+Scanning is linear in the line's length (:class:`~linter.load.scanning.Scanner`, no
+backtracking), so a line of a few hundred kilobytes costs one pass.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from linter.load.scanning import Scanner
 
 _OPENERS = ("{{", "{%")
 _CLOSERS = {"{{": "}}", "{%": "%}"}
@@ -29,26 +31,29 @@ class TemplateAction:
     text: str
 
 
-def action_on_line(line: str) -> TemplateAction | None:
+def action_on_line(line: str | Scanner) -> TemplateAction | None:
     """The first template action on ``line`` before its comment, if any."""
-    code = _without_comment(line)
-    starts = [found for found in (code.find(opener) for opener in _OPENERS) if found >= 0]
+    scanner = line if isinstance(line, Scanner) else Scanner(line)
+    code = _comment_start(scanner)
+    found = (scanner.find(opener, 0) for opener in _OPENERS)
+    starts = [start for start in found if 0 <= start < code]
     if not starts:
         return None
     start = min(starts)
-    closer = _CLOSERS[code[start : start + 2]]
-    end = code.find(closer, start + 2)
-    if end < 0:
+    closer = _CLOSERS[scanner.text[start : start + 2]]
+    end = scanner.find(closer, start + 2)
+    if end < 0 or end + 2 > code:
         return None
-    text = code[start : end + 2]
+    text = scanner.text[start : end + 2]
     if len(text) > _SHOWN:
         text = text[: _SHOWN - 5] + " ... " + closer
     return TemplateAction(start + 1, text)
 
 
-def _without_comment(line: str) -> str:
-    """``line`` up to a YAML comment: ``#`` at its start or after a blank, outside quotes."""
-    quote = ""
+def _comment_start(scanner: Scanner) -> int:
+    """Where a YAML comment starts on the line (``#`` at its start or after a blank, outside
+    quotes), else the line's length."""
+    line, quote = scanner.text, ""
     for index, character in enumerate(line):
         if quote:
             if character == quote:
@@ -56,5 +61,7 @@ def _without_comment(line: str) -> str:
         elif character in "\"'" and (index == 0 or line[index - 1] in " \t[{,:-"):
             quote = character
         elif character == "#" and (index == 0 or line[index - 1] in " \t"):
-            return line[:index]
-    return line
+            scanner.steps += index + 1
+            return index
+    scanner.steps += len(line) + 1
+    return len(line)

@@ -24,7 +24,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from linter.catalog.gpus import resolve_gpu
 from linter.catalog.names import name_key
-from linter.load import load_text
+from linter.load import Refusal, load_text, read_bounded
+
+#: A calibration file holds a few entries per GPU and engine version.
+MAX_CALIBRATION_BYTES = 1024 * 1024
 
 
 class CalibrationError(ValueError):
@@ -104,9 +107,13 @@ def parse_calibration(text: str, name: str) -> Calibration:
 
 
 def load_calibration(path: Path) -> Calibration:
-    """Read a calibration file; CalibrationError (never a traceback) for unreadable input."""
+    """Read a calibration file (bounded: a FIFO, a device or a file over 1 MiB is refused);
+    CalibrationError (never a traceback) for unreadable input."""
+    content = read_bounded(path, MAX_CALIBRATION_BYTES)
+    if isinstance(content, Refusal):
+        raise CalibrationError(f"{path}: cannot be read: {content.message()}")
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError as err:
         raise CalibrationError(f"{path}: cannot be read: {err}") from None
     return parse_calibration(text, str(path))

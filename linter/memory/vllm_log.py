@@ -17,6 +17,9 @@ from linter.memory.kv_cache import BLOCK_SIZE
 from linter.memory.replay import Logged, Settings
 
 _NUMBER = r"(-?\d[\d,]*(?:\.\d+)?)"
+#: The longest log read (``memory --from-log``): a start-up log is a few hundred KB; a FIFO or a
+#: device is refused (``linter.load.reader``).
+MAX_LOG_BYTES = 64 * 1024 * 1024
 
 
 def _find(pattern: str, text: str) -> str | None:

@@ -13,17 +13,23 @@ API_GROUP = "gpulint.dev"
 API_VERSION = f"{API_GROUP}/v1alpha1"
 
 
-_COUNT = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)\s*([KkMmBbTt]?)\s*$")
+# The suffix's blanks belong to it: two blank runs around an optional suffix
+# (``\s*([KMBT]?)\s*``) made a long run of blanks cost its square in backtracking, here and in
+# the published schema's pattern.
+_COUNT = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)(?:\s*([KkMmBbTt]))?\s*$")
 _SCALE = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
+#: The longest parameter count read: the expression sees at most this much of a value.
+MAX_COUNT_TEXT = 64
 
 
 def parse_count(value: Any) -> Any:
     """Turn ``70B``, ``1.5T``, ``350M`` or ``7.2e9`` into a number; leave anything else to the
     type check so that it is reported with the value the user wrote."""
     if isinstance(value, str):
-        match = _COUNT.match(value)
+        written = value.strip()
+        match = _COUNT.match(written) if len(written) <= MAX_COUNT_TEXT else None
         if match:
-            return float(match.group(1)) * _SCALE[match.group(2).lower()]
+            return float(match.group(1)) * _SCALE[(match.group(2) or "").lower()]
     return value
 
 

@@ -20,6 +20,16 @@ class ValueProblem(ValueError):
     """A value the field does not accept; the message says why."""
 
 
+#: The largest whole number read from a file (Kubernetes' int64 fields): a count or duration
+#: beyond it is out of range, reported where it is written, before arithmetic on it overflows.
+LARGEST_WHOLE = 2**63 - 1
+
+
+def out_of_range(what: str) -> ValueProblem:
+    """The problem with a number too large to read."""
+    return ValueProblem(f"{what} is out of range (at most {LARGEST_WHOLE:,})")
+
+
 @functools.cache
 def _adapter(path: Path) -> TypeAdapter[Any]:
     model: type[BaseModel] | None = Workload

@@ -104,6 +104,18 @@ class Selection:
             out[rule.id] = RuleSettings(severity, options)
         return out
 
+    def severities_by_config(self, rulebook: Rulebook) -> list[str]:
+        """The rules whose severity the configuration file changed, as ``GL101 from error to
+        warning``, for the run summary: a repository that lowers a rule says so where it runs."""
+        rules = self.config.config.rules
+        return [
+            f"{rule.id} from {rule.meta.severity} to {rules[rule.id].severity}"
+            for rule in rulebook
+            if rule.id in rules
+            and rules[rule.id].severity not in (None, rule.meta.severity)
+            and rules[rule.id].enabled is not False
+        ]
+
     def disabled_by_config(self, rulebook: Rulebook) -> list[str]:
         """Ids of the rules the configuration file turned off (its ``select`` where the command
         line gives none, ``ignore``, ``enabled: false``), for the run summary."""

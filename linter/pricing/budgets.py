@@ -6,8 +6,9 @@ and that carry all of its ``labels``; it limits their monthly cost together and,
 base (the same paths at a git revision), what one change may add to it. The increase is counted
 over the workloads that can be compared (``linter.pricing.matching``): a workload counts at the
 base when it was in the budget there, so moving a workload into a budget adds its cost. A
-workload without a monthly figure (no price, or hours not known) counts for nothing, and the
-figures' text names it.
+workload without a monthly figure (no price, or hours not known) cannot be summed: the figures'
+text names it, and the budget cannot be checked for it (:meth:`BudgetFigures.unknown_text`,
+GL213), which is a finding of its own rather than a cost of zero.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class Costed:
     name: str
     labels: Mapping[str, str]
     monthly: float | None
+    unknown: str | None = None  # why there is no monthly cost, when there is none
 
     @property
     def key(self) -> Key:
@@ -86,6 +88,12 @@ class Member:
     in_budget: bool
     was_in_budget: bool
     compared: bool
+    unknown: str | None = None  # why its monthly cost now is not known
+
+    @property
+    def cost_unknown(self) -> bool:
+        """In the budget now, without a monthly cost: the budget cannot be checked for it."""
+        return self.in_budget and self.monthly is None
 
     @property
     def contribution(self) -> float | None:
@@ -176,6 +184,19 @@ class BudgetFigures:
             f"{money(before + increase)}){limit}"
         )
 
+    def unknown_text(self, member: Member) -> str:
+        """``budget team-a (label team=a) cannot be checked: the monthly cost of this workload
+        is not known (the catalogue has no price for g9.huge (aws)); it sums only its priced
+        workloads ($734.38 a month, against its $1,000.00 limit)``."""
+        why = f" ({member.unknown})" if member.unknown else ""
+        limit = self.budget.monthly
+        against = "" if limit is None else f", against its {money(limit)} limit"
+        return (
+            f"budget {self.budget.name} ({scope_text(self.budget)}) cannot be checked: the "
+            f"monthly cost of this workload is not known{why}; it sums only its priced "
+            f"workloads ({money(self.monthly)} a month{against})"
+        )
+
 
 def _against(amount: float, limit: float | None, what: str) -> str:
     """``, $468.76 over its $1,000.00 limit``, ``, within ...``, or nothing without a limit."""
@@ -248,4 +269,5 @@ def _member(budget: Budget, pair: Pair[Costed, Costed], has_base: bool) -> Membe
         in_budget=in_budget,
         was_in_budget=was_in_budget,
         compared=has_base and pair.status != "not-compared",
+        unknown=None if head is None else head.unknown,
     )

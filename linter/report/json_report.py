@@ -18,9 +18,13 @@ def render(report: Report, options: RenderOptions) -> Rendered:
     document = {
         "schemaVersion": SCHEMA_VERSION,
         "tool": {"name": "gpulint", "version": __version__},
-        "findings": [finding_to_dict(f, names.get(f.rule_id)) for f in report.findings],
+        # baseline matches are only counted (summary.baselined), as before they were
+        "findings": [
+            finding_to_dict(f, names.get(f.rule_id)) for f in report.findings if not f.baseline
+        ],
         "summary": {**counts(report.findings), "filesChecked": report.files_checked},
         "skipped": [{"file": s.file, "reason": s.reason} for s in report.skipped],
+        "configuration": list(report.notices),
     }
     # compact: Python's indenting encoder is pure Python, 20x slower on a large report
     return Rendered(json.dumps(document, separators=(",", ":")) + "\n")

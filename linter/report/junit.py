@@ -8,6 +8,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
+from linter.printable import xml_text
+
 
 class Failure(Protocol):
     """A mismatch, at a place in a file."""
@@ -34,20 +36,27 @@ class Case(Protocol):
 
 
 def render(suites: Mapping[str, Sequence[Case]]) -> str:
+    """The suites as a JUnit document. Folder, rule, fixture and file names and messages come
+    from the repository: each goes through :func:`~linter.printable.xml_text`, so that a control
+    character or a file name that is not UTF-8 cannot make the document ill-formed."""
     root = ElementTree.Element("testsuites", name="gpulint test")
     for suite_name, cases in suites.items():
         failed = sum(1 for case in cases if not case.passed)
         suite = ElementTree.SubElement(
-            root, "testsuite", name=suite_name, tests=str(len(cases)), failures=str(failed)
+            root,
+            "testsuite",
+            name=xml_text(suite_name),
+            tests=str(len(cases)),
+            failures=str(failed),
         )
         for case in cases:
             element = ElementTree.SubElement(
-                suite, "testcase", classname=case.rule_id, name=case.name
+                suite, "testcase", classname=xml_text(case.rule_id), name=xml_text(case.name)
             )
             for failure in case.failures:
-                where = f"{failure.file}:{failure.line}"
-                node = ElementTree.SubElement(element, "failure", message=failure.message)
-                node.text = f"{where}: {failure.message}"
+                message = xml_text(failure.message)
+                node = ElementTree.SubElement(element, "failure", message=message)
+                node.text = f"{xml_text(str(failure.file))}:{failure.line}: {message}"
     root.set("tests", str(sum(len(cases) for cases in suites.values())))
     root.set("failures", str(sum(not c.passed for cases in suites.values() for c in cases)))
     return ElementTree.tostring(root, encoding="unicode", xml_declaration=True) + "\n"

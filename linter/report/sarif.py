@@ -20,7 +20,7 @@ from linter.findings import Finding, Location
 from linter.load.positions import format_path
 from linter.policy import docs
 from linter.report.record import Rendered, RenderOptions, Report, RuleInfo
-from linter.report.summary import reported, with_fix
+from linter.report.summary import in_baseline, reported, with_fix
 from linter.report.uris import artifact_uri
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -117,6 +117,9 @@ def _result(
         related_locations=related or None,
         partial_fingerprints={"primaryLocationLineHash": line_hash} if line_hash else None,
         properties=_properties(finding),
+        suppressions=[om.Suppression(kind="external", justification=finding.suppressed_reason)]
+        if finding.baseline
+        else None,
     )
 
 
@@ -172,6 +175,9 @@ def build(report: Report, options: RenderOptions | None = None) -> Sarif:
     rules = list(report.rules)
     index = {rule.id: number for number, rule in enumerate(rules)}
     findings, warnings = _within_limits(reported(report.findings))
+    # matched the baseline: kept as suppressed results, so code scanning closes their alerts
+    # rather than seeing them vanish (within the results' limit, after the others)
+    findings += in_baseline(report.findings)[: max(MAX_RESULTS - len(findings), 0)]
     fingerprint = _fingerprints(report.lines)
     run = om.Run(
         tool=om.Tool(
@@ -193,7 +199,9 @@ def build(report: Report, options: RenderOptions | None = None) -> Sarif:
 
 
 def _invocation(report: Report, places: RenderOptions) -> om.Invocation:
-    """The run itself: the files it did not lint, and why, as notifications at their files."""
+    """The run itself: the files it did not lint, and why, as notifications at their files;
+    what the configuration changed (rules turned off or lowered, ``failOn``, files excluded)
+    as configuration notifications."""
     skipped = [
         om.Notification(
             level="note",
@@ -208,7 +216,14 @@ def _invocation(report: Report, places: RenderOptions) -> om.Invocation:
         )
         for s in report.skipped
     ]
-    return om.Invocation(execution_successful=True, tool_execution_notifications=skipped or None)
+    configured = [
+        om.Notification(level="note", message=om.Message(text=notice)) for notice in report.notices
+    ]
+    return om.Invocation(
+        execution_successful=True,
+        tool_execution_notifications=skipped or None,
+        tool_configuration_notifications=configured or None,
+    )
 
 
 def dumps(document: dict[str, Any]) -> str:

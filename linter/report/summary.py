@@ -19,11 +19,21 @@ def with_fix(finding: Finding) -> str:
 
 
 def counts(findings: Iterable[Finding]) -> dict[str, int]:
+    """Unsuppressed findings by level, those suppressed by a comment, and those that matched
+    the baseline."""
     findings = list(findings)
     by_level = Counter(f.level.value for f in findings if f.suppressed_reason is None)
     return {
         "errors": by_level["error"],
         "warnings": by_level["warning"],
         "notes": by_level["note"],
-        "suppressed": sum(1 for f in findings if f.suppressed_reason is not None),
+        "suppressed": sum(
+            1 for f in findings if f.suppressed_reason is not None and not f.baseline
+        ),
+        "baselined": sum(1 for f in findings if f.baseline),
     }
+
+
+def in_baseline(findings: Iterable[Finding]) -> list[Finding]:
+    """Findings that matched the run's baseline, in report order."""
+    return [f for f in findings if f.baseline]

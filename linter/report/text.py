@@ -17,7 +17,7 @@ def render(report: Report, options: RenderOptions) -> Rendered:
     lines = []
     for finding in reported(report.findings):
         span = finding.location.span
-        where = f"{printable(finding.location.file)}:{span.line}:{span.column}:"
+        where = f"{printable(finding.location.file, line_start=True)}:{span.line}:{span.column}:"
         level = f"[{finding.level.value}]"
         if color:
             where = f"{_BOLD}{where}{_RESET}"
@@ -28,7 +28,7 @@ def render(report: Report, options: RenderOptions) -> Rendered:
             lines.append(f"{_DIM}{help_line}{_RESET}" if color else help_line)
         for related in finding.related:
             where = f"{related.file}:{related.span.line}:{related.span.column}"
-            note = printable(f"    {where}: {related.message or 'related'}")
+            note = printable(f"    {where}: {related.message or 'related'}", line_start=True)
             lines.append(f"{_DIM}{note}{_RESET}" if color else note)
     lines.append(_summary(report))
     lines.extend(report.notices)
@@ -46,5 +46,8 @@ def _summary(report: Report) -> str:
             f"Found {plural(c['errors'], 'error')}, {plural(c['warnings'], 'warning')} and "
             f"{plural(c['notes'], 'note')} in {files}"
         )
-    tail = f" ({c['suppressed']} suppressed)" if c["suppressed"] else ""
+    hidden = [f"{c['suppressed']} suppressed"] if c["suppressed"] else []
+    if c["baselined"]:
+        hidden.append(f"{c['baselined']} matched the baseline")
+    tail = f" ({', '.join(hidden)})" if hidden else ""
     return f"{head}{tail}."

@@ -21,7 +21,7 @@ from typing import Any
 from linter.cache.packed import Chunk, pack
 from linter.findings import Finding, Location, Severity
 from linter.load.positions import Path, Span, format_path, parse_path
-from linter.load.sources import file_key
+from linter.load.sources import FileRead, file_key
 from linter.run.suppressions import Suppression
 from linter.run.wide_parts import Deferred
 
@@ -60,10 +60,17 @@ class FileResult:
     suppressions: list[Suppression] = field(default_factory=list)
     wide: WideParts | PackedParts = field(default_factory=WideParts)
     lines: dict[int, LineInfo] = field(default_factory=dict)
-    cacheable: bool = True  # False when the result depends on another file (model.config)
+    # The other files the result read (a model.config), each with the digest of its bytes then
+    # (linter/facts/reads.py): such a result is not cached, and a report of it is kept with them.
+    reads: list[tuple[FileRead, str]] = field(default_factory=list)
     line_count: int = 1  # of the file's text: positions beyond it are not believed
     cached: bool = False  # restored from the result cache (records and deferred parts apart)
     digest: bytes = b""  # of the bytes linted (linter/load/sources.py)
+
+    @property
+    def cacheable(self) -> bool:
+        """Whether the result depends on nothing but the file's bytes (and the run's key)."""
+        return not self.reads
 
     @property
     def key(self) -> str:

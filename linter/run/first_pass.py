@@ -13,18 +13,21 @@ import os
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from linter.cel.names import MISSING, SEPARATOR
 from linter.config import LoadedConfig
 from linter.facts import RUN_WIDE, records, run_sides, target
+from linter.facts.reads import files_read
 from linter.findings import Finding, Location
 from linter.formats import Format, InputFile, claimed, markers_for, recognise
 from linter.load import Document, Limits, LoadedFile, load_source, syntax_of
 from linter.load.discovery import Candidate
+from linter.load.lists import expand_lists
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import Span, parse_path
-from linter.load.sources import Source
+from linter.load.sources import Source, read_digest
 from linter.model.assumptions import assumptions_for
 from linter.model.manifest import Manifest
 from linter.policy.evaluator import Evaluator, Values, activation, is_run_wide, profile_of
@@ -32,6 +35,7 @@ from linter.policy.loader import CompiledRule
 from linter.policy.selection import RuleSettings
 from linter.report.fingerprint import line_hashes
 from linter.run import suppressions
+from linter.run.failures import contained
 from linter.run.file_result import A_TEMPLATE, NOTHING_OURS, FileResult, LineInfo
 from linter.run.wide_parts import Anchors, Deferred, defer
 
@@ -155,7 +159,13 @@ def read_file(
         result.skipped = A_TEMPLATE
     manifests: list[Manifest] = []
     for document, input_format in recognised:
-        adapted = input_format.adapt(document, file)
+        adapted = contained(
+            partial(input_format.adapt, document, file),
+            partial(Location, candidate.display, document.source_map.document, document.index),
+        )
+        if isinstance(adapted, Finding):
+            result.findings.append(adapted)
+            continue
         result.findings.extend(adapted.findings)
         manifests.extend(adapted.manifests)
     return result, manifests, loaded.text
@@ -183,23 +193,38 @@ def _load_findings(loaded: LoadedFile, display: str) -> Iterator[Finding]:
 
 def _check_manifests(manifests: list[Manifest], plan: FirstPass, result: FileResult) -> None:
     here = {target(m): m for m in manifests}
-    residency = plan.config.config.residency
-    wide = result.wide_parts()
     for manifest in manifests:
-        variables = activation(manifest, residency)
-        values = Values(variables)
-        profile = profile_of(manifest)
-        result.findings.extend(
-            plan.local.evaluate(manifest, values, profile, lambda f, d, p: here.get((f, d, p)))
+        failed = contained(
+            partial(_check_manifest, manifest, plan, result, here), partial(manifest.location, ())
         )
-        # after the rules: a record reuses a local fact they had computed (the monthly cost)
-        made = records(manifest, variables["facts"].computed)
-        if any(record is not None for record in made):
-            wide.records.append((target(manifest), made))
-        if manifest.kind in plan.anchors:
-            wide.deferred.append(_deferred(manifest, values, profile, plan))
-        if _reads_other_files(manifest):
-            result.cacheable = False
+        if failed is not None:
+            result.findings.append(failed)
+        for read in files_read(manifest):
+            result.reads.append((read, read_digest(read)))
+
+
+def _check_manifest(
+    manifest: Manifest,
+    plan: FirstPass,
+    result: FileResult,
+    here: dict[tuple[str, int, int], Manifest],
+) -> None:
+    """The local rules over one manifest, and what pass 2 needs of it."""
+    variables = activation(manifest, plan.config.config.residency)
+    values = Values(variables)
+    profile = profile_of(manifest)
+    findings = list(
+        plan.local.evaluate(manifest, values, profile, lambda f, d, p: here.get((f, d, p)))
+    )
+    # after the rules: a record reuses a local fact they had computed (the monthly cost)
+    made = records(manifest, variables["facts"].computed)
+    deferred = _deferred(manifest, values, profile, plan) if manifest.kind in plan.anchors else None
+    result.findings.extend(findings)
+    wide = result.wide_parts()
+    if any(record is not None for record in made):
+        wide.records.append((target(manifest), made))
+    if deferred is not None:
+        wide.deferred.append(deferred)
 
 
 def _deferred(manifest: Manifest, values: Values, profile: str | None, plan: FirstPass) -> Deferred:
@@ -216,25 +241,11 @@ def _deferred(manifest: Manifest, values: Values, profile: str | None, plan: Fir
     return defer(manifest, read, plan.anchors[manifest.kind])
 
 
-def _reads_other_files(manifest: Manifest) -> bool:
-    """A manifest that names a model.config, or a model id the catalogue does not hold as
-    such: its result depends on that file, or on the local Hugging Face cache
-    (linter/memory/by_name.py), too."""
-    from linter.catalog.models import find_model
-
-    spec = manifest.data.get("spec")
-    model = spec.get("model") if isinstance(spec, dict) else None
-    if not isinstance(model, dict):
-        return False
-    model_id = model.get("id")
-    uncatalogued = isinstance(model_id, str) and find_model(model_id) is None
-    return bool(model.get("config")) or uncatalogued
-
-
 def _recognised(loaded: LoadedFile, file: InputFile) -> list[tuple[Document, Format]]:
-    """The documents of a file that some input format recognises, with that format."""
+    """The documents of a file that some input format recognises, with that format (the items
+    of a Kubernetes list each on its own)."""
     out = []
-    for document in loaded.documents:
+    for document in expand_lists(loaded.documents):
         input_format = recognise(document.data, file)
         if input_format is not None:
             out.append((document, input_format))
@@ -242,9 +253,12 @@ def _recognised(loaded: LoadedFile, file: InputFile) -> list[tuple[Document, For
 
 
 def _relative(candidate: Candidate, config: LoadedConfig) -> str:
-    """The candidate's path as ``assume:`` globs match it: relative to the config's folder."""
+    """The candidate's path as ``assume:`` globs match it: relative to the config's folder.
+    A rendered template on standard input matches as the template it names (a name only: it
+    is never read)."""
+    named = candidate.display if candidate.content is not None else candidate.location
     try:
-        absolute = Path(os.path.abspath(candidate.location))
+        absolute = Path(os.path.abspath(named))
         return absolute.relative_to(config.base.absolute()).as_posix()
     except ValueError:
         return candidate.display

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from linter.config import LoadedConfig, load_config
+from linter.load import DEFAULT_MAX_BYTES, Refusal, read_bounded
 from linter.policy.loader import CompiledRule, Rulebook, RuleError, load_rule, rule_files
 from linter.policy.selection import Selection
 
@@ -51,9 +52,14 @@ class Case:
 
 
 def expected_markers(path: Path) -> set[tuple[str, int]]:
-    """``# expect: GL202`` (or ``GL202, GL201``) on a line: that rule reports that line."""
+    """``# expect: GL202`` (or ``GL202, GL201``) on a line: that rule reports that line. A file
+    that cannot be read (a FIFO, a device, too large) expects nothing: linting it reports why."""
+    content = read_bounded(path, DEFAULT_MAX_BYTES)
+    if isinstance(content, Refusal):
+        return set()
     out = set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    text = content.decode("utf-8", errors="replace")
+    for number, line in enumerate(text.splitlines(), start=1):
         match = EXPECT.search(line)
         if match:
             out |= {(rule_id.strip(), number) for rule_id in match.group(1).split(",")}

@@ -18,7 +18,7 @@ from linter.config import LoadedConfig
 from linter.findings import Finding, Skipped
 from linter.load import DEFAULT_MAX_BYTES
 from linter.load.discovery import Candidate, Discovery, chart_templates_reason, find_candidates
-from linter.load.sources import Hashed, Source, read_source
+from linter.load.sources import FileRead, Hashed, Source, read_source
 from linter.policy.loader import CompiledRule, Rulebook
 from linter.policy.selection import RuleSettings, Selection, resolve_severity
 from linter.report.record import Report, RuleInfo
@@ -50,10 +50,17 @@ class RunResult:
     excluded: list[str] = field(default_factory=list)  # files matched by ``exclude``
     too_deep: list[str] = field(default_factory=list)  # folders too deep to search
     disabled_rules: list[str] = field(default_factory=list)  # ids turned off by the config
+    # "GL101 from error to warning" for each severity the config changed
+    severities: list[str] = field(default_factory=list)
+    # the config's failOn when it decides the exit status (the command line gives none)
+    fail_on: str | None = None
     # With a result cache: the key of the run's inputs and the digest of its files as linted,
     # what a report printed for this run may be kept under (linter/commands/kept_report.py).
     run_key: str = ""
     files_key: str = ""
+    # The other files the results read (a model.config), with the digest of each as read: a
+    # report kept for this run is used only while they are unchanged.
+    reads: list[tuple[FileRead, str]] = field(default_factory=list)
 
     def report(self) -> Report:
         """The record renderers take: findings, and every rule with this run's severity."""
@@ -71,16 +78,26 @@ class RunResult:
         )
 
     def configuration_note(self) -> str | None:
-        """What the configuration file left out of the run, so that a repository cannot switch
-        rules or files off without it showing: ``Configuration turned off 2 rules (GL202,
-        GL206) and excluded 3 files.``; None when it left out nothing."""
+        """What the configuration file changed in the run, so that a repository cannot switch
+        rules or files off, lower a rule or stop findings failing the run without it showing:
+        ``Configuration turned off 2 rules (GL202, GL206), changed the severity of 1 rule
+        (GL101 from error to warning), set failOn: never and excluded 3 files.``; None when it
+        changed nothing."""
         parts = []
         if self.disabled_rules:
             rules = plural(len(self.disabled_rules), "rule")
             parts.append(f"turned off {rules} ({', '.join(self.disabled_rules)})")
+        if self.severities:
+            rules = plural(len(self.severities), "rule")
+            parts.append(f"changed the severity of {rules} ({', '.join(self.severities)})")
+        if self.fail_on is not None:
+            parts.append(f"set failOn: {self.fail_on}")
         if self.excluded:
             parts.append(f"excluded {plural(len(self.excluded), 'file')}")
-        return f"Configuration {' and '.join(parts)}." if parts else None
+        if not parts:
+            return None
+        listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+        return f"Configuration {listed}."
 
 
 def lint_paths(
@@ -157,10 +174,19 @@ class Prepared:
 
     @property
     def files_key(self) -> str:
-        """The digest of every file's path and hash as read now ("" without a cache)."""
+        """The digest of every file's path and hash as read now, and of what discovery left out
+        ("" without a cache)."""
         if self.hashed is None:
             return ""
-        return files_digest(file.key for file in self.hashed)
+        return self._with_discovery(files_digest(file.key for file in self.hashed))
+
+    def _with_discovery(self, files: str) -> str:
+        """``files`` (the digest of the file keys) with what discovery left out: the report
+        names the excluded files, the folders too deep and the charts' templates, so one kept
+        for other such files must not be used (an excluded file added since)."""
+        discovery = self.discovery
+        left_out = (discovery.excluded, discovery.too_deep, discovery.chart_templates)
+        return files_digest([files, *(f"{len(names)}\0" + "\0".join(names) for names in left_out)])
 
     def answered(self, files_checked: int, skipped: Sequence[Skipped]) -> RunResult:
         """The run as a report kept for these same files describes it: nothing linted, so no
@@ -197,8 +223,10 @@ class Prepared:
         ]
         checked = sum(1 for result in results if result.checked)
         lines = {result.display: result.lines for result in results if result.lines}
+        reads = dict(read for result in results for read in result.reads)
         # keyed by the files as linted (one edited since it was hashed is linted as it is now)
-        return self._result(findings, checked, skipped, lines, digest if self.cache else "")
+        files_key = self._with_discovery(digest) if self.cache else ""
+        return self._result(findings, checked, skipped, lines, files_key, list(reads.items()))
 
     def _result(
         self,
@@ -207,6 +235,7 @@ class Prepared:
         skipped: list[Skipped],
         lines: dict[str, dict[int, LineInfo]],
         files_key: str,
+        reads: list[tuple[FileRead, str]] | None = None,
     ) -> RunResult:
         return RunResult(
             findings,
@@ -218,8 +247,10 @@ class Prepared:
             self.discovery.excluded,
             self.discovery.too_deep,
             self.selection.disabled_by_config(self.rulebook),
-            self.run_key,
-            files_key,
+            self.selection.severities_by_config(self.rulebook),
+            run_key=self.run_key,
+            files_key=files_key,
+            reads=reads or [],
         )
 
 
@@ -249,6 +280,7 @@ def _key(rulebook: Rulebook, config: LoadedConfig, selection: Selection, lines: 
     covers); each file's result is stored under it by the file's path and content hash."""
     inputs = [
         config.config.model_dump_json(),
+        f"config {config.path} {config.digest}",
         repr(selection.select),
         repr(selection.ignore),
         f"lines {lines}",

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from linter.findings import Finding
 from linter.policy.loader import Rulebook
 from linter.policy.selection import RuleSettings, resolve_severity
 from linter.run import suppressions
+from linter.run.failures import contained
 from linter.run.file_result import FileResult
 from linter.run.wide_parts import Deferred
 from linter.run.workers import fork_map
@@ -76,15 +78,20 @@ def _evaluate_file(
         return _part_of(parts.deferred, document, part)
 
     own = dict(parts.records)
-    found: list[Finding] = []
-    for part in parts.deferred:
+
+    def evaluate(part: Deferred) -> list[Finding]:
         records = own.get((part.file, part.index, part.part), {})
         variables: dict[str, Any] = dict(nested(part.values))
         facts = dict(variables.get("facts", {}))
         for provider in evaluator.providers(part.kind, part.profile) & RUN_WIDE:
             facts[provider] = run.fact(provider, records.get(provider)).as_data()
         variables["facts"] = facts
-        found.extend(evaluator.evaluate(part, Values(variables), part.profile, find))
+        return list(evaluator.evaluate(part, Values(variables), part.profile, find))
+
+    found: list[Finding] = []
+    for part in parts.deferred:
+        outcome = contained(partial(evaluate, part), partial(part.location, ()))
+        found.extend([outcome] if isinstance(outcome, Finding) else outcome)
     return found
 
 

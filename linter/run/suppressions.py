@@ -8,19 +8,19 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from linter.findings import Finding, Location
 from linter.load import Syntax
 from linter.load.positions import Span
+from linter.load.scanning import Scanner
 
 INVALID_RULE = "GL004"
 UNUSED_RULE = "GL005"
 _MARKER = "gpulint:"
-_HASH = re.compile("#")
-_DIRECTIVE = re.compile(r"#\s*gpulint:\s*ignore\[(?P<ids>[^\]]*)\](?P<reason>[^\n]*)")
+_IGNORE = "ignore["
+_BLANKS = frozenset(" \t\f\v")
 
 
 @dataclass(frozen=True)
@@ -46,46 +46,77 @@ def parse(text: str, syntax: Syntax = "yaml") -> list[Suppression]:
     offset = 0
     lines = zip(text.splitlines(), text.splitlines(keepends=True), strict=True)
     for number, (line, with_end) in enumerate(lines, start=1):
-        hashes = (m.start() for m in _HASH.finditer(line)) if _MARKER in line else ()
-        for column in hashes:
-            match = _DIRECTIVE.match(line, column)
-            if match and not inside_token(offset + column):
-                ids = tuple(part.strip() for part in match["ids"].split(",") if part.strip())
-                found.append(
-                    Suppression(
-                        number, match.start() + 1, match.end() + 1, ids, match["reason"].strip()
-                    )
-                )
-                break
+        if _MARKER in line:
+            suppression = directive(Scanner(line), number, offset, inside_token)
+            if suppression is not None:
+                found.append(suppression)
         offset += len(with_end)
     return found
 
 
+def directive(
+    line: Scanner, number: int, offset: int, inside_token: Callable[[int], bool]
+) -> Suppression | None:
+    """The first ``# gpulint: ignore[IDS] reason`` comment on line ``number`` (at ``offset``
+    in the file's text) that is not inside a YAML token. A scanner, not a regular expression:
+    each ``#`` costs the blanks after it, and the closing ``]`` is sought once however many
+    ``#`` precede it (a regular expression scanned to the line's end from each of them)."""
+    text = line.text
+    hash_at = line.find("#", 0)
+    while hash_at >= 0:
+        marker = line.skip(_BLANKS, hash_at + 1)
+        if line.at(_MARKER, marker):
+            ignore = line.skip(_BLANKS, marker + len(_MARKER))
+            if line.at(_IGNORE, ignore):
+                close = line.find("]", ignore + len(_IGNORE))
+                if close < 0:
+                    return None  # no "]" after this "#", nor after any later one
+                if not inside_token(offset + hash_at):
+                    ids = text[ignore + len(_IGNORE) : close].split(",")
+                    rule_ids = tuple(part.strip() for part in ids if part.strip())
+                    reason = text[close + 1 :].strip()
+                    return Suppression(number, hash_at + 1, len(text) + 1, rule_ids, reason)
+        hash_at = line.find("#", hash_at + 1)
+    return None
+
+
 def _outside_comments(text: str, syntax: Syntax) -> Callable[[int], bool]:
-    """Whether a ``#`` at a character offset of an HCL or shell text is not a comment's start.
-    HCL: every comment the tokenizer keeps (a file it cannot read has none). Shell: a ``#`` that
-    starts a word outside quotes on its line (an approximation: quotes spanning lines are not
-    followed)."""
+    """Whether a ``#`` at a character offset of an HCL or shell text is outside every comment.
+    HCL: the comments the tokenizer keeps (a file it cannot read has none). Shell: a line's
+    comment starts at its first ``#`` that begins a word outside quotes (an approximation:
+    quotes spanning lines are not followed); each line is walked once."""
     if syntax == "hcl":
         from linter.load import hcl
 
         starts = frozenset(hcl.comment_starts(text))
         return lambda offset: offset not in starts
-    line_starts = [0, *(m.end() for m in re.finditer("\n", text))]
+    line_starts: list[int] = []
+    comment_starts: list[int] = []  # per line: where its comment starts (len(text) for none)
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        line_starts.append(offset)
+        comment_starts.append(offset + _shell_comment(line))
+        offset += len(line)
 
-    def inside(offset: int) -> bool:
-        start = line_starts[bisect.bisect_right(line_starts, offset) - 1]
-        quote = ""
-        for position in range(start, offset):
-            ch = text[position]
-            if quote:
-                quote = "" if ch == quote else quote
-            elif ch in "\"'":
-                quote = ch
-        before = text[offset - 1] if offset > start else " "
-        return bool(quote) or not before.isspace()
+    def outside(at: int) -> bool:
+        number = bisect.bisect_right(line_starts, at) - 1
+        return number < 0 or at < comment_starts[number]
 
-    return inside
+    return outside
+
+
+def _shell_comment(line: str) -> int:
+    """Where a shell line's comment starts: its first ``#`` at a word's start outside quotes
+    (the line's length when it has none)."""
+    quote = ""
+    for position, ch in enumerate(line):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#" and (position == 0 or line[position - 1].isspace()):
+            return position
+    return len(line)
 
 
 def _token_spans(text: str) -> Callable[[int], bool]:
@@ -153,10 +184,14 @@ def apply(
         else:
             valid.append((s, location))
     used: set[int] = set()
+    by_line: dict[int, list[int]] = {}
+    for number, (s, _) in enumerate(valid):
+        by_line.setdefault(s.line, []).append(number)
     for finding in findings:
         line = finding.location.span.line
-        for number, (s, _) in enumerate(valid):
-            if finding.rule_id in s.rule_ids and s.line in (line, line - 1):
+        for number in (*by_line.get(line - 1, ()), *by_line.get(line, ())):
+            s = valid[number][0]
+            if finding.rule_id in s.rule_ids:
                 used.add(number)
                 finding = dataclasses.replace(finding, suppressed_reason=s.reason)
                 break

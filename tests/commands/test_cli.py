@@ -78,6 +78,7 @@ def test_json_report(spot: Path) -> None:
         "warnings": 0,
         "notes": 0,
         "suppressed": 0,
+        "baselined": 0,
         "filesChecked": 1,
     }
     (finding,) = report["findings"]

@@ -60,7 +60,7 @@ def test_round_trip(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # unchanged: nothing to report, exit 0, nothing stale
     unchanged = check("--baseline", "gpulint-baseline.json", "jobs")
     assert (unchanged.code, unchanged.err) == (0, "")
-    assert unchanged.out == "No problems found in 2 files.\n"
+    assert unchanged.out == "No problems found in 2 files (2 matched the baseline).\n"
 
     # moved down by a comment and re-indented: still the same findings
     spot = project / "jobs" / "spot.yaml"

@@ -11,8 +11,14 @@ from __future__ import annotations
 
 import re
 
+from linter.model.values import LARGEST_WHOLE, out_of_range
+
 UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800}
-_WRITTEN = re.compile(r"\s*(\d+)\s*([a-z]?)\s*\Z")
+# Applied to the stripped value, bounded: blanks on both sides of an optional unit
+# (``\s*([a-z]?)\s*``) cost a long run of blanks its square in backtracking.
+_WRITTEN = re.compile(r"(\d+)(?:\s*([a-z]))?")
+#: The longest duration read: the expression sees at most this much of a value.
+MAX_DURATION_TEXT = 32
 
 
 class DurationProblem(ValueError):
@@ -29,11 +35,18 @@ def seconds(value: object, bare_unit: str, units: str) -> int:
     if isinstance(value, int):
         if value < 0:
             raise DurationProblem(f"expected {expected}, got {value!r}")
-        return value * UNIT_SECONDS[bare_unit]
-    match = _WRITTEN.match(value.lower())
+        return _bounded(value * UNIT_SECONDS[bare_unit])
+    written = value.strip().lower()
+    match = _WRITTEN.fullmatch(written) if len(written) <= MAX_DURATION_TEXT else None
     if match is None or (match.group(2) and match.group(2) not in units):
         raise DurationProblem(f"expected {expected}, got {value!r}")
-    return int(match.group(1)) * UNIT_SECONDS[match.group(2) or bare_unit]
+    return _bounded(int(match.group(1)) * UNIT_SECONDS[match.group(2) or bare_unit])
+
+
+def _bounded(total_seconds: int) -> int:
+    if total_seconds > LARGEST_WHOLE:
+        raise DurationProblem(str(out_of_range(f"{total_seconds} seconds")))
+    return total_seconds
 
 
 def minutes(total_seconds: int) -> int:

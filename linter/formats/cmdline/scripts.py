@@ -23,7 +23,14 @@ from linter.formats.cmdline.engines import EngineCommand, engine_table, recognis
 from linter.formats.cmdline.launchers import LaunchCommand, recognise_launch
 from linter.formats.cmdline.launchers import catalogue as launchers_catalogue
 from linter.formats.cmdline.programs import basename
-from linter.formats.cmdline.shell import Command, Env, Word, Wrappers, script_commands
+from linter.formats.cmdline.shell import (
+    Command,
+    Env,
+    Word,
+    Wrappers,
+    not_expanded,
+    script_commands,
+)
 from linter.load.positions import Path
 from linter.model.provenance import Origin
 from linter.model.values import ValueProblem, check_value
@@ -94,18 +101,27 @@ class Reading:
 
 
 def read_scripts(
-    shells: Sequence[Sequence[Script]], env: Env, wrappers: Wrappers | None = None
+    builder: WorkloadBuilder,
+    shells: Sequence[Sequence[Script]],
+    env: Env,
+    wrappers: Wrappers | None = None,
 ) -> Reading:
     """Read ``shells``: each is a sequence of scripts run one after another in one shell (dstack
     ``commands``), and each shell starts afresh from ``env`` (SkyPilot ``setup``, then ``run``);
-    ``wrappers`` are launch wrappers whose commands are read (Slurm's ``srun``)."""
+    ``wrappers`` are launch wrappers whose commands are read (Slurm's ``srun``). A reference left
+    unexpanded at the bound on expansion is a problem at its word."""
     commands: list[Located] = []
     engine: tuple[EngineCommand, Located] | None = None
     launch: tuple[LaunchCommand, Located] | None = None
     limit: RuntimeLimit | None = None
     for shell in shells:
         scripts = tuple(shell)
-        for command in script_commands([s.text for s in scripts], env, wrappers):
+        shell_commands = script_commands([s.text for s in scripts], env, wrappers)
+        unexpanded = not_expanded(shell_commands)
+        if unexpanded is not None:
+            word, message = unexpanded
+            builder.problem(Located(shell_commands[0], scripts).origin(builder, word), message)
+        for command in shell_commands:
             located = Located(command, scripts)
             commands.append(located)
             inner, seconds, duration_word = _without_timeout(command)

@@ -29,6 +29,13 @@ variable this module cannot know (absent from the environment it was given, or g
 unknown value such as a secret) keeps the reference as its text and is marked unresolved, with
 the names. ``${NAME:-default}`` with NAME absent takes the default the script wrote. Nothing here
 raises on any input.
+
+Expansion is bounded: ``a=$a$a`` repeated doubles a value each time (forty lines make a
+terabyte), and a reference repeated many times copies its value each time. One command line or
+script, its nested shells included, expands at most :data:`MAX_EXPANDED` characters in all; a
+reference that would pass that stays as written, unresolved, named ``NAME (not expanded: ...)``
+so that messages say why its value is not known. Nesting (``sh -c`` in ``sh -c``, defaults in
+defaults) stops at ``MAX_DEPTH``.
 """
 
 from __future__ import annotations
@@ -51,7 +58,16 @@ from linter.formats.cmdline.shell_syntax import (
     tokenize,
 )
 
-__all__ = ["Command", "Env", "Variable", "Word", "Wrappers", "argv_commands", "script_commands"]
+__all__ = [
+    "Command",
+    "Env",
+    "Variable",
+    "Word",
+    "Wrappers",
+    "argv_commands",
+    "not_expanded",
+    "script_commands",
+]
 
 Env = Mapping[str, Union[str, None]]  # noqa: UP007 - a runtime alias (see linter.load.positions)
 """Environment given by the caller: a name whose value is None is set to something unknown."""
@@ -61,6 +77,9 @@ _LEADING_RESERVED = frozenset(("if", "then", "else", "elif", "do", "while", "unt
 _CLOSING_RESERVED = frozenset(("fi", "done", "}", "esac"))
 _UNMODELLED_HEADERS = frozenset(("for", "select"))
 _SHELLS = frozenset(("sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"))
+#: Characters that expansions may produce in one command line or script, nested shells included.
+MAX_EXPANDED = 1 << 18
+NOT_EXPANDED = f"not expanded: expansions past {MAX_EXPANDED:,} characters"
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +122,24 @@ class Command:
     env: Mapping[str, Variable]
 
 
+def not_expanded(commands: Sequence[Command]) -> tuple[Word, str] | None:
+    """The first word in which a reference was left as written because expansion reached its
+    bound (:data:`MAX_EXPANDED`), with a sentence saying so; None when every reference that
+    could be expanded was."""
+    suffix = f" ({NOT_EXPANDED})"
+    for command in commands:
+        for word in command.words:
+            for hole in word.missing:
+                if hole.endswith(suffix):
+                    name = hole[: -len(suffix)]
+                    return word, (
+                        f"${name} is not expanded: the script's expansions reached "
+                        f"{MAX_EXPANDED:,} characters (a value that doubles, as a=$a$a does, "
+                        "grows without end); what depends on it is not known here"
+                    )
+    return None
+
+
 def argv_commands(
     items: Sequence[str], env: Env | None = None, kubernetes: bool = True
 ) -> list[Command]:
@@ -112,9 +149,10 @@ def argv_commands(
     the command, unless it runs a shell with ``-c``: then the commands of that script.
     """
     variables = _variables(env or {})
+    budget = _Budget()
     fields = [
         _Field.whole(
-            _kubernetes_expand(item, index, variables)
+            _kubernetes_expand(item, index, variables, budget)
             if kubernetes
             else SourcedText.raw(item, index),
             (index, 0, len(item)),
@@ -122,7 +160,8 @@ def argv_commands(
         for index, item in enumerate(items)
     ]
     out: list[Command] = []
-    _Shell(variables, None, 0, out).run_fields([(f, False) for f in fields], dict(variables))
+    shell = _Shell(variables, None, 0, out, budget)
+    shell.run_fields([(f, False) for f in fields], dict(variables))
     return out
 
 
@@ -138,10 +177,24 @@ def script_commands(
     dstack ``commands``, a Slurm batch script), in order; nested ``sh -c`` scripts are expanded
     in place, and so are the commands ``wrappers`` run."""
     out: list[Command] = []
-    shell = _Shell(_variables(env or {}), None, 0, out, wrappers or {})
+    shell = _Shell(_variables(env or {}), None, 0, out, _Budget(), wrappers or {})
     for index, item in enumerate(items):
         shell.run_script(SourcedText.raw(item, index))
     return out
+
+
+@dataclass(slots=True)
+class _Budget:
+    """The characters expansions may still produce (see :data:`MAX_EXPANDED`)."""
+
+    left: int = MAX_EXPANDED
+
+    def take(self, count: int) -> bool:
+        """Whether ``count`` more characters may be produced (then they are counted)."""
+        if count > self.left:
+            return False
+        self.left -= count
+        return True
 
 
 @dataclass(slots=True)
@@ -198,7 +251,9 @@ def _variables(env: Env) -> dict[str, _Var]:
     return {name: _Var(value) for name, value in env.items()}
 
 
-def _kubernetes_expand(item: str, index: int, variables: Mapping[str, _Var]) -> SourcedText:
+def _kubernetes_expand(
+    item: str, index: int, variables: Mapping[str, _Var], budget: _Budget
+) -> SourcedText:
     """Kubernetes' ``$(VAR)`` expansion of one command/args item, with every character's source."""
     out = SourcedText()
     cursor = 0
@@ -217,7 +272,9 @@ def _kubernetes_expand(item: str, index: int, variables: Mapping[str, _Var]) -> 
             name, source = item[cursor + 2 : close], (index, cursor, close + 1)
             var = variables.get(name)
             value = None if var is None else var.known()
-            if value is None:
+            if value is not None and not budget.take(len(value)):
+                out.add_text(item[cursor : close + 1], source, hole=f"{name} ({NOT_EXPANDED})")
+            elif value is None:
                 out.add_text(item[cursor : close + 1], source, hole=name)
             else:
                 out.add_text(value, source)
@@ -241,12 +298,14 @@ class _Shell:
         positional: list[_Field] | None,
         depth: int,
         out: list[Command],
+        budget: _Budget,
         wrappers: Wrappers | None = None,
     ) -> None:
         self.variables = variables
         self.positional = positional  # None: unknown (a script's own arguments)
         self.depth = depth
         self.out = out
+        self.budget = budget  # shared with nested shells
         self.wrappers: Wrappers = wrappers or {}
         self.chars = SourcedText()  # the script being run
 
@@ -299,7 +358,7 @@ class _Shell:
         if script is not None and self.depth < MAX_DEPTH:
             inner = {name: _Var(var.text, var.chars, var.word) for name, var in env.items()}
             positional = [f for f, _ in fields[script + 1 :]]
-            nested = _Shell(inner, positional, self.depth + 1, self.out, self.wrappers)
+            nested = _Shell(inner, positional, self.depth + 1, self.out, self.budget, self.wrappers)
             nested.run_script(fields[script][0].chars)
             return
         words = tuple(f.word(split) for f, split in fields)
@@ -380,7 +439,12 @@ class _Shell:
                 current.quoted = current.quoted or piece.quoted
             elif isinstance(piece, Substitution):
                 self.raw(current.chars, piece.first, piece.last, hole=self.raw_text(piece))
-            elif piece.name == "@" and piece.quoted and self.positional is not None:
+            elif (
+                piece.name == "@"
+                and piece.quoted
+                and self.positional is not None
+                and self.budget.take(sum(len(a.chars) for a in self.positional[1:]))
+            ):
                 for index, argument in enumerate(self.positional[1:]):
                     if index:
                         close()
@@ -389,7 +453,10 @@ class _Shell:
             else:
                 value = self.parameter(piece)
                 current.variables.append(piece.name)
-                if value is None:
+                if value is _TOO_LONG or (value is not None and not self.budget.take(len(value))):
+                    hole = f"{piece.name} ({NOT_EXPANDED})"
+                    self.raw(current.chars, piece.first, piece.last, hole=hole)
+                elif value is None:
                     self.raw(current.chars, piece.first, piece.last, hole=piece.name)
                 else:
                     add(value, piece.quoted)
@@ -408,8 +475,8 @@ class _Shell:
     def parameter(self, piece: Parameter) -> SourcedText | None:
         """The value of ``$name`` / ``${name<op>word}``; None when it cannot be known."""
         value = self.lookup(piece.name, self.extent(piece.first, piece.last))
-        if value is None:
-            return None
+        if value is None or value is _TOO_LONG:
+            return value
         is_set = value is not _UNSET
         empty = not is_set or len(value) == 0
         op = piece.operator
@@ -447,6 +514,8 @@ class _Shell:
         if name in ("@", "*"):
             if self.positional is None:
                 return None
+            if sum(len(a.chars) + 1 for a in self.positional[1:]) > self.budget.left:
+                return _TOO_LONG  # not joined: each reference would copy them all
             joined = SourcedText()
             for index, argument in enumerate(self.positional[1:]):
                 if index:
@@ -461,11 +530,12 @@ class _Shell:
         if var.text is None:
             return None
         if var.chars is None:  # from the caller's env: placed at the reference
-            return _sourced(var.text, reference)
+            return _TOO_LONG if len(var.text) > self.budget.left else _sourced(var.text, reference)
         return var.chars
 
 
 _UNSET = SourcedText()  # a parameter known to be unset (never modified)
+_TOO_LONG = SourcedText()  # a value longer than the expansions left to the script (never modified)
 
 
 def _sourced(text: str, source: Source) -> SourcedText:

@@ -101,7 +101,7 @@ def adapt(document: Document, source: InputFile) -> Adapted:
     gpus = {c.get("accelerator")["count"] for c in choices if c.get("accelerator")}
     env, env_origins = _environment(builder, data)
     env = merged(platform_env(vocab.env, next(iter(gpus)) if len(gpus) == 1 else None, nodes), env)
-    reading = read_scripts([_scripts(builder, data, kind)], env)
+    reading = read_scripts(builder, [_scripts(builder, data, kind)], env)
     profile = _PROFILES.get(kind) or reading.profile() or "training"
     builder.set("spec.profile", profile, builder.at(("type",)))
     capacity = spot_policy(builder, data, vocab)

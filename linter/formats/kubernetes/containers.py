@@ -22,7 +22,7 @@ from linter.formats.cmdline.engines import (
     recognise_engine,
 )
 from linter.formats.cmdline.launchers import LaunchCommand, recognise_launch
-from linter.formats.cmdline.shell import Command, Variable, Word, argv_commands
+from linter.formats.cmdline.shell import Command, Variable, Word, argv_commands, not_expanded
 from linter.formats.kubernetes.placeholders import unrendered
 from linter.formats.kubernetes.pods import (
     Container,
@@ -123,6 +123,10 @@ def run(container: Container, report: Report, engine: str | None = None) -> Prog
         + [((*container.path, "args", i), "args") for i in range(len(args))]
     )
     commands = argv_commands([*command, *args], env)
+    unexpanded = not_expanded(commands)
+    if unexpanded is not None:
+        word, message = unexpanded
+        report(Origin(items[word.item][0]), f"{message} ({owner})")
     image = container.data.get("image")
     image = image if isinstance(image, str) else None
     written = None if image is None else (image, (*container.path, "image"))

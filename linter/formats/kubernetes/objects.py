@@ -69,8 +69,14 @@ ALWAYS_OURS = frozenset({("serving.kserve.io", "LLMInferenceService")})
 name: str = FORMAT
 markers: tuple[bytes, ...] = KUBERNETES
 
+# A kind line at any indentation, a list item's included (``- kind: Deployment`` inside a
+# ``kind: List``), JSON's (``"kind": "Pod",``), and the typed lists of those kinds
+# (``DeploymentList``).
 _KIND_LINE = re.compile(
-    r"^kind:\s*[\"']?(" + "|".join(sorted({k for _, k in KINDS})) + r")[\"']?\s*$", re.MULTILINE
+    r"^[ \t]*(?:-[ \t]+)?[\"']?kind[\"']?[ \t]*:[ \t]*[\"']?("
+    + "|".join(sorted({k for _, k in KINDS}))
+    + r")(?:List)?[\"']?(?:[ \t]*,)?[ \t]*$",
+    re.MULTILINE,
 )
 
 

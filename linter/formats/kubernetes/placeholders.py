@@ -8,17 +8,15 @@ says so at its place and treats the value as unknown.
 
 from __future__ import annotations
 
-import re
-
-_PLACEHOLDER = re.compile(r"\{\{.*?\}\}|\$\{[^}]*\}")
+from linter.load.scanning import first_placeholder
 
 
 def unrendered(what: str, text: str) -> str | None:
     """The message for a value holding a placeholder, or None when it holds none."""
-    found = _PLACEHOLDER.search(text)
+    found = first_placeholder(text)
     if found is None:
         return None
     return (
-        f"{what} {text!r} holds the template placeholder {found.group(0)}, which Kubernetes does "
+        f"{what} {text!r} holds the template placeholder {found.text}, which Kubernetes does "
         "not expand: lint the rendered manifest (helm template ... | gpulint check -)"
     )

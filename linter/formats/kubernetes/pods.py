@@ -17,6 +17,7 @@ from linter.formats.kubernetes.labels import gpu_resources
 from linter.formats.kubernetes.placeholders import unrendered
 from linter.load.positions import Path
 from linter.model.provenance import Origin
+from linter.model.values import LARGEST_WHOLE, out_of_range
 
 Report = Callable[[Origin, str], None]
 """Where a reader says what is wrong with the document (``WorkloadBuilder.problem``)."""
@@ -98,13 +99,26 @@ def lookup(data: Any, path: Path) -> Any:
     return data
 
 
+#: An init container with this restart policy is a native sidecar (Kubernetes 1.29+).
+_SIDECAR_RESTART = "Always"
+
+
 def containers(pod: PodSpec) -> list[Container]:
-    """The pod's (main) containers."""
-    return [
+    """The containers that run for the pod's whole life: its ``containers``, then its native
+    sidecars (``initContainers`` with ``restartPolicy: Always``), which start first and keep
+    running beside them, holding their GPUs as long. Other init containers run to completion
+    before the pod starts and are not its workload."""
+    main = [
         Container(pod.at("containers", index), item)
         for index, item in enumerate(sequence(pod.data.get("containers")))
         if isinstance(item, Mapping)
     ]
+    sidecars = [
+        Container(pod.at("initContainers", index), item)
+        for index, item in enumerate(sequence(pod.data.get("initContainers")))
+        if isinstance(item, Mapping) and item.get("restartPolicy") == _SIDECAR_RESTART
+    ]
+    return main + sidecars
 
 
 def container_gpus(
@@ -150,7 +164,10 @@ def quantity(value: Any, what: str, path: Path, report: Report) -> int | None:
 def whole(value: Any, what: str, path: Path, report: Report, minimum: int = 0) -> int | None:
     """A count written as a YAML integer (``replicas: 2``); anything else is reported."""
     if isinstance(value, int) and not isinstance(value, bool) and value >= minimum:
-        return value
+        if value <= LARGEST_WHOLE:
+            return value
+        report(Origin(path), str(out_of_range(what)))
+        return None
     message = unrendered(what, value) if isinstance(value, str) else None
     report(Origin(path), message or f"{what} {value!r} is not a whole number of {minimum} or more")
     return None

@@ -7,10 +7,12 @@ are not.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
-from linter.model.values import ValueProblem
+from linter.load.scanning import first_placeholder
+from linter.model.values import LARGEST_WHOLE, ValueProblem, out_of_range
 
 _QUANTITY = re.compile(
     r"([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))"
@@ -41,11 +43,21 @@ def parse_quantity(value: Any) -> float:
     (a template placeholder such as ``{{ .Values.gpus }}`` is named as such)."""
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise ValueProblem(f"{value!r} is not a Kubernetes quantity")
+    try:
+        number = _number(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number) or abs(number) > LARGEST_WHOLE:
+        raise out_of_range(f"quantity {value!r}")
+    return number
+
+
+def _number(value: int | float | str) -> float:
     if not isinstance(value, str):
         return float(value)
     match = _QUANTITY.fullmatch(value.strip())
     if match is None:
-        if "{{" in value or "${" in value:
+        if first_placeholder(value) is not None:
             raise ValueProblem(
                 f"{value!r} is a template placeholder, not a quantity: lint the rendered output "
                 "(helm template ... | gpulint check -)"

@@ -12,14 +12,13 @@ from typing import Any
 
 from linter.formats.builder import WorkloadBuilder
 from linter.load.positions import Path
+from linter.load.scanning import first_placeholder
 from linter.model.base import NAME_PATTERN
 from linter.model.fields import FIELDS
 from linter.model.provenance import Origin
 
 _NAME = re.compile(NAME_PATTERN)
 _NOT_NAME = re.compile(r"[^a-z0-9._-]+")
-#: ``{{ .Values.gpu }}``, ``{{HF_TOKEN}}``, ``${GPU_TYPE}``: a value some other tool fills in.
-_TEMPLATE = re.compile(r"\{\{.*?\}\}|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*")
 
 
 def workload_name(written: object, fs_path: FsPath, fallback: str) -> str:
@@ -33,11 +32,12 @@ def workload_name(written: object, fs_path: FsPath, fallback: str) -> str:
 
 
 def template_in(value: object) -> str | None:
-    """The template placeholder in a string value (``${GPU_TYPE}``), if it holds one."""
+    """The template placeholder in a string value (``{{ .Values.gpu }}``, ``${GPU_TYPE}``,
+    ``$GPU_TYPE``: a value some other tool fills in), if it holds one."""
     if not isinstance(value, str):
         return None
-    match = _TEMPLATE.search(value)
-    return match.group(0) if match else None
+    found = first_placeholder(value, bare_names=True)
+    return None if found is None else found.text
 
 
 def template_problem(builder: WorkloadBuilder, path: Path, what: str, value: object) -> bool:

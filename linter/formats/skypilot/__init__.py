@@ -59,7 +59,9 @@ def claims(text: str) -> bool:
     if not (_RESOURCES_KEY.search(text) and _SCRIPT_KEY.search(text)):
         return False
     return any(
-        re.search(rf"^\s+{key}:", text, re.M) for key in ("accelerators", "use_spot", "infra")
+        # [ \t], not \s: blanks that may span lines are sought again from every line start
+        re.search(rf"^[ \t]+{key}:", text, re.M)
+        for key in ("accelerators", "use_spot", "infra")
     )
 
 

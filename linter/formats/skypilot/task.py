@@ -111,7 +111,7 @@ def adapt(document: Document, source: InputFile) -> Adapted:
     gpus = {c.get("accelerator")["count"] for c in choices if c.get("accelerator")}
     env, env_origins = _environment(builder, data)
     env = merged(platform_env(vocab.env, next(iter(gpus)) if len(gpus) == 1 else None, nodes), env)
-    reading = read_scripts(_shells(builder, data), env)
+    reading = read_scripts(builder, _shells(builder, data), env)
     profile = "inference" if service is not None else reading.profile()
     if profile is None:
         profile = "training" if "run" in data else "dev"

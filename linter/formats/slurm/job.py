@@ -126,7 +126,7 @@ def _commands(
         env.update({name: None for name, what in vocabulary().env.items() if what == "nodes"})
     body = source.text[document.body_offset :]
     wrappers = {"srun": vocabulary().taking_value}
-    reading = read_scripts([[Script(SCRIPT, body)]], env, wrappers)
+    reading = read_scripts(builder, [[Script(SCRIPT, body)]], env, wrappers)
     if reading.engine is not None:
         apply_engine(builder, reading.engine, _WHERE, {})
     if reading.launch is not None:
