@@ -56,8 +56,7 @@ def test_each_alternative_is_sized_with_its_own_hardware(tmp_path: Path) -> None
         ("4 x H100-80GB on aws/us-west-2", "spec.resources.alternatives[2]", True),
         ("1 x Trn9", "spec.resources.alternatives[3].accelerator", None),
     ]
-    assert found["failingText"] == "4 x L4"
-    assert found["unsizedText"] == "1 x Trn9"
+    assert (found["failingText"], found["unsized"]) == ("4 x L4", ["1 x Trn9"])
     assert (found["someFail"], found["allFail"]) == (True, False)
     assert found["firstFailingPath"] == "spec.resources.alternatives[0].accelerator"
 
