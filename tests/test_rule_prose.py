@@ -11,7 +11,12 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import REPO, run_cli
+
+from linter.cel import backend as cel
+from linter.load import read
+from linter.policy.rule_file import RuleFile
+from linter.wording import plural
 
 HEAD = "apiVersion: gpulint.dev/v1alpha1\nkind: Workload\nmetadata: {name: chat}\nspec:\n"
 
@@ -279,3 +284,36 @@ def test_rule_messages(tmp_path: Path, name: str) -> None:
         (f["ruleId"], f["line"], f["message"], f["fix"]) for f in json.loads(result.out)["findings"]
     ]
     assert found == expected
+
+
+def variable(rule_id: str, name: str, values: dict[str, object]) -> object:
+    """A rule's variable evaluated on ``values`` (nested maps, as the rule reads them)."""
+    meta = RuleFile.model_validate(read(REPO / "rules" / f"{rule_id}.yaml").documents[0].data)
+    return cel.evaluate(cel.compile_expression(meta.variables[name]), cel.new_context(values))
+
+
+@pytest.mark.parametrize("value", [1.0, 0.92, 0.925, 0.5])
+def test_a_share_reads_as_the_file_writes_it(value: float) -> None:
+    inference = {"gpuMemoryUtilization": value}
+    for rule_id in ("GL101", "GL102"):
+        found = variable(rule_id, "utilization", {"facts": {"memory": {"inference": inference}}})
+        assert found == str(value)
+
+
+@pytest.mark.parametrize("value", [40.0, 32.8, 23.78, 1174.22])
+def test_gib_read_as_the_estimate_rounds_them(value: float) -> None:
+    training = {"loraGiB": value, "qloraGiB": value}
+    for name in ("loraGiB", "qloraGiB"):
+        found = variable("GL104", name, {"facts": {"memory": {"training": training}}})
+        assert found == str(value)
+
+
+@pytest.mark.parametrize("count", [1.0, 16.0, 0.5, 2.5])
+def test_gpu_counts_read_with_their_noun(count: float) -> None:
+    resources = {"totalGpus": count, "gpusPerReplica": count}
+    for rule_id, name in (("GL201", "gpus"), ("GL210", "gpus"), ("GL206", "replicaGpus")):
+        found = variable(rule_id, name, {"facts": {"resources": resources}})
+        assert found == plural(count, "GPU")
+    item = {"allowed": count, "needed": count, "single": count, "vendor": "amd"}
+    for name in ("allowed", "needed", "single"):
+        assert variable("GL307", name, {"item": item}) == plural(count, "amd GPU")
