@@ -2,9 +2,10 @@
 
 A fact provider returns one of these per workload. Keys are camelCase like the manifest; a key
 that does not apply is null, never absent, so the shape of a fact never depends on status or
-mode and rule authors can read any documented path (``schemas/facts.schema.json``). Display
-values messages need (counts with their noun, lists cut to a few names, percentages) are facts
-too, so message placeholders read values and never decide.
+mode and rule authors can read any documented path (``schemas/facts.schema.json``). Facts give
+numbers, flags and names, and the file's own words (``facts.names``, evidence quoted from it);
+the rules word them, choices included, in their ``variables:``. A list of names a message shows
+("a, b and 3 more") is a fact too: CEL cannot join a list.
 """
 
 from __future__ import annotations

@@ -45,7 +45,6 @@ class CandidatesFact(Fact):
     unsized: list[str] = Field(description="Candidates that could not be sized.")
     failing_text: str
     working_text: str
-    unsized_text: str
     some_fail: bool = Field(description="At least one candidate cannot run the model.")
     all_fail: bool = Field(description="Every candidate was sized and none can run the model.")
     first_failing_path: str | None = Field(description="Where the first failing one is written.")
@@ -141,7 +140,6 @@ def _fact(candidates: list[Candidate]) -> CandidatesFact:
         unsized=unsized,
         failing_text=listing(failing),
         working_text=listing(working),
-        unsized_text=listing(unsized),
         some_fail=bool(failing),
         all_fail=bool(candidates) and len(failing) == len(candidates),
         first_failing_path=first,

@@ -44,21 +44,6 @@ from linter.wording import MAX_LISTED, listing
 
 Scope = Literal["queue", "namespace", "nodePool"]
 
-#: What happens to the workloads beyond a limit, and to a replica larger than it, per scope.
-OUTCOME: dict[str, tuple[str, str]] = {
-    "queue": (
-        "the queue admits them in turn and keeps the rest suspended until quota frees up",
-        "the queue never admits it",
-    ),
-    "namespace": (
-        "pods beyond the quota are refused at creation (exceeded quota)",
-        "its pods can never all be created",
-    ),
-    "nodePool": (
-        "no nodes are provisioned beyond the limit, so the rest of the pods stay Pending",
-        "its pods can never all be scheduled",
-    ),
-}
 #: How a limit of each scope is named when its file does not name its kind (gpulint's format).
 SCOPE_TEXT = {
     "queue": "queue",
@@ -78,7 +63,6 @@ class CapacityDraw(Fact):
     )
     vendor: str = Field(description="Whose GPUs are counted: nvidia, amd.")
     allowed: float = Field(description="Most GPUs the workloads drawing on it may hold at once.")
-    allowed_text: str = Field(description="'8 nvidia GPUs'.")
     source_text: str = Field(
         description="Where that comes from, in the limit's own words: 'nominalQuota of "
         "nvidia.com/gpu in flavor h100: 8'."
@@ -87,17 +71,13 @@ class CapacityDraw(Fact):
         description="Most GPUs one replica may get (a queue admits a workload to one flavor)."
     )
     needed: float = Field(description="What every workload of the run drawing on it needs.")
-    needed_text: str = Field(description="'12 nvidia GPUs'.")
     single: float = Field(
         description="GPUs of one replica of this workload; on a limit, of the largest replica "
         "drawing on it."
     )
-    single_text: str = Field(description="'1 nvidia GPU'.")
     single_name: str = Field(description="The workload 'single' is of.")
     workload_count: int
     workloads_text: str = Field(description="'train-a with 8 and train-b with 4'.")
-    outcome_text: str = Field(description="What happens to the workloads beyond the limit.")
-    never_text: str = Field(description="What happens to a replica larger than the limit.")
     path: str = Field(
         description="Where a finding on this document points: the workload's label, namespace "
         "or pool; on a limit, its GPUs."
@@ -423,7 +403,6 @@ def _draw(
         return None
     demand = capacity.demand.get(limit.target, {}).get(vendor, _Demand())
     assert limit.scope != "localQueue"
-    outcome, never = OUTCOME[limit.scope]
     noun = f"{vendor} GPU"
     shown = [f"{d.name} with {d.gpus:g}" for d in demand.tally.sample]
     via = None
@@ -447,18 +426,13 @@ def _draw(
         via=None if via is None else via.display,
         vendor=vendor,
         allowed=allowance.allowed,
-        allowed_text=plural(allowance.allowed, noun),
         source_text=allowance.text,
         single_allowed=allowance.single,
         needed=demand.tally.total,
-        needed_text=plural(demand.tally.total, noun),
         single=single,
-        single_text=plural(single, noun),
         single_name=single_name,
         workload_count=demand.tally.count,
         workloads_text=listing(shown, demand.tally.count),
-        outcome_text=outcome,
-        never_text=never,
         path=format_path(path),
         related=related,
     )

@@ -25,7 +25,6 @@ from linter.wording import listing, money, money_per_hour
 if TYPE_CHECKING:
     from linter.pricing import Capacity, InstancePrice, Missing
 
-CHEAPER_TEXT = {"api": "the API", "self-hosted": "self-hosting", "equal": "neither"}
 #: The field a missing comparison input is declared in (``linter.pricing.Missing`` codes).
 MISSING_FIELD = {
     "no-volume": "expectedTokensPerMinute",
@@ -47,7 +46,6 @@ class Comparison(Fact):
     self_hosted_monthly: float
     api_monthly: float
     cheaper: Literal["self-hosted", "api", "equal"]
-    cheaper_text: str = Field(description="'the API', 'self-hosting' or 'neither'.")
     monthly_saving: float = Field(description="What the cheaper side saves per month.")
     break_even_tokens_per_minute: int | None = Field(
         description="Sustained tokens per minute at which both cost the same."
@@ -344,7 +342,6 @@ def _managed_api(subject: Subject, hours: float | None, replicas: int) -> Manage
             self_hosted_monthly=round(c.result.self_hosted_monthly, 2),
             api_monthly=round(c.result.api_monthly, 2),
             cheaper=c.result.cheaper,
-            cheaper_text=CHEAPER_TEXT[c.result.cheaper],
             monthly_saving=round(c.result.monthly_saving, 2),
             break_even_tokens_per_minute=None
             if c.result.break_even_tokens_per_minute is None

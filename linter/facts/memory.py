@@ -5,8 +5,9 @@ activation peak of the profiling forward and runtime overhead come out of
 ``gpuMemoryUtilization`` of each GPU; the rest is the KV pool, which must hold one
 ``maxContextTokens`` sequence or vLLM refuses to start. More concurrent sequences queue, so
 ``maxBatchSize`` (``--max-num-seqs``) beyond what the pool holds at full context is a warning
-only when it was declared. Display text (the context and whether it was defaulted, what was
-assumed, the options that would fit) is part of the fact, so messages only read values.
+only when it was declared. The fact gives numbers and flags (the context and whether it was
+defaulted, what was assumed); rules GL101-GL104 word them. The options that would fit are one
+text (``suggestions.text``), a list CEL cannot join.
 """
 
 from __future__ import annotations
@@ -22,8 +23,6 @@ from linter.facts.base import Fact, percent
 from linter.facts.memory_sizing import ModelSource, Sizing, Status, size
 from linter.facts.placement import Placement
 from linter.facts.subject import Subject
-from linter.model.fields import FIELDS
-from linter.wording import listing
 
 __all__ = ["InferenceMemory", "MemoryFact", "compute"]
 
@@ -37,13 +36,6 @@ LOWER_PRECISIONS = {
     "fp8": ("int4",),
     "fp8-block": ("int4",),
     "int8": ("int4",),
-}
-#: What the engine does, by its start-up verdict (None: not known without an architecture).
-START_TEXT: dict[str | None, str] = {
-    None: "vLLM starts",
-    "weights": "vLLM will not start: the weights, activations and runtime leave no room for "
-    "the KV cache",
-    "context": "vLLM will refuse to start: the KV cache cannot hold one full-length sequence",
 }
 RefusalCause = Literal["weights", "context"]
 
@@ -98,17 +90,12 @@ class InferenceMemory(MemoryRecord):
     context_defaulted: bool = Field(
         description="maxContextTokens is unset: the model's maximum context is sized."
     )
-    context_text: str = Field(description="The context in words, saying when it was defaulted.")
     gpu_memory_utilization: float = Field(description="Share of each GPU the engine may use.")
-    utilization_text: str = Field(
-        description="gpuMemoryUtilization in the file's words, saying when it is the default."
-    )
     kv_cache_tokens: int | None = Field(description="vLLM's 'GPU KV cache size: N tokens'.")
     max_concurrency: float | None = Field(
         description="vLLM's 'Maximum concurrency for <context> tokens per request'."
     )
     starts: bool | None = Field(description="vLLM would start; None when it cannot be told.")
-    start_text: str = Field(description="What the engine does, in words.")
     refusal: str | None = Field(description="The error vLLM would print instead of starting.")
     refusal_cause: RefusalCause | None = Field(
         description="weights: no KV room at all; context: one full-length sequence does not fit."
@@ -135,7 +122,6 @@ class TrainingMemory(MemoryRecord):
     lora_gib: float | None
     qlora_gib: float | None
     peft_halves_memory: bool = Field(description="LoRA needs at most half of full fine-tuning.")
-    advice_text: str = Field(description="What would make it fit, as a message ends with it.")
     trainable_parameters: int = Field(description="Parameters the optimizer updates.")
     peak_phase: str = Field(
         description="The moment of the step that holds the most (loss backward, optimizer "
@@ -156,9 +142,7 @@ class MemoryFact(MemoryRecord):
     mode: Literal["inference", "training"] | None
     model_source: ModelSource | None
     assumed: list[str] = Field(description="Defaults the estimate had to assume.")
-    assumed_text: str | None
     parameters: int | None = Field(description="Exact parameter count (every expert).")
-    parameters_text: str | None = Field(description="e.g. '70.6B'.")
     precision: str | None
     gpu: str | None
     gpus: int | None = Field(description="GPUs of one replica (TP x PP, or training world size).")
@@ -185,9 +169,7 @@ class MemoryFact(MemoryRecord):
             mode=None,
             model_source=None,
             assumed=[],
-            assumed_text=None,
             parameters=parameters,
-            parameters_text=None if parameters is None else billions(parameters),
             precision=None,
             gpu=None,
             gpus=None,
@@ -207,11 +189,6 @@ def _gib(value: int | None) -> float | None:
     return None if value is None else round(value / GIB, 2)
 
 
-def billions(parameters: float) -> str:
-    """``70553706496`` -> ``70.6B``."""
-    return f"{parameters / 1e9:.1f}B"
-
-
 def compute(subject: Subject) -> MemoryFact:
     sizing = size(subject.manifest)
     if sizing.status != "checked":
@@ -228,9 +205,7 @@ def compute(subject: Subject) -> MemoryFact:
         mode=sizing.mode,
         model_source=sizing.source,
         assumed=list(sizing.assumed),
-        assumed_text=listing(sizing.assumed) if sizing.assumed else None,
         parameters=estimate.parameters,
-        parameters_text=billions(estimate.parameters),
         precision=estimate.precision,
         gpu=where.gpu.name,
         gpus=estimate.gpus * estimate.pipeline_parallel if inference else estimate.world_size,
@@ -242,7 +217,7 @@ def compute(subject: Subject) -> MemoryFact:
         headroom_percent=percent(_headroom(estimate, inference)),
         smaller_gpu=_smaller_gpu(estimate.required_bytes, where),
         inference=_inference_fact(sizing, subject) if inference else None,
-        training=None if inference else _training_fact(estimate, subject),
+        training=None if inference else _training_fact(estimate),
     )
 
 
@@ -253,22 +228,6 @@ def _headroom(estimate: Any, inference: bool) -> float:
     if pool <= 0:
         return -1.0
     return float((pool - estimate.kv_cache_bytes_per_gpu) / pool)
-
-
-def _context_text(sizing: Sizing, subject: Subject) -> str:
-    context = sizing.estimate.context
-    if not sizing.context_defaulted:
-        return f"{context} tokens"
-    name = subject.manifest.provenance.name(FIELDS["maxContextTokens"].path)
-    return f"{context} tokens (the model's maximum context, as {name} is unset)"
-
-
-def _utilization_text(estimate: Any, subject: Subject) -> str:
-    name = subject.manifest.provenance.name(FIELDS["gpuMemoryUtilization"].path)
-    value = estimate.gpu_memory_utilization
-    if subject.workload.spec.serving.gpu_memory_utilization is not None:
-        return f"{name} {value}"
-    return f"{name} {value} (vLLM {estimate.engine_version}'s default, as it is unset)"
 
 
 def _inference_fact(sizing: Sizing, subject: Subject) -> InferenceMemory:
@@ -296,13 +255,10 @@ def _inference_fact(sizing: Sizing, subject: Subject) -> InferenceMemory:
         max_num_seqs=estimate.max_num_seqs,
         context=estimate.context,
         context_defaulted=sizing.context_defaulted,
-        context_text=_context_text(sizing, subject),
         gpu_memory_utilization=estimate.gpu_memory_utilization,
-        utilization_text=_utilization_text(estimate, subject),
         kv_cache_tokens=estimate.kv_cache_tokens,
         max_concurrency=estimate.max_concurrency,
         starts=estimate.starts,
-        start_text=START_TEXT[cause],
         refusal=estimate.refusal,
         refusal_cause=cause,
         max_startable_model_len=estimate.max_startable_model_len,
@@ -316,20 +272,7 @@ def _inference_fact(sizing: Sizing, subject: Subject) -> InferenceMemory:
     )
 
 
-def _training_fact(estimate: Any, subject: Subject) -> TrainingMemory:
-    tuning = subject.workload.spec.fine_tuning
-    advice = []
-    if estimate.lora_required_bytes is not None and estimate.qlora_required_bytes is not None:
-        advice.append(
-            f"LoRA would need {_gib(estimate.lora_required_bytes)} GiB and QLoRA "
-            f"{_gib(estimate.qlora_required_bytes)} GiB"
-        )
-    if tuning.gradient_checkpointing is not True:
-        advice.append("gradient checkpointing cuts activations")
-    if estimate.sharding == "none" and estimate.world_size > 1:
-        advice.append("ZeRO-3/FSDP shards weights, gradients and optimizer state across the GPUs")
-    else:
-        advice.append("a smaller micro-batch or more GPUs also help")
+def _training_fact(estimate: Any) -> TrainingMemory:
     return TrainingMemory(
         method=estimate.method,
         micro_batch=estimate.micro_batch,
@@ -341,7 +284,6 @@ def _training_fact(estimate: Any, subject: Subject) -> TrainingMemory:
         qlora_gib=_gib(estimate.qlora_required_bytes),
         peft_halves_memory=estimate.lora_required_bytes is not None
         and estimate.lora_required_bytes * 2 <= estimate.full_required_bytes,
-        advice_text="; ".join(advice),
         trainable_parameters=estimate.trainable_parameters,
         peak_phase=estimate.peak_phase,
         terms_gib={name: round(value / GIB, 2) for name, value in estimate.terms.items()},

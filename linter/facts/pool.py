@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from linter.facts.base import Fact, Tally, plural
+from linter.facts.base import Fact, Tally
 from linter.facts.run import Records, RunInputs, RunSide
 from linter.model import Workload
 from linter.model.manifest import Manifest
@@ -17,8 +17,6 @@ from linter.wording import MAX_LISTED, listing
 
 Side = Literal["training", "serving"]
 TRAINING = frozenset({"training", "fine-tuning"})
-#: How each side names the other in messages.
-OPPOSITE_TEXT = {"training": "inference", "serving": "training or fine-tuning"}
 OPPOSITE: dict[str, Side] = {"training": "serving", "serving": "training"}
 
 
@@ -40,11 +38,10 @@ class PoolConflict(Reference):
 class PoolFact(Fact):
     name: str | None = Field(description="The pool, cluster or node group, when declared.")
     side: Side | None = Field(description="training (training, fine-tuning) or serving.")
-    opposite_text: str | None = Field(description="What the other side is called in messages.")
     conflict_count: int = Field(description="Workloads of the other side on the same pool.")
     conflicts: list[PoolConflict] = Field(description=f"The first {MAX_LISTED} of them.")
     conflicts_text: str = Field(
-        description="'2 inference workloads: chat in a.yaml and api in b.yaml'."
+        description="Them by name and file, 'chat in a.yaml and api in b.yaml' ('none')."
     )
 
 
@@ -107,18 +104,10 @@ def fact(
     return PoolFact(
         name=pool,
         side=side,
-        opposite_text=OPPOSITE_TEXT[side] if side else None,
         conflict_count=count,
         conflicts=conflicts,
-        conflicts_text=_conflicts_text(side, conflicts, count),
+        conflicts_text=listing([f"{c.name} in {c.file}" for c in conflicts], count),
     )
-
-
-def _conflicts_text(side: Side | None, conflicts: list[PoolConflict], count: int) -> str:
-    if side is None or not count:
-        return "none"
-    names = listing([f"{c.name} in {c.file}" for c in conflicts], count)
-    return f"{plural(count, OPPOSITE_TEXT[side] + ' workload')}: {names}"
 
 
 RUN = RunSide(record, index, fact, {"Workload": ("spec.resources.pool",)})

@@ -1,10 +1,11 @@
-"""The ``recovery`` fact: what a job has, and lacks, to survive a spot preemption, in the file's
-words, for messages that say what was found as well as what is missing.
+"""The ``recovery`` fact: what a job has toward surviving a spot preemption, in the file's words,
+for messages that say what was found as well as what is missing.
 
 Surviving a preemption takes three things: checkpoints written somewhere that outlives the node,
 a start that resumes from the latest one, and a launcher that restarts the job on new capacity
-(SkyPilot managed-job recovery, dstack ``retry`` on interruption). Where a value is the
-launcher's or trainer's default rather than the file's, the text says whose default it is.
+(SkyPilot managed-job recovery, dstack ``retry`` on interruption). Where one of those settings is
+the launcher's or trainer's default (or an assumption) rather than the file's, the fact names
+whose default it is, as the adapter wrote it; rule GL202 words what is missing.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from linter.load.positions import Path, parse_path
 from linter.model.provenance import Provenance
 from linter.wording import listing
 
-NOTHING = "nothing that survives a preemption"
 _ENABLED = parse_path("spec.checkpointing.enabled")
 _RESUME = parse_path("spec.checkpointing.resumeFromLatest")
 _RESTART = parse_path("spec.lifecycle.restartOnPreemption")
@@ -25,17 +25,13 @@ _RESTART = parse_path("spec.lifecycle.restartOnPreemption")
 
 class RecoveryFact(Fact):
     found: list[str] = Field(description="What the job has toward surviving a preemption.")
-    found_text: str = Field(description="The same as a message says it ('nothing ...' if none).")
-    saving_off_text: str | None = Field(
-        description="Checkpoint saving is off, and whose default that is when it is one."
+    found_text: str = Field(description="The same, listed ('none' if nothing).")
+    saving_default: str | None = Field(
+        description="The default or assumption checkpointing.enabled rests on, in the file's "
+        "words ('OpenRLHF's default: --save_steps -1'); null when the file states it."
     )
-    no_resume_text: str | None = Field(
-        description="The job does not resume from the latest checkpoint, and whose default that is."
-    )
-    no_restart_text: str | None = Field(
-        description="The launcher does not restart the job after a preemption, and whose "
-        "default that is."
-    )
+    resume_default: str | None = Field(description="The same for checkpointing.resumeFromLatest.")
+    restart_default: str | None = Field(description="The same for lifecycle.restartOnPreemption.")
 
 
 def compute(subject: Subject) -> RecoveryFact:
@@ -56,30 +52,16 @@ def compute(subject: Subject) -> RecoveryFact:
         found.append(f"a restart after a preemption ({names(_RESTART)})")
     return RecoveryFact(
         found=found,
-        found_text=listing(found) if found else NOTHING,
-        saving_off_text=_said(
-            "checkpoint saving is turned off", checkpointing.enabled is False, provenance, _ENABLED
-        ),
-        no_resume_text=_said(
-            "the job does not resume from the latest checkpoint",
-            checkpointing.enabled is True and checkpointing.resume_from_latest is not True,
-            provenance,
-            _RESUME,
-        ),
-        no_restart_text=_said(
-            "the launcher does not restart the job after a preemption",
-            lifecycle.restart_on_preemption is False,
-            provenance,
-            _RESTART,
-        ),
+        found_text=listing(found),
+        saving_default=_default(provenance, _ENABLED),
+        resume_default=_default(provenance, _RESUME),
+        restart_default=_default(provenance, _RESTART),
     )
 
 
-def _said(text: str, holds: bool, provenance: Provenance, path: Path) -> str | None:
-    """``text`` when ``holds``, followed by the default or assumption it rests on."""
-    if not holds:
-        return None
+def _default(provenance: Provenance, path: Path) -> str | None:
+    """The note of the default or assumption the value at ``path`` rests on, if it does."""
     origin = provenance.origins.get(path)
     if origin is not None and origin.kind != "file" and origin.note:
-        return f"{text} ({origin.note})"
-    return text
+        return origin.note
+    return None

@@ -8,7 +8,7 @@ from typing import get_args
 
 from pydantic import Field
 
-from linter.facts.base import Fact, plural
+from linter.facts.base import Fact
 from linter.facts.subject import Subject
 from linter.model.workload import LawfulBasis
 from linter.residency import (
@@ -48,7 +48,7 @@ class ResidencyFact(Fact):
     outside: list[Place] = Field(description="Places outside the allowed jurisdictions.")
     undetermined: list[Place] = Field(description="Places whose jurisdiction is not known.")
     endpoint_count: int = Field(description="Managed-API endpoints the workload calls.")
-    endpoints_text: str = Field(description="'2 managed-API endpoints (bedrock and vertex-ai)'.")
+    endpoints_text: str = Field(description="Their providers: 'bedrock and vertex-ai' ('none').")
     uses_text: str | None = Field(
         description="The model it runs and the APIs it calls, for acceptable-use messages."
     )
@@ -111,7 +111,7 @@ def compute(subject: Subject) -> ResidencyFact:
         outside=[p for p in places if p.within is False],
         undetermined=[p for p in places if p.within is None and allowed],
         endpoint_count=len(providers),
-        endpoints_text=f"{plural(len(providers), 'managed-API endpoint')} ({listing(providers)})",
+        endpoints_text=listing(providers),
         uses_text=listing(uses) if uses else None,
         lawful_bases_text=listing(get_args(LawfulBasis)),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from linter.catalog import spot
-from linter.facts.base import Fact, duration, plural
+from linter.facts.base import Fact, duration
 from linter.facts.subject import Subject
 from linter.wording import listing
 
@@ -25,11 +25,6 @@ class ResourcesFact(Fact):
     interconnect: str | None = Field(
         description="High-bandwidth interconnect: efa, infiniband, ..."
     )
-    accelerator_text: str | None = Field(
-        description="What it runs on, for messages: the instance type, else the GPU type."
-    )
-    total_gpus_text: str | None = Field(description="e.g. '16 GPUs', '1 GPU'.")
-    replica_gpus_text: str | None = Field(description="GPUs of one replica, e.g. '8 GPUs'.")
     spot_notice_text: str = Field(
         description="How much warning spot reclamation gives on this cloud (every cloud when "
         "the provider is not known)."
@@ -54,9 +49,6 @@ def compute(subject: Subject) -> ResourcesFact:
         instance_family=instance.family if instance else None,
         vcpus_per_instance=instance.vcpus if instance else None,
         interconnect=instance.interconnect.type if instance and instance.interconnect else None,
-        accelerator_text=resources.instance_type or where.gpu_name,
-        total_gpus_text=None if total is None else plural(total, "GPU"),
-        replica_gpus_text=None if per_replica is None else plural(per_replica, "GPU"),
         spot_notice_text=_spot_notice(resources.provider),
     )
 

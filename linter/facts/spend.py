@@ -29,7 +29,6 @@ from linter.pricing.budgets import (
     budget_figures,
     change_text,
     pair_with_base,
-    scope_text,
 )
 from linter.pricing.matching import Pair, by_head
 
@@ -48,7 +47,6 @@ class CostChange(Fact):
 
 class BudgetStatus(Fact):
     name: str
-    scope_text: str = Field(description="What the budget covers, e.g. 'path deploy/a/*'.")
     workloads: int = Field(description="Workloads of the run the budget covers.")
     monthly: float = Field(description="What they cost a month together (priced ones).")
     monthly_limit: float | None
@@ -117,7 +115,6 @@ def _status(figures: BudgetFigures, member: Member) -> BudgetStatus:
     budget, contribution = figures.budget, member.contribution
     return BudgetStatus(
         name=budget.name,
-        scope_text=scope_text(budget),
         workloads=len(figures.current),
         monthly=figures.monthly,
         monthly_limit=budget.monthly,

@@ -2,7 +2,7 @@
 
 "Message placeholders read values; they never choose" (DESIGN.md): a placeholder that is only a
 path can be rendered by looking the value up, without CEL; one that holds a conditional or
-builds a string is a decision, which belongs in a fact.
+builds a string is a decision, which belongs in the rule's ``variables:`` (or in a fact).
 """
 
 from __future__ import annotations

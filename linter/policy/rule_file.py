@@ -42,7 +42,7 @@ class Check(Strict):
     message: str = Field(
         min_length=1,
         description="What is wrong, with the numbers: a template of {cel-expression} or "
-        "{cel-expression:format} placeholders that read values (facts hold the choices).",
+        "{cel-expression:format} placeholders that read values (variables hold the choices).",
     )
     fix: str | None = Field(
         None,

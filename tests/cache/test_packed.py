@@ -106,10 +106,7 @@ def test_the_pool_index_keeps_only_the_pools_both_sides_use() -> None:
     assert index[("shared", "serving")].count == 2
     assert [c.file for c in index[("shared", "serving")].sample] == ["a.yaml", "e.yaml"]
     fact = pool.fact(records_of(records, "a.yaml"), index)
-    assert (fact.conflict_count, fact.conflicts_text) == (
-        1,
-        "1 training or fine-tuning workload: c in c.yaml",
-    )
+    assert (fact.conflict_count, fact.conflicts_text) == (1, "c in c.yaml")
 
 
 def records_of(records: PackedList[Any], file: str) -> dict[str, Any]:

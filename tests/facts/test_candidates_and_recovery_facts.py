@@ -56,8 +56,7 @@ def test_each_alternative_is_sized_with_its_own_hardware(tmp_path: Path) -> None
         ("4 x H100-80GB on aws/us-west-2", "spec.resources.alternatives[2]", True),
         ("1 x Trn9", "spec.resources.alternatives[3].accelerator", None),
     ]
-    assert found["failingText"] == "4 x L4"
-    assert found["unsizedText"] == "1 x Trn9"
+    assert (found["failingText"], found["unsized"]) == ("4 x L4", ["1 x Trn9"])
     assert (found["someFail"], found["allFail"]) == (True, False)
     assert found["firstFailingPath"] == "spec.resources.alternatives[0].accelerator"
 
@@ -88,9 +87,9 @@ spec:
         ],
         "foundText": "checkpoints written to s3://c/ft/, a checkpoint every 30 minutes and a "
         "restart after a preemption (spec.lifecycle.restartOnPreemption)",
-        "savingOffText": None,
-        "noResumeText": "the job does not resume from the latest checkpoint",
-        "noRestartText": None,
+        "savingDefault": None,
+        "resumeDefault": None,
+        "restartDefault": None,
     }
 
 
@@ -102,13 +101,12 @@ def test_recovery_names_the_launchers_defaults(tmp_path: Path) -> None:
         "--ckpt_path /ckpt/sft\n"
     )
     found = facts(tmp_path, text, "sft.dstack.yml")["recovery"]
-    assert found["foundText"] == "nothing that survives a preemption"
-    assert found["savingOffText"] == (
-        "checkpoint saving is turned off (OpenRLHF's default: --save_steps -1)"
+    assert (found["found"], found["foundText"]) == ([], "none")
+    assert found["savingDefault"] == "OpenRLHF's default: --save_steps -1"
+    assert found["resumeDefault"] == (
+        "OpenRLHF's default: starts from step zero without --load_checkpoint"
     )
-    assert found["noRestartText"] == (
-        "the launcher does not restart the job after a preemption (dstack default: retry false)"
-    )
+    assert found["restartDefault"] == "dstack default: retry false"
 
 
 def test_several_candidates_are_judged_by_gl107_alone(tmp_path: Path) -> None:

@@ -40,18 +40,13 @@ def test_refusal_for_one_full_length_sequence_quotes_vllm(tmp_path: Path) -> Non
     )
     inference = fact["inference"]
     assert (inference["starts"], inference["refusalCause"]) == (False, "context")
-    assert inference["contextDefaulted"] is True
-    assert inference["contextText"] == (
-        "131072 tokens (the model's maximum context, as spec.serving.maxContextTokens is unset)"
-    )
+    assert (inference["contextDefaulted"], inference["context"]) == (True, 131072)
     assert inference["sequenceKvGiB"] == 16.0
     assert inference["maxStartableModelLen"] == 29168
     assert inference["refusal"].startswith(
         "To serve at least one request with the model's max seq len (131072), (16.00 GiB KV cache"
     )
-    assert inference["utilizationText"] == (
-        "spec.serving.gpuMemoryUtilization 0.92 (vLLM 0.33.0's default, as it is unset)"
-    )
+    assert (inference["gpuMemoryUtilization"], inference["engineVersion"]) == (0.92, "0.33.0")
 
 
 def test_every_serving_setting_reaches_the_estimate(tmp_path: Path) -> None:
@@ -186,4 +181,4 @@ def test_unsized_architecture_is_refused_with_the_reason(tmp_path: Path) -> None
         "model.config 'config.json': model_type 'mamba2' is not sized: Mamba-2 keeps a "
         "recurrent state per sequence instead of a KV cache; not modelled"
     )
-    assert fact["inference"] is None and set(fact) >= {"inference", "training", "assumedText"}
+    assert fact["inference"] is None and set(fact) >= {"inference", "training", "assumed"}
