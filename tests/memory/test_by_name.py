@@ -138,16 +138,15 @@ def test_a_manifest_names_a_cached_model(tmp_path: Path, hub: Path) -> None:
     fact = memory_fact(tmp_path, "acme/tiny-llm")
     assert (fact["status"], fact["modelSource"]) == ("checked", "config")
     assert fact["parameters"] == TINY_PARAMETERS
-    assert f"config.json of 'acme/tiny-llm' from {path}" in fact["assumedText"]
+    assert f"config.json of 'acme/tiny-llm' from {path}" in " ".join(fact["assumed"])
 
 
 def test_a_manifest_names_a_quantised_release(tmp_path: Path) -> None:
     fact = memory_fact(tmp_path, "Qwen/Qwen2.5-7B-Instruct-AWQ")
     assert (fact["status"], fact["modelSource"]) == ("checked", "catalogue")
     assert fact["precision"] == "int4"
-    assert (
-        "model 'Qwen/Qwen2.5-7B-Instruct-AWQ' sized as Qwen/Qwen2.5-7B at int4"
-        in (fact["assumedText"])
+    assert "model 'Qwen/Qwen2.5-7B-Instruct-AWQ' sized as Qwen/Qwen2.5-7B at int4" in " ".join(
+        fact["assumed"]
     )
 
 

@@ -1,6 +1,6 @@
 """Built-in rules keep decisions out of their messages: a message or fix placeholder reads a value
 and never chooses (no conditional operator, no string concatenation). Choices and wording are
-made in the rule's ``variables:`` (tests/test_rule_prose.py), from the numbers, flags and names
+made in the rule's ``variables:`` (tests/rules/test_rule_prose.py), from the numbers, flags and names
 facts give (tests/facts, schemas/facts.schema.json)."""
 
 from __future__ import annotations

@@ -129,8 +129,8 @@ CASES: dict[str, tuple[str, str, str, list[tuple[str, int, str, str]]]] = {
             (
                 "GL104",
                 7,
-                "full fine-tuning of 70.6B parameters needs 592.12 GiB per GPU (micro-batch 1 x 2048 tokens, sharding zero3 over 2 GPUs) but A100-80GB has 78.4 GiB usable",
-                "LoRA would need 74.85 GiB and QLoRA 27.54 GiB; a smaller micro-batch or more GPUs also help",
+                "full fine-tuning of 70.6B parameters needs 661.53 GiB per GPU (micro-batch 1 x 2048 tokens, sharding zero3 over 2 GPUs) but A100-80GB has 75.65 GiB usable",
+                "LoRA would need 76.81 GiB and QLoRA 29.5 GiB; a smaller micro-batch or more GPUs also help",
             ),
         ],
     ),
@@ -148,7 +148,7 @@ CASES: dict[str, tuple[str, str, str, list[tuple[str, int, str, str]]]] = {
             (
                 "GL104",
                 8,
-                "full training of 70.0B parameters needs 1174.22 GiB per GPU (micro-batch 1 x 2048 tokens, sharding none over 1 GPUs) but L4 has 22.04 GiB usable",
+                "full training of 70.0B parameters needs 1304.6 GiB per GPU (micro-batch 1 x 2048 tokens, sharding none over 1 GPU) but L4 has 22.04 GiB usable",
                 "gradient checkpointing cuts activations; a smaller micro-batch or more GPUs also help",
             ),
         ],
