@@ -43,7 +43,7 @@ from linter.config import LoadedConfig, load_config
 from linter.facts import RUN_WIDE
 from linter.formats import MARKERS
 from linter.load import DEFAULT_MAX_BYTES, is_json, load_source
-from linter.load.discovery import Candidate, find_candidates
+from linter.load.discovery import PathCandidate, find_candidates
 from linter.load.sources import read_source
 from linter.policy.evaluator import activation
 from linter.policy.loader import load_rulebook
@@ -53,7 +53,7 @@ from linter.run.runner import lint_paths
 from linter.run.workers import available_cpus
 
 #: One stage's pipeline on one file (each does what the one before it does, and more).
-Step = Callable[[Candidate], object]
+Step = Callable[[PathCandidate], object]
 #: A pipeline over every file measured.
 Work = Callable[[], object]
 #: The stages whose cost no change to rule evaluation touches.
@@ -107,7 +107,7 @@ def measure(folder: Path, files: int | None, rounds: int) -> tuple[int, list[Sta
     return len(candidates), stages
 
 
-def _each_file(step: Step, candidates: Sequence[Candidate]) -> Work:
+def _each_file(step: Step, candidates: Sequence[PathCandidate]) -> Work:
     def work() -> None:
         for candidate in candidates:
             step(candidate)  # what it makes is dropped: pipelines differ only in their work
@@ -132,22 +132,22 @@ def render(folder: str, count: int, stages: Sequence[Stage], cpus: int) -> str:
 
 
 def _steps(plan: FirstPass, config: LoadedConfig) -> list[tuple[str, Step]]:
-    def read(candidate: Candidate) -> object:
+    def read(candidate: PathCandidate) -> object:
         return read_source(candidate, DEFAULT_MAX_BYTES)
 
-    def parse(candidate: Candidate) -> object:
+    def parse(candidate: PathCandidate) -> object:
         source = read_source(candidate, DEFAULT_MAX_BYTES)
         return load_source(source.content, plan.limits, is_json(candidate.location), MARKERS)
 
-    def adapt(candidate: Candidate) -> object:
+    def adapt(candidate: PathCandidate) -> object:
         return read_file(read_source(candidate, DEFAULT_MAX_BYTES), config, plan.limits)
 
-    def facts(candidate: Candidate) -> object:
+    def facts(candidate: PathCandidate) -> object:
         _, manifests, _ = read_file(read_source(candidate, DEFAULT_MAX_BYTES), config, plan.limits)
         computed = [activation(m, config.config.residency)["facts"] for m in manifests]
         return [{name: each[name] for name in each if name not in RUN_WIDE} for each in computed]
 
-    def first_pass(candidate: Candidate) -> object:
+    def first_pass(candidate: PathCandidate) -> object:
         return lint_file(read_source(candidate, DEFAULT_MAX_BYTES), plan)
 
     return [

@@ -31,7 +31,7 @@ def _model_schema(model: type[BaseModel]) -> dict[str, Any]:
 def generate() -> dict[str, dict[str, Any]]:
     """File name -> schema, for every schema gpulint publishes."""
     from linter.config import Config
-    from linter.facts.output import FactsEntry
+    from linter.facts.entry import FactsEntry
     from linter.policy.rule_file import RuleFile
 
     manifest = TypeAdapter(

@@ -17,7 +17,7 @@ from typing import Any
 
 from linter.catalog.gpus import resolve_gpu
 from linter.memory.architecture import architecture_from_catalogue
-from linter.memory.replay import Comparison, Logged, Settings, replay
+from linter.memory.replay import Logged, ReplayComparison, Settings, replay
 
 CASES = Path(__file__).with_name("vllm_logs.json")
 #: When a log does not name its GPU, size it on this one (the case is outside the target).
@@ -29,7 +29,7 @@ def cases() -> list[dict[str, Any]]:
     return list(data["cases"])
 
 
-def evaluate(case: dict[str, Any]) -> Comparison:
+def evaluate(case: dict[str, Any]) -> ReplayComparison:
     arch = architecture_from_catalogue(case["model"])
     gpu = resolve_gpu(case["gpu"] or UNNAMED_GPU)
     if arch is None or gpu is None:
@@ -66,7 +66,7 @@ def _pct(value: float | None) -> str:
     return "" if value is None else f"{100 * value:+.1f}%"
 
 
-def _kv(comparison: Comparison) -> tuple[str, str]:
+def _kv(comparison: ReplayComparison) -> tuple[str, str]:
     logged = comparison.logged
     if logged.kv_cache_tokens:
         return f"{logged.kv_cache_tokens:,} tok", f"{comparison.estimate.kv_cache_tokens:,} tok"

@@ -2,7 +2,7 @@
 (``data/availability.yaml``). A hint only: absence is not proof, and offered is not obtainable.
 
 Lookups only: what a match (or its absence) says about a region is decided in
-:mod:`linter.quota.availability`.
+:mod:`linter.quota.region_offer`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pydantic import Field
 
 from linter.catalog.base import Catalogue, Record, SourceRef, Text, validated
 from linter.catalog.endpoints import Cloud
-from linter.catalog.names import name_key
+from linter.catalog.spelling import name_key
 
 
 class Coverage(Record):

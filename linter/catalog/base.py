@@ -49,7 +49,7 @@ class Record(BaseModel):
     model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid", strict=True)
 
 
-class Source(Record):
+class Citation(Record):
     id: str = Field(pattern=SOURCE_ID)
     title: str = Field(
         min_length=1, description="The document: page title, repository path and commit."
@@ -57,11 +57,18 @@ class Source(Record):
     retrieved: str | None = Field(None, pattern=DATE)
 
 
+class SourcedName(Record):
+    """A name a vocabulary table lists (a label key, a resource name) and where it was read."""
+
+    name: str = Field(min_length=1)
+    source: str = Field(min_length=1)
+
+
 class Catalogue(Record):
     """Fields every catalogue file has; subclasses add their entries."""
 
     as_of: str = Field(pattern=DATE, description="When the values were last checked.")
-    sources: list[Source] = Field(min_length=1)
+    sources: list[Citation] = Field(min_length=1)
 
     @classmethod
     def assemble(cls, document: Any) -> Any:

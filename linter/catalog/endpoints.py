@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints, model_validator
 
 from linter.catalog.base import Catalogue, Record, Regex, SourceRef, Text, validated
-from linter.catalog.names import name_key
+from linter.catalog.spelling import name_key
 
 Cloud = Literal["aws", "gcp", "azure"]
 """The clouds whose regions, quotas and managed services the catalogue describes."""

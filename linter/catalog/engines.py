@@ -63,7 +63,7 @@ class Overheads(Record):
     source: str = Field(min_length=1)
 
 
-class EngineCatalogue(Catalogue):
+class EngineReleaseCatalogue(Catalogue):
     """gpulint vLLM accounting catalogue."""
 
     default_version: str = Field(pattern=VERSION)
@@ -71,5 +71,5 @@ class EngineCatalogue(Catalogue):
     overheads: Overheads
 
 
-def catalogue() -> EngineCatalogue:
-    return validated("engines", EngineCatalogue)
+def catalogue() -> EngineReleaseCatalogue:
+    return validated("engines", EngineReleaseCatalogue)

@@ -9,7 +9,7 @@ from pydantic import Field
 
 from linter.catalog.base import Catalogue, Record, validated
 from linter.catalog.gpus import GpuSpec, resolve_gpu, visible
-from linter.catalog.names import name_key
+from linter.catalog.spelling import name_key
 
 
 class Interconnect(Record):

@@ -14,8 +14,8 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from linter.catalog.base import DATE, Catalogue, Record, SourceRef, Text, validated
-from linter.catalog.names import name_key
 from linter.catalog.regions import Country
+from linter.catalog.spelling import name_key
 
 Scope = Literal["full", "partial"]
 

@@ -24,7 +24,7 @@ from pydantic import Field
 
 from linter.catalog import model_names
 from linter.catalog.base import Catalogue, Record, validated
-from linter.catalog.names import model_key
+from linter.catalog.spelling import model_key
 
 #: Names offered when a model is not catalogued.
 NEAREST = 3

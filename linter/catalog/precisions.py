@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import Field
 
 from linter.catalog.base import Catalogue, Record, validated
-from linter.catalog.names import name_key
+from linter.catalog.spelling import name_key
 
 Scope = Literal["all", "decoder_matrices", "experts"]
 

@@ -6,7 +6,7 @@ tables beside it, ``prices_instances.csv`` and ``prices_managed.csv`` (about 1,9
 in a few milliseconds where the same rows as YAML take a quarter of a second, and a refresh still
 diffs one line per price). All three are written by ``scripts/refresh_prices.py``.
 
-Lookups compare names through :func:`linter.catalog.names.name_key`. Arithmetic and policy over
+Lookups compare names through :func:`linter.catalog.spelling.name_key`. Arithmetic and policy over
 these records (region fallback, savings, break-even) live in :mod:`linter.pricing`.
 """
 
@@ -21,8 +21,8 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from linter.catalog import CatalogueError
-from linter.catalog.base import Catalogue, Record, Source, validated
-from linter.catalog.names import name_key
+from linter.catalog.base import Catalogue, Citation, Record, validated
+from linter.catalog.spelling import name_key
 
 DATA = Path(__file__).resolve().parent / "data"
 INSTANCES_FILE = "prices_instances.csv"
@@ -39,7 +39,7 @@ class PriceFlag(Record):
     description: str = Field(min_length=1, description="Why a row carries the flag.")
 
 
-class PriceSource(Source):
+class PriceSource(Citation):
     repository: str = Field(min_length=1)
     path: str = Field(min_length=1, description="The file in the repository that was read.")
     commit: str | None = Field(None, pattern=r"^[0-9a-f]{40}$")

@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from linter.catalog.base import Catalogue, Record, Regex, SourceRef, Text, validated
-from linter.catalog.names import name_key
+from linter.catalog.spelling import name_key
 
 QuotaClass = Literal["on-demand", "spot"]
 AwsCode = Annotated[str, Field(pattern=r"^L-[0-9A-F]{8}$")]

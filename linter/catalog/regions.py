@@ -14,7 +14,7 @@ from pydantic import Field
 
 from linter.catalog.base import Catalogue, Record, Regex, SourceRef, Text, validated
 from linter.catalog.endpoints import Cloud, cloud_of
-from linter.catalog.names import name_key
+from linter.catalog.spelling import name_key
 
 Adequacy = Literal["EEA", "adequate", "partial-CA", "partial-US-DPF", "none"]
 Partition = Literal["aws", "aws-cn", "aws-us-gov", "aws-eusc"]

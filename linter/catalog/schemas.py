@@ -37,7 +37,7 @@ def registry() -> dict[str, type[Catalogue]]:
 
     return {
         "availability": availability.AvailabilityCatalogue,
-        "engines": engines.EngineCatalogue,
+        "engines": engines.EngineReleaseCatalogue,
         "gpus": gpus.GpuCatalogue,
         "instance_types": instances.InstanceCatalogue,
         "jurisdictions": jurisdictions.JurisdictionCatalogue,

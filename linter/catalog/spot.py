@@ -7,7 +7,7 @@ import functools
 from pydantic import Field
 
 from linter.catalog.base import Catalogue, Record, validated
-from linter.catalog.names import name_key
+from linter.catalog.spelling import name_key
 
 
 class SpotNotice(Record):

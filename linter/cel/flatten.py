@@ -6,7 +6,7 @@ microseconds per expression on a real workload. Rewriting the chain to the singl
 ``workload__spec__resources__capacity`` and binding that name to the value at that path converts
 one scalar. The meaning is unchanged: the same value is read; a path that does not exist is an
 evaluation error either way (an undefined name instead of a missing key). A run binds the names
-as linter/cel/names.py resolves them; the rewriting happens when a rule file is checked, and
+as linter/cel/flat_names.py resolves them; the rewriting happens when a rule file is checked, and
 its result is kept in the start-up cache with the rule (linter/policy/rule_analysis.py).
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Iterable
 
 from linter.cel import backend as cel
 from linter.cel import work_limits
+from linter.cel.flat_names import SEPARATOR, activation_roots
 from linter.cel.lexer import ExpressionError
-from linter.cel.names import SEPARATOR, activation_roots
 from linter.cel.syntax import (
     Comprehension,
     Has,

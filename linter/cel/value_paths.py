@@ -1,7 +1,7 @@
 """Paths into the values rule expressions read: ``facts.pool.conflicts[*].name`` is
 ``("facts", "pool", "conflicts", Wildcard.EACH, "name")``.
 
-The path analysis (linter/cel/reads.py) writes them, cost models (linter/policy/
+The path analysis (linter/cel/read_paths.py) writes them, cost models (linter/policy/
 work_model.py) are polynomials over their sizes, and a document is measured along them; this
 module holds only the types, so that the run-time side needs no expression parser.
 """

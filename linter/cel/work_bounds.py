@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from linter.cel.lexer import ExpressionError
-from linter.cel.reads import chain
+from linter.cel.read_paths import chain
 from linter.cel.syntax import (
     Binary,
     Call,

@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from linter.commands.options import add_config_arguments
-from linter.commands.output import write_report
+from linter.commands.output_files import write_report
 from linter.report import FORMATS
 
 if TYPE_CHECKING:
     from linter.commands.kept_report import KeptReport
     from linter.config import LoadedConfig
-    from linter.load.discovery import Candidate
+    from linter.load.discovery import PathCandidate
     from linter.report.record import RenderOptions
     from linter.run.result_cache import ResultCache
     from linter.run.runner import RunResult
@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     cache = None if args.no_cache else ResultCache.for_repository(repository_root(Path.cwd()))
     cost_base = None
     if args.cost_base is not None:
-        from linter.costs.base import load_baseline
+        from linter.costs.at_revision import load_baseline
 
         cost_base = load_baseline(args.cost_base, files, setup.config, Path.cwd()).cost_base()
     options = _options(args)
@@ -184,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
     return 1 if kept.worst is not None and kept.worst >= Severity(fail_on).rank else 0
 
 
-def _stdin(args: argparse.Namespace, config: LoadedConfig) -> list[Candidate]:
+def _stdin(args: argparse.Namespace, config: LoadedConfig) -> list[PathCandidate]:
     """Standard input as candidates (``-``): read once, bounded like any file."""
     from linter.errors import UsageError
     from linter.load import DEFAULT_MAX_BYTES

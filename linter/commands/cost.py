@@ -31,9 +31,9 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from linter.catalog.prices import prices
-    from linter.commands.output import write_report
+    from linter.commands.output_files import write_report
     from linter.commands.setup import load_configuration
-    from linter.costs.base import costed, load_baseline, max_bytes
+    from linter.costs.at_revision import costed, load_baseline, max_bytes
     from linter.costs.diff import diff
     from linter.costs.estimate import estimate
     from linter.costs.render import RENDERERS

@@ -42,7 +42,7 @@ def template(name: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from linter.commands.output import LinkRefused, link_refusal, output_folder, write_report
+    from linter.commands.output_files import LinkRefused, link_refusal, output_folder, write_report
     from linter.errors import UsageError
 
     directory = Path(args.dir)

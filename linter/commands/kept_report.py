@@ -12,7 +12,7 @@ and hashing, and the kept text: authenticated and checked in pieces, then printe
 that its memory does not grow with the report.
 
 A result may also depend on files that are not among those linted: a workload's
-``model.config`` (``linter/facts/reads.py``). The head records each such file as it was read,
+``model.config`` (``linter/facts/files_read.py``). The head records each such file as it was read,
 with the digest of its bytes, and a kept report is used only while every one still reads the
 same; what discovery left out (excluded files, folders too deep, charts' templates) is part of
 the files' digest.

@@ -29,7 +29,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from linter.bundled import bundled
-    from linter.commands.output import write_report
+    from linter.commands.output_files import write_report
     from linter.commands.setup import load_setup
     from linter.errors import UsageError
     from linter.policy.loader import Rulebook, load_rulebook

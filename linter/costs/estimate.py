@@ -35,7 +35,7 @@ class WorkloadCost:
 
 
 @dataclass(frozen=True)
-class Problem:
+class UncostedFile:
     """A file, or a document in it, whose workloads could not be costed."""
 
     file: str
@@ -47,7 +47,7 @@ class Problem:
 class Estimate:
     workloads: list[WorkloadCost] = field(default_factory=list)
     #: What ``gpulint check`` reports as GL001/GL002 (unreadable files, invalid documents).
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[UncostedFile] = field(default_factory=list)
 
     @property
     def files_with_problems(self) -> set[str]:
@@ -83,5 +83,5 @@ def estimate(sources: Iterable[Source], config: LoadedConfig) -> Estimate:
     return out
 
 
-def _problem(finding: Finding) -> Problem:
-    return Problem(finding.location.file, finding.location.span.line, finding.message)
+def _problem(finding: Finding) -> UncostedFile:
+    return UncostedFile(finding.location.file, finding.location.span.line, finding.message)

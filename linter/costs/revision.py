@@ -28,7 +28,7 @@ from linter.load import Refusal, syntax_of
 from linter.load.discovery import (
     EXTENSIONS,
     MAX_DEPTH,
-    Candidate,
+    PathCandidate,
     display_path,
     enterable,
     excluded,
@@ -237,7 +237,7 @@ def revision_sources(
     out = RevisionFiles()
     seen: set[str] = set()
     blobs = _Blobs(revision)
-    read: list[tuple[Candidate, _Entry]] = []
+    read: list[tuple[PathCandidate, _Entry]] = []
     folders: dict[str, dict[str, _Entry]] = {}  # folder -> name -> entry, listed whole
     try:
         for path in paths:
@@ -262,7 +262,7 @@ def revision_sources(
                 if submodule:
                     out.folders_not_read[display] = "a submodule, not read at the revision"
                     continue
-                read.append((Candidate(str(shown), display, named, revision.root), entry))
+                read.append((PathCandidate(str(shown), display, named, revision.root), entry))
         for candidate, entry in read:
             content = _content(entry, blobs, max_bytes)
             companions: Companions = ()

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from linter.model import Workload
 
 if TYPE_CHECKING:
-    from linter.memory.gpus import GpuSpec, InstanceSpec
+    from linter.memory.right_sizing import GpuSpec, InstanceSpec
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ def resolve_placement(workload: Workload) -> Placement:
     An accelerator known only by its memory is sized on the smallest catalogued GPU that has
     it, so whatever the launcher picks holds at least as much."""
     from linter.memory import resolve_gpu, resolve_instance
-    from linter.memory.gpus import gpu_with_memory
+    from linter.memory.right_sizing import gpu_with_memory
 
     resources = workload.spec.resources
     gpu, gpus_per_node, instance, unknown = None, None, None, None

@@ -57,7 +57,7 @@ class AcceleratorQuota(Fact):
     ledger_entries: list[Reference]
 
 
-class Limit(Fact):
+class QuotaLimit(Fact):
     name: str = Field(description="The quota's name.")
     expected: float | None = Field(description="What the workload declares it expects.")
     approved: float | None = Field(description="Sum of approved ledger limits.")
@@ -71,8 +71,10 @@ class ManagedQuota(Fact):
     quotas: list[str]
     quotas_text: str
     status: Status
-    requests: Limit | None = Field(description="Requests-per-minute quota, if the API has one.")
-    tokens: Limit | None = Field(description="Tokens-per-minute quota, if the API has one.")
+    requests: QuotaLimit | None = Field(
+        description="Requests-per-minute quota, if the API has one."
+    )
+    tokens: QuotaLimit | None = Field(description="Tokens-per-minute quota, if the API has one.")
 
 
 class QuotaFact(Fact):
@@ -192,7 +194,7 @@ class Draw:
 
 
 @dataclass(frozen=True)
-class Entry:
+class LedgerEntry:
     """One QuotaLedger entry, with where it is written."""
 
     reference: Reference
@@ -202,10 +204,12 @@ class Entry:
 @dataclass
 class QuotaIndex:
     draws: dict[QuotaKey, Tally[Draw]] = field(default_factory=dict)
-    entries: list[Entry] = field(default_factory=list)
-    _covering: dict[tuple[Any, ...], list[Entry]] = field(default_factory=dict)
+    entries: list[LedgerEntry] = field(default_factory=list)
+    _covering: dict[tuple[Any, ...], list[LedgerEntry]] = field(default_factory=dict)
 
-    def covering(self, key: QuotaKey | ManagedQuotaKey, model: str | None = None) -> list[Entry]:
+    def covering(
+        self, key: QuotaKey | ManagedQuotaKey, model: str | None = None
+    ) -> list[LedgerEntry]:
         """The ledger entries that cover ``key`` (matched once per key and run)."""
         cache_key = (key, model)
         if cache_key not in self._covering:
@@ -239,7 +243,7 @@ def index(records: Records, _inputs: RunInputs) -> QuotaIndex:
                 path=f"spec.entries[{number}]",
                 message=f"ledger entry in {item['ledger']}",
             )
-            out.entries.append(Entry(reference, QuotaEntry.model_validate(entry)))
+            out.entries.append(LedgerEntry(reference, QuotaEntry.model_validate(entry)))
     return out
 
 
@@ -254,7 +258,7 @@ def _managed_key(data: dict[str, Any]) -> ManagedQuotaKey:
 # -- the fact ----------------------------------------------------------------------------------
 
 
-def _status(entries: list[Entry]) -> Status:
+def _status(entries: list[LedgerEntry]) -> Status:
     for status in ("approved", "requested", "denied"):
         if any(e.entry.status == status for e in entries):
             return status
@@ -295,8 +299,8 @@ def _accelerator_quota(item: dict[str, Any], quotas: QuotaIndex) -> list[Acceler
 
 
 def _limit(
-    covered: list[tuple[ManagedQuotaKey, list[Entry]]], unit: str, expected: float | None
-) -> Limit | None:
+    covered: list[tuple[ManagedQuotaKey, list[LedgerEntry]]], unit: str, expected: float | None
+) -> QuotaLimit | None:
     """Expected versus approved for the quota of one unit (RPM or TPM), if the endpoint has one."""
     attribute = "requests_per_minute" if unit == "RPM" else "tokens_per_minute"
     for key, entries in covered:
@@ -306,7 +310,9 @@ def _limit(
                 for e in entries
                 if e.entry.status == "approved" and getattr(e.entry, attribute) is not None
             ]
-            return Limit(name=key.name, expected=expected, approved=sum(limits) if limits else None)
+            return QuotaLimit(
+                name=key.name, expected=expected, approved=sum(limits) if limits else None
+            )
     return None
 
 

@@ -22,7 +22,7 @@ from linter.residency import (
 from linter.wording import listing
 
 
-class Place(Fact):
+class EndpointPlace(Fact):
     provider: str
     region: str | None = Field(
         description="A region, * for any region of the provider, or null when not determined."
@@ -44,9 +44,9 @@ class ResidencyFact(Fact):
     declared: bool = Field(description="The workload declares data.residency itself.")
     unknown_jurisdictions: list[str]
     unknown_jurisdictions_text: str
-    places: list[Place]
-    outside: list[Place] = Field(description="Places outside the allowed jurisdictions.")
-    undetermined: list[Place] = Field(description="Places whose jurisdiction is not known.")
+    places: list[EndpointPlace]
+    outside: list[EndpointPlace] = Field(description="Places outside the allowed jurisdictions.")
+    undetermined: list[EndpointPlace] = Field(description="Places whose jurisdiction is not known.")
     endpoint_count: int = Field(description="Managed-API endpoints the workload calls.")
     endpoints_text: str = Field(description="Their providers: 'bedrock and vertex-ai' ('none').")
     uses_text: str | None = Field(
@@ -55,7 +55,9 @@ class ResidencyFact(Fact):
     lawful_bases_text: str = Field(description="The lawful bases data.lawfulBasis accepts.")
 
 
-def _place(destination: Destination, path: str, endpoint: int | None, allowed: list[str]) -> Place:
+def _place(
+    destination: Destination, path: str, endpoint: int | None, allowed: list[str]
+) -> EndpointPlace:
     place = destination.place
     if destination.region == ANYWHERE:
         description = f"in any {destination.provider} region"
@@ -65,7 +67,7 @@ def _place(destination: Destination, path: str, endpoint: int | None, allowed: l
         description = f"in a {destination.provider} region that cannot be determined"
     else:
         description = f"in {destination.region}"
-    return Place(
+    return EndpointPlace(
         provider=destination.provider,
         region=destination.region,
         country=place.country if place else None,
@@ -83,7 +85,7 @@ def compute(subject: Subject) -> ResidencyFact:
     spec = subject.workload.spec
     declared = list(spec.data.residency)
     allowed = declared or list(subject.default_residency)
-    places: list[Place] = []
+    places: list[EndpointPlace] = []
     resources = spec.resources
     if resources.provider and resources.region:
         here = region_place(resources.provider, resources.region)

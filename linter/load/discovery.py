@@ -26,7 +26,7 @@ class DiscoveryError(UserError):
 
 
 @dataclass(frozen=True, slots=True)  # a run holds one per file
-class Candidate:
+class PathCandidate:
     #: The file's path as found: a string, since a run holds one per file and a Path object
     #: each (with its parts) weighed more than the rest of the candidate.
     location: str
@@ -45,7 +45,7 @@ class Candidate:
 
 @dataclass
 class Discovery:
-    candidates: list[Candidate] = field(default_factory=list)
+    candidates: list[PathCandidate] = field(default_factory=list)
     excluded: list[str] = field(default_factory=list)  # display paths matched by ``exclude``
     too_deep: list[str] = field(default_factory=list)  # folders at MAX_DEPTH, not entered
     #: The ``templates`` folders of Helm charts, not entered: YAML only once rendered.
@@ -97,7 +97,7 @@ def find_candidates(
         if excluded(display, patterns):
             out.excluded.append(display)
         else:
-            out.candidates.append(Candidate(os.fspath(path), display, explicit, boundary))
+            out.candidates.append(PathCandidate(os.fspath(path), display, explicit, boundary))
 
     for raw in paths:
         path = Path(raw)
@@ -118,7 +118,7 @@ def find_candidates(
 
 def discover(
     paths: Sequence[str], exclude: Iterable[str] = (), root: Path | None = None
-) -> list[Candidate]:
+) -> list[PathCandidate]:
     """The candidates of :func:`find_candidates`, for callers that report nothing else."""
     return find_candidates(paths, exclude, root).candidates
 

@@ -83,7 +83,7 @@ class Lines:
 
 
 @dataclass(frozen=True, slots=True)
-class Token:
+class HclToken:
     #: IDENT NUMBER PUNCT OQUOTE CQUOTE LIT INTERP CONTROL SEAL HOPEN HCLOSE NL EOF
     kind: str
     text: str  # as written (LIT: the literal text with escapes decoded)
@@ -130,7 +130,7 @@ class _Tokenizer:
     def __init__(self, text: str, lines: Lines) -> None:
         self.text = text
         self.lines = lines
-        self.tokens: list[Token] = []
+        self.tokens: list[HclToken] = []
         self.comments: list[Comment] = []
         self.stack = [_Mode("normal")]
 
@@ -140,9 +140,9 @@ class _Tokenizer:
     def add(self, kind: str, text: str, start: int, end: int) -> None:
         if len(self.tokens) >= MAX_TOKENS:
             raise self.fail(f"more than {MAX_TOKENS:,} tokens: not read", start)
-        self.tokens.append(Token(kind, text, start, end))
+        self.tokens.append(HclToken(kind, text, start, end))
 
-    def run(self) -> list[Token]:
+    def run(self) -> list[HclToken]:
         pos, n = 0, len(self.text)
         while True:
             mode = self.stack[-1]
@@ -279,19 +279,19 @@ class _Tokenizer:
 
 
 @dataclass(slots=True)
-class Node:
+class HclNode:
     span: Span
     start: int
     end: int
 
 
 @dataclass(slots=True)
-class Literal(Node):
+class HclLiteral(HclNode):
     value: str | int | float | bool | None
 
 
 @dataclass(slots=True)
-class Template(Node):
+class HclTemplate(HclNode):
     """A quoted string or heredoc: literal strings and interpolated expressions. ``directive``:
     it holds ``%{if}``/``%{for}``, whose value is not computed."""
 
@@ -301,7 +301,7 @@ class Template(Node):
 
 
 @dataclass(slots=True)
-class Traversal(Node):
+class Traversal(HclNode):
     """``root.step[...]...``: ``steps`` hold attribute names, index expressions, or ``"*"`` for
     a splat."""
 
@@ -310,30 +310,30 @@ class Traversal(Node):
 
 
 @dataclass(slots=True)
-class Call(Node):
+class HclCall(HclNode):
     name: str
     args: list[Expr]
     expand: bool = False  # the last argument is followed by ...
 
 
 @dataclass(slots=True)
-class TupleExpr(Node):
+class TupleExpr(HclNode):
     items: list[Expr]
 
 
 @dataclass(slots=True)
-class ObjectExpr(Node):
+class ObjectExpr(HclNode):
     items: list[tuple[Expr, Expr]]
 
 
 @dataclass(slots=True)
-class Operation(Node):
+class Operation(HclNode):
     op: str  # a binary operator, "!" or "neg" (unary), "?:" (a conditional)
     operands: list[Expr]
 
 
 @dataclass(slots=True)
-class Postfix(Node):
+class Postfix(HclNode):
     """An index or attribute of something that is not a plain variable: ``f(x)[0]``."""
 
     target: Expr
@@ -341,12 +341,20 @@ class Postfix(Node):
 
 
 @dataclass(slots=True)
-class ForExpr(Node):
+class ForExpr(HclNode):
     """A ``for`` expression (kept as syntax: its value is not computed)."""
 
 
 Expr = (
-    Literal | Template | Traversal | Call | TupleExpr | ObjectExpr | Operation | Postfix | ForExpr
+    HclLiteral
+    | HclTemplate
+    | Traversal
+    | HclCall
+    | TupleExpr
+    | ObjectExpr
+    | Operation
+    | Postfix
+    | ForExpr
 )
 
 
@@ -404,8 +412,8 @@ _BINARY = {
 _KEYWORDS: dict[str, bool | None] = {"true": True, "false": False, "null": None}
 
 
-class _Parser:
-    def __init__(self, tokens: list[Token], lines: Lines) -> None:
+class _HclParser:
+    def __init__(self, tokens: list[HclToken], lines: Lines) -> None:
         self.tokens = tokens
         self.lines = lines
         self.i = 0
@@ -413,14 +421,14 @@ class _Parser:
         self.problems: list[HclError] = []
 
     # -- helpers
-    def peek(self, skip_nl: bool = False) -> Token:
+    def peek(self, skip_nl: bool = False) -> HclToken:
         i = self.i
         if skip_nl:
             while self.tokens[i].kind == "NL":
                 i += 1
         return self.tokens[i]
 
-    def next(self) -> Token:
+    def next(self) -> HclToken:
         token = self.tokens[self.i]
         if token.kind != "EOF":
             self.i += 1
@@ -433,10 +441,10 @@ class _Parser:
     def span(self, start: int, end: int) -> Span:
         return self.lines.span(start, end)
 
-    def error(self, message: str, token: Token) -> HclError:
+    def error(self, message: str, token: HclToken) -> HclError:
         return HclError(message, self.span(token.start, max(token.end, token.start + 1)))
 
-    def expect(self, kind: str, text: str | None = None) -> Token:
+    def expect(self, kind: str, text: str | None = None) -> HclToken:
         token = self.next()
         if token.kind != kind or (text is not None and token.text != text):
             got = "end of file" if token.kind == "EOF" else repr(token.text)
@@ -447,7 +455,7 @@ class _Parser:
         token = self.peek(skip_nl)
         return token.kind == "PUNCT" and token.text == text
 
-    def enter(self, token: Token) -> None:
+    def enter(self, token: HclToken) -> None:
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise self.error(f"nested more than {MAX_DEPTH} levels deep: not read", token)
@@ -481,7 +489,7 @@ class _Parser:
         if not one_line:
             self.end_of_item()
 
-    def attribute(self, body: Body, name: Token) -> None:
+    def attribute(self, body: Body, name: HclToken) -> None:
         attribute = Attribute(name.text, self.span(name.start, name.end), self.expression())
         first = body.attributes.get(name.text)
         if first is not None:
@@ -490,7 +498,7 @@ class _Parser:
         else:
             body.attributes[name.text] = attribute
 
-    def block(self, body: Body, name: Token) -> None:
+    def block(self, body: Body, name: HclToken) -> None:
         labels: list[str] = []
         while True:
             token = self.peek()
@@ -559,7 +567,7 @@ class _Parser:
             left = Operation(span, left.start, right.end, token.text, [left, right])
 
     def unary(self, nl_ok: bool) -> Expr:
-        operators: list[Token] = []
+        operators: list[HclToken] = []
         while True:
             token = self.peek(nl_ok)
             if token.kind != "PUNCT" or token.text not in ("!", "-"):
@@ -619,7 +627,7 @@ class _Parser:
             if len(token.text) > MAX_NUMBER_CHARS:
                 raise self.error(f"a number of more than {MAX_NUMBER_CHARS} characters", token)
             number = float(token.text) if any(c in token.text for c in ".eE") else int(token.text)
-            return Literal(self.span(token.start, token.end), token.start, token.end, number)
+            return HclLiteral(self.span(token.start, token.end), token.start, token.end, number)
         if token.kind in ("OQUOTE", "HOPEN"):
             return self.template()
         if token.kind == "IDENT":
@@ -645,11 +653,11 @@ class _Parser:
         got = "end of file" if token.kind == "EOF" else repr(token.text)
         raise self.error(f"expected an expression, found {got}", token)
 
-    def name(self, token: Token) -> Expr:
+    def name(self, token: HclToken) -> Expr:
         self.next()
         if token.text in _KEYWORDS and not self.is_punct("("):
             value = _KEYWORDS[token.text]
-            return Literal(self.span(token.start, token.end), token.start, token.end, value)
+            return HclLiteral(self.span(token.start, token.end), token.start, token.end, value)
         name, end = token.text, token.end
         while self.is_punct("::"):  # provider::aws::arn_parse
             self.next()
@@ -659,7 +667,7 @@ class _Parser:
             return self.call(token, name)
         return Traversal(self.span(token.start, end), token.start, end, name, [])
 
-    def call(self, name_token: Token, name: str) -> Expr:
+    def call(self, name_token: HclToken, name: str) -> Expr:
         opening = self.next()
         self.enter(opening)
         args: list[Expr] = []
@@ -680,7 +688,7 @@ class _Parser:
         close = self.next()
         self.leave()
         span = self.span(name_token.start, close.end)
-        return Call(span, name_token.start, close.end, name, args, expand)
+        return HclCall(span, name_token.start, close.end, name, args, expand)
 
     def tuple_or_for(self) -> Expr:
         opening = self.next()
@@ -728,7 +736,7 @@ class _Parser:
         self.leave()
         return ObjectExpr(self.span(opening.start, close.end), opening.start, close.end, items)
 
-    def skip_for(self, closer: str) -> Token:
+    def skip_for(self, closer: str) -> HclToken:
         """A ``for`` expression's parts, read for their syntax only."""
         self.next()  # for
         self.expect("IDENT")
@@ -756,7 +764,7 @@ class _Parser:
             self.skip_nl()
         return self.expect("PUNCT", closer)
 
-    def template(self) -> Template:
+    def template(self) -> HclTemplate:
         opening = self.next()
         heredoc = opening.kind == "HOPEN"
         closer = "HCLOSE" if heredoc else "CQUOTE"
@@ -783,7 +791,7 @@ class _Parser:
                 raise self.error("unexpected token in a template", token)
         self.leave()
         span = self.span(opening.start, token.end)
-        template = Template(span, opening.start, token.end, parts, directive, heredoc)
+        template = HclTemplate(span, opening.start, token.end, parts, directive, heredoc)
         if heredoc and opening.text.startswith("<<-"):
             _trim_heredoc(template)
         return template
@@ -799,7 +807,7 @@ class _Parser:
         self.expect("SEAL")
 
 
-def _trim_heredoc(template: Template) -> None:
+def _trim_heredoc(template: HclTemplate) -> None:
     """``<<-``: the smallest indentation of the literal lines is removed (computed on the literal
     parts, an approximation where an interpolation starts a line)."""
     lines = [
@@ -829,7 +837,7 @@ def parse(text: str) -> File:
         text = " " + text[1:]
     lines = Lines(text)
     tokenizer = _Tokenizer(text, lines)
-    parser = _Parser(tokenizer.run(), lines)
+    parser = _HclParser(tokenizer.run(), lines)
     body = parser.body(closing=False)
     return File(body, tokenizer.comments, parser.problems, lines)
 

@@ -81,7 +81,7 @@ def locate(text: str, scalar: ScalarSpan, start: int, end: int) -> Span:
 @functools.lru_cache(maxsize=32)
 def decode(text: str, scalar: ScalarSpan) -> DecodedScalar | None:
     """Re-read the scalar at ``scalar`` in ``text``; None when the source does not read as one."""
-    reader = _Reader(text, scalar.start)
+    reader = _OffsetReader(text, scalar.start)
     try:
         reader.skip_properties(scalar.end)
         if scalar.style in ("single-quoted", "double-quoted"):
@@ -157,7 +157,7 @@ def _parent_indent(text: str, scalar: ScalarSpan) -> int:
     return parent
 
 
-class _Reader:
+class _OffsetReader:
     """Scans one scalar's source, appending each value character with its source region."""
 
     def __init__(self, text: str, offset: int) -> None:

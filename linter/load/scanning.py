@@ -64,14 +64,14 @@ class Scanner:
 
 
 @dataclass(frozen=True, slots=True)
-class Placeholder:
+class TemplatePlaceholder:
     """A placeholder in a text: its 0-based offset and what is written."""
 
     offset: int
     text: str
 
 
-def first_placeholder(text: str | Scanner, bare_names: bool = False) -> Placeholder | None:
+def first_placeholder(text: str | Scanner, bare_names: bool = False) -> TemplatePlaceholder | None:
     """The first template placeholder in ``text``: ``{{ ... }}`` (closed on its line) or
     ``${...}``, and with ``bare_names`` also ``$NAME``; None when it holds none."""
     scanner = text if isinstance(text, Scanner) else Scanner(text)
@@ -81,15 +81,15 @@ def first_placeholder(text: str | Scanner, bare_names: bool = False) -> Placehol
         if braces >= 0 and (dollar < 0 or braces < dollar):
             close, line_end = scanner.find("}}", braces + 2), scanner.find("\n", braces + 2)
             if close >= 0 and (line_end < 0 or close < line_end):
-                return Placeholder(braces, source[braces : close + 2])
+                return TemplatePlaceholder(braces, source[braces : close + 2])
             braces = scanner.find("{{", braces + 1)
             continue
         if scanner.at("{", dollar + 1):
             close = scanner.find("}", dollar + 2)
             if close >= 0:
-                return Placeholder(dollar, source[dollar : close + 1])
+                return TemplatePlaceholder(dollar, source[dollar : close + 1])
         elif bare_names and dollar + 1 < len(source) and source[dollar + 1] in _NAME_START:
             end = scanner.skip(_NAME_PART, dollar + 1)
-            return Placeholder(dollar, source[dollar:end])
+            return TemplatePlaceholder(dollar, source[dollar:end])
         dollar = scanner.find("$", dollar + 1)
     return None

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from linter.load import DEFAULT_MAX_BYTES, Refusal, read_bounded, syntax_of
-from linter.load.discovery import Candidate
+from linter.load.discovery import PathCandidate
 from linter.load.terraform import is_module_file
 
 #: Most other files of a Terraform module read with one of its files.
@@ -36,7 +36,7 @@ Companions = tuple[tuple[str, bytes], ...]
 class Source:
     """A candidate as read: the bytes hashed for its result's key are the bytes linted."""
 
-    candidate: Candidate
+    candidate: PathCandidate
     content: bytes | Refusal
     digest: bytes
     #: The other files of its Terraform module (name in the folder, bytes).
@@ -49,7 +49,7 @@ class Source:
         return content.count(b"\n") + 1 if isinstance(content, bytes) else 1
 
 
-def read_source(candidate: Candidate, max_bytes: int = DEFAULT_MAX_BYTES) -> Source:
+def read_source(candidate: PathCandidate, max_bytes: int = DEFAULT_MAX_BYTES) -> Source:
     """Read one candidate (bounded, links kept inside its repository) and hash what was read,
     with its module's other files for a Terraform file."""
     if candidate.content is not None:
@@ -66,7 +66,7 @@ def companion_names(folder_names: Sequence[str], own: str) -> list[str]:
     return sorted(name for name in folder_names if name != own and is_module_file(name))
 
 
-def read_companions(candidate: Candidate, max_bytes: int) -> Companions:
+def read_companions(candidate: PathCandidate, max_bytes: int) -> Companions:
     """The other files of the candidate's module, bounded like the file itself and together
     at most ``max_bytes``; one that cannot be read is left out."""
     folder, own = os.path.split(candidate.location)
@@ -86,14 +86,14 @@ def read_companions(candidate: Candidate, max_bytes: int) -> Companions:
 
 
 def read_sources(
-    candidates: Sequence[Candidate], max_bytes: int = DEFAULT_MAX_BYTES
+    candidates: Sequence[PathCandidate], max_bytes: int = DEFAULT_MAX_BYTES
 ) -> list[Source]:
     """Read every candidate (see :func:`read_source`)."""
     return [read_source(candidate, max_bytes) for candidate in candidates]
 
 
 def source_of(
-    candidate: Candidate, content: bytes | Refusal, companions: Companions = ()
+    candidate: PathCandidate, content: bytes | Refusal, companions: Companions = ()
 ) -> Source:
     """A candidate with what reading it gave, however it was read (from disk, standard input, or
     a git revision by ``linter.costs.revision``)."""
@@ -113,7 +113,7 @@ class Hashed:
     """A candidate as read to look up the result cache, without its bytes: a run over
     unchanged files never holds them all."""
 
-    candidate: Candidate
+    candidate: PathCandidate
     digest: bytes
     line_count: int  # what a restored result's positions are checked against
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from linter.load.discovery import Candidate
+from linter.load.discovery import PathCandidate
 from linter.load.scanning import Scanner
 
 STDIN_NAME = "<stdin>"
@@ -105,7 +105,7 @@ def _line_end(line: str) -> str:
     return line[len(line.rstrip("\r\n")) :]
 
 
-def stdin_candidates(raw: bytes, name: str | None, boundary: Path) -> list[Candidate]:
+def stdin_candidates(raw: bytes, name: str | None, boundary: Path) -> list[PathCandidate]:
     """Candidates for what was read from standard input: one per rendered template and one for
     the documents without a template, else one; all located at ``name`` (``<stdin>`` by
     default), the rendered ones displayed as their template."""
@@ -115,11 +115,11 @@ def stdin_candidates(raw: bytes, name: str | None, boundary: Path) -> list[Candi
     except UnicodeDecodeError:
         templates = []  # not UTF-8: linted as one file, which reports the encoding problem
     if not templates:
-        return [Candidate(location, location, True, boundary, raw)]
+        return [PathCandidate(location, location, True, boundary, raw)]
     # A chart renders many objects gpulint has nothing to say about: not named one by one,
     # they are skipped silently like a directory's other YAML.
     return [
-        Candidate(
+        PathCandidate(
             location,
             location if t.source is None else t.source,
             t.source is None,

@@ -31,7 +31,7 @@ from typing import Any
 from linter.load import hcl
 from linter.load.composer import Document, LoadProblem
 from linter.load.positions import Path, SourceMap, Span
-from linter.load.terraform_values import Evaluator, Module, Origin, Unknown, Value
+from linter.load.terraform_values import Module, TerraformEvaluator, Unknown, Value, ValueOrigin
 
 #: Most instances of one resource (``count``, ``for_each``) or dynamic block expanded.
 MAX_INSTANCES = 256
@@ -58,13 +58,13 @@ class ModuleView:
     """What an adapter may ask of the module a document belongs to: another block's argument
     (a node pool's cluster ``location``), and a provider configuration (a default region)."""
 
-    def __init__(self, evaluator: Evaluator) -> None:
+    def __init__(self, evaluator: TerraformEvaluator) -> None:
         self._evaluator = evaluator
 
     def argument(self, type_: str, name: str, attribute: str) -> Value | None:
         return self._evaluator.argument(type_, name, attribute)
 
-    def provider(self, name: str, alias: str = "") -> tuple[dict[str, Value], Origin] | None:
+    def provider(self, name: str, alias: str = "") -> tuple[dict[str, Value], ValueOrigin] | None:
         """The arguments of ``provider "name"`` (with that ``alias``) and where it is written."""
         found = self._evaluator.module.blocks.get(("provider", name, alias))
         if found is None:
@@ -76,7 +76,7 @@ class ModuleView:
             for attribute in block.body.attributes.values()
             if attribute.name != "alias"
         }
-        return values, Origin(where, block.type_span, f'provider "{name}"')
+        return values, ValueOrigin(where, block.type_span, f'provider "{name}"')
 
 
 @dataclass
@@ -91,7 +91,7 @@ class TerraformDocument(Document):
     #: ``provider = aws.eu`` -> ("aws", "eu"); None when the resource names none.
     provider: tuple[str, str] | None = None
     #: Path of an argument -> the places its value came through (besides the argument itself).
-    origins: dict[Path, tuple[Origin, ...]] = field(default_factory=dict)
+    origins: dict[Path, tuple[ValueOrigin, ...]] = field(default_factory=dict)
     #: Path of an argument that refers to another resource -> that resource's (type, name).
     references: dict[Path, tuple[str, str]] = field(default_factory=dict)
     #: ``gpulint.dev/`` comment annotations above the block: suffix -> value.
@@ -142,7 +142,7 @@ def load_file(
             continue
     for file, read in files.items():
         _index(module, file, read.body)
-    evaluator = Evaluator(module)
+    evaluator = TerraformEvaluator(module)
     view = ModuleView(evaluator)
     annotations = _annotations(text, parsed)
     documents: list[TerraformDocument] = []
@@ -187,7 +187,7 @@ def _index(module: Module, file: str, body: hcl.Body) -> None:
 
 
 def _literal_text(expr: hcl.Expr) -> str | None:
-    if isinstance(expr, hcl.Template) and all(isinstance(p, str) for p in expr.parts):
+    if isinstance(expr, hcl.HclTemplate) and all(isinstance(p, str) for p in expr.parts):
         return "".join(p for p in expr.parts if isinstance(p, str))
     return None
 
@@ -235,7 +235,7 @@ def _unquoted(value: str) -> str:
 
 
 def _instances(
-    evaluator: Evaluator, file: str, block: hcl.Block, index: int
+    evaluator: TerraformEvaluator, file: str, block: hcl.Block, index: int
 ) -> Iterator[TerraformDocument]:
     evaluator.new_document()
     type_, name = block.labels
@@ -255,7 +255,7 @@ def _instances(
             provider=_provider_of(attributes.get("provider")),
         )
         source_map.record(document.root, block.type_span)
-        _Reader(evaluator, file, document).body(block.body, scope, body, (), 0)
+        _ModuleReader(evaluator, file, document).body(block.body, scope, body, (), 0)
         yield document
 
 
@@ -263,7 +263,7 @@ _Scopes = list[tuple[str | int | None, dict[str, Any]]]
 
 
 def _scopes(
-    evaluator: Evaluator, file: str, attributes: Mapping[str, hcl.Attribute]
+    evaluator: TerraformEvaluator, file: str, attributes: Mapping[str, hcl.Attribute]
 ) -> tuple[_Scopes, str | None]:
     """The instances ``for_each`` or ``count`` give (key and iterator scope), or one instance
     and why the number is not known."""
@@ -296,10 +296,12 @@ def _provider_of(attribute: hcl.Attribute | None) -> tuple[str, str] | None:
     return attribute.expr.root, alias
 
 
-class _Reader:
+class _ModuleReader:
     """A block's body into plain values, recording spans, origins and references."""
 
-    def __init__(self, evaluator: Evaluator, file: str, document: TerraformDocument) -> None:
+    def __init__(
+        self, evaluator: TerraformEvaluator, file: str, document: TerraformDocument
+    ) -> None:
         self.evaluator = evaluator
         self.file = file
         self.document = document

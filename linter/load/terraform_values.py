@@ -38,7 +38,7 @@ class Unknown:
 
 
 @dataclass(frozen=True, slots=True)
-class Origin:
+class ValueOrigin:
     """A place a value came through: ``what`` names it (``default of variable "region"``)."""
 
     file: str
@@ -49,7 +49,7 @@ class Origin:
 @dataclass(frozen=True, slots=True)
 class Value:
     value: Any  # str | int | float | bool | None | list | dict | Unknown
-    via: tuple[Origin, ...] = ()
+    via: tuple[ValueOrigin, ...] = ()
 
 
 @dataclass
@@ -168,7 +168,7 @@ def _one(name: str, kinds: type | tuple[type, ...], compute: Callable[[Any], Any
 
 
 #: Terraform built-ins of the same name, computed when every argument is known (``try`` and
-#: ``coalesce`` are evaluated lazily in :meth:`Evaluator._call`).
+#: ``coalesce`` are evaluated lazily in :meth:`TerraformEvaluator._call`).
 FUNCTIONS: dict[str, Callable[[list[Any]], Any]] = {
     "tostring": lambda a: to_string(a[0]) if len(a) == 1 else Unknown("tostring() of two"),
     "tonumber": lambda a: to_number(a[0]) if len(a) == 1 else Unknown("tonumber() of two"),
@@ -185,7 +185,7 @@ FUNCTIONS: dict[str, Callable[[list[Any]], Any]] = {
 }
 
 
-class Evaluator:
+class TerraformEvaluator:
     """Evaluates the expressions of one module; ``scope`` holds the ``each``, ``count`` and
     dynamic-block iterators of the instance being read."""
 
@@ -215,9 +215,9 @@ class Evaluator:
         return result
 
     def _evaluate(self, expr: hcl.Expr, file: str, scope: Mapping[str, Any]) -> Value:
-        if isinstance(expr, hcl.Literal):
+        if isinstance(expr, hcl.HclLiteral):
             return Value(expr.value)
-        if isinstance(expr, hcl.Template):
+        if isinstance(expr, hcl.HclTemplate):
             return self._template(expr, file, scope)
         if isinstance(expr, hcl.TupleExpr):
             items = [self.evaluate(item, file, scope) for item in expr.items]
@@ -231,7 +231,7 @@ class Evaluator:
             return self._steps(target, expr.steps, file, scope)
         if isinstance(expr, hcl.Operation):
             return self._operation(expr, file, scope)
-        if isinstance(expr, hcl.Call):
+        if isinstance(expr, hcl.HclCall):
             return self._call(expr, file, scope)
         return Value(Unknown("a for expression"))
 
@@ -250,7 +250,7 @@ class Evaluator:
             values.append(value)
         return Value(result, _via(values))
 
-    def _template(self, expr: hcl.Template, file: str, scope: Mapping[str, Any]) -> Value:
+    def _template(self, expr: hcl.HclTemplate, file: str, scope: Mapping[str, Any]) -> Value:
         if expr.directive:
             return Value(Unknown("a template with %{} directives"))
         if len(expr.parts) == 1 and not isinstance(expr.parts[0], str) and not expr.heredoc:
@@ -308,13 +308,13 @@ class Evaluator:
                 return Value(Unknown(f"local.{name} is not declared"))
             where, attribute = found
             value = self.evaluate(attribute.expr, where, {})
-            origin = Origin(where, attribute.name_span, f"local {name}")
+            origin = ValueOrigin(where, attribute.name_span, f"local {name}")
             return Value(value.value, (origin, *value.via))
         given = module.tfvars.get(name)
         if given is not None:
             where, attribute = given
             value = self.evaluate(attribute.expr, where, {})
-            origin = Origin(where, attribute.name_span, f'variable "{name}" in {where}')
+            origin = ValueOrigin(where, attribute.name_span, f'variable "{name}" in {where}')
             return Value(value.value, (origin, *value.via))
         declared = module.variables.get(name)
         if declared is None:
@@ -323,9 +323,11 @@ class Evaluator:
         default = block.body.attributes.get("default")
         if default is None:
             reason = f"var.{name} has no default: it is set where the module is used"
-            return Value(Unknown(reason), (Origin(where, block.type_span, f'variable "{name}"'),))
+            return Value(
+                Unknown(reason), (ValueOrigin(where, block.type_span, f'variable "{name}"'),)
+            )
         value = self.evaluate(default.expr, where, {})
-        origin = Origin(where, default.name_span, f'default of variable "{name}"')
+        origin = ValueOrigin(where, default.name_span, f'default of variable "{name}"')
         return Value(value.value, (origin, *value.via))
 
     def argument(self, type_: str, name: str, attribute: str) -> Value | None:
@@ -346,7 +348,7 @@ class Evaluator:
             value = self.evaluate(written.expr, where, {})
         finally:
             self.resolving.discard(key)
-        origin = Origin(where, written.name_span, f"{attribute} of {type_}.{name}")
+        origin = ValueOrigin(where, written.name_span, f"{attribute} of {type_}.{name}")
         return Value(value.value, (origin, *value.via))
 
     def _argument_of(self, type_: str, name: str, rest: list[Any], expr: hcl.Traversal) -> Value:
@@ -398,7 +400,7 @@ class Evaluator:
                 return Value(value.value, _via(values))
         return Value(_apply(expr.op, [value.value for value in values]), _via(values))
 
-    def _call(self, expr: hcl.Call, file: str, scope: Mapping[str, Any]) -> Value:
+    def _call(self, expr: hcl.HclCall, file: str, scope: Mapping[str, Any]) -> Value:
         if expr.name in ("try", "coalesce"):
             for arg in expr.args:
                 value = self.evaluate(arg, file, scope)
@@ -471,8 +473,8 @@ def _apply(op: str, args: list[Any]) -> Any:
     return result
 
 
-def _via(values: list[Value]) -> tuple[Origin, ...]:
-    seen: dict[Origin, None] = {}
+def _via(values: list[Value]) -> tuple[ValueOrigin, ...]:
+    seen: dict[ValueOrigin, None] = {}
     for value in values:
         for origin in value.via:
             seen.setdefault(origin)

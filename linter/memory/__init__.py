@@ -12,7 +12,8 @@ from linter.memory.architecture import (
     architecture_from_catalogue,
     architecture_from_hf_config,
 )
-from linter.memory.gpus import (
+from linter.memory.inference import InferenceEstimate, estimate_inference
+from linter.memory.right_sizing import (
     GpuSpec,
     InstanceSpec,
     Interconnect,
@@ -21,7 +22,6 @@ from linter.memory.gpus import (
     resolve_instance,
     smallest_fitting_gpu,
 )
-from linter.memory.inference import InferenceEstimate, estimate_inference
 from linter.memory.training import TrainingEstimate, estimate_training
 
 __all__ = [

@@ -23,7 +23,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from linter.catalog.gpus import resolve_gpu
-from linter.catalog.names import name_key
+from linter.catalog.spelling import name_key
 from linter.load import Refusal, load_text, read_bounded
 
 #: A calibration file holds a few entries per GPU and engine version.

@@ -45,7 +45,7 @@ class Logged:
 
 
 @dataclass(frozen=True)
-class Comparison:
+class ReplayComparison:
     estimate: InferenceEstimate
     logged: Logged
 
@@ -103,7 +103,7 @@ def replay(
     settings: Settings,
     logged: Logged,
     calibration: Calibration | None = None,
-) -> Comparison:
+) -> ReplayComparison:
     """Predict the start-up ``settings`` describe and set it beside what was ``logged``."""
     context = settings.max_model_len or arch.max_position_embeddings or 4096
     estimate = estimate_inference(
@@ -124,4 +124,4 @@ def replay(
         expert_parallel=settings.expert_parallel,
         calibration=calibration,
     )
-    return Comparison(estimate, logged)
+    return ReplayComparison(estimate, logged)

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from linter.memory.architecture import Architecture
-from linter.memory.gpus import GpuSpec
 from linter.memory.lora import LoraConfig, check_dropout, lora_parameters, resolve_targets
-from linter.memory.training_activations import Setting
+from linter.memory.right_sizing import GpuSpec
+from linter.memory.training_activations import ActivationSetting
 from linter.memory.training_peak import (
     RUNTIME_TERMS,
     STATE_TERMS,
@@ -244,7 +244,7 @@ def estimate_training(
             assert arch is not None
             lora = LoraConfig(lora_rank, resolve_targets(arch, lora_targets), lora_dropout)
             check_dropout(arch, lora)
-        setting = Setting(regime, lora, micro_batch, sequence_length)
+        setting = ActivationSetting(regime, lora, micro_batch, sequence_length)
         shape = StepShape(
             setting, gradient_checkpointing, logits_held, workspace, gradients_persist
         )

@@ -94,7 +94,7 @@ def merge_terms(*parts: dict[str, int]) -> dict[str, int]:
 
 
 @dataclass(frozen=True)
-class Setting:
+class ActivationSetting:
     """What the activation rules depend on besides the architecture."""
 
     regime: Regime
@@ -125,7 +125,9 @@ def _masked(arch: Architecture, index: int, sequence: int) -> bool:
     return window is not None and sequence >= window
 
 
-def _attention_core(arch: Architecture, index: int, s: Setting, saved: LayerSaved) -> None:
+def _attention_core(
+    arch: Architecture, index: int, s: ActivationSetting, saved: LayerSaved
+) -> None:
     regime = s.regime
     c = regime.compute_bytes
     heads, kv_heads = arch.num_attention_heads, arch.num_key_value_heads
@@ -149,7 +151,7 @@ def _attention_core(arch: Architecture, index: int, s: Setting, saved: LayerSave
         )
 
 
-def _output_grad(arch: Architecture, index: int, s: Setting, name: str) -> bool:
+def _output_grad(arch: Architecture, index: int, s: ActivationSetting, name: str) -> bool:
     """Whether a projection's output needs a gradient: always but in a frozen first layer,
     where only an adapted projection's does."""
     if s.regime.base_trainable or index > 0 or s.lora is None:
@@ -158,7 +160,7 @@ def _output_grad(arch: Architecture, index: int, s: Setting, name: str) -> bool:
     return adapter_rank(arch, s.lora, projection) > 0
 
 
-def _latent_attention_core(arch: Architecture, s: Setting, saved: LayerSaved) -> None:
+def _latent_attention_core(arch: Architecture, s: ActivationSetting, saved: LayerSaved) -> None:
     regime = s.regime
     c = regime.compute_bytes
     heads = arch.num_attention_heads
@@ -170,7 +172,7 @@ def _latent_attention_core(arch: Architecture, s: Setting, saved: LayerSaved) ->
             saved.add("norms", norm_bytes(arch, width, 1, regime, True, c) + c * width)
 
 
-def _state_core(arch: Architecture, s: Setting, saved: LayerSaved) -> None:
+def _state_core(arch: Architecture, s: ActivationSetting, saved: LayerSaved) -> None:
     mixer = arch.state_mixer
     assert mixer is not None
     inner = mixer.state_heads * mixer.state_cols
@@ -178,7 +180,7 @@ def _state_core(arch: Architecture, s: Setting, saved: LayerSaved) -> None:
 
 
 def _projection_inputs(
-    arch: Architecture, layout: LayerLayout, s: Setting, saved: LayerSaved
+    arch: Architecture, layout: LayerLayout, s: ActivationSetting, saved: LayerSaved
 ) -> None:
     """Inputs the trained base projections keep (and autocast's casts and weight copies)."""
     regime = s.regime
@@ -201,7 +203,7 @@ def _projection_inputs(
         saved.add("projection_inputs", width * projection.in_features)
 
 
-def _mlp(arch: Architecture, layout: LayerLayout, s: Setting, saved: LayerSaved) -> None:
+def _mlp(arch: Architecture, layout: LayerLayout, s: ActivationSetting, saved: LayerSaved) -> None:
     """Gate output, activation and up output of the dense MLP or the shared experts."""
     c = s.regime.compute_bytes
     mlp = [p for p in layout.mlp_projections if p.reads == MLP_INPUT and p.out_features > 1]
@@ -212,7 +214,9 @@ def _mlp(arch: Architecture, layout: LayerLayout, s: Setting, saved: LayerSaved)
     saved.add("mlp", factors * c * intermediate)
 
 
-def _experts(arch: Architecture, layout: LayerLayout, s: Setting, saved: LayerSaved) -> None:
+def _experts(
+    arch: Architecture, layout: LayerLayout, s: ActivationSetting, saved: LayerSaved
+) -> None:
     regime, lora = s.regime, s.lora
     c = regime.compute_bytes
     width = 4 if regime.autocast else c  # grouped_mm runs in the expert weights' dtype
@@ -247,7 +251,9 @@ def adapter_kept(projection: Projection, rank: int, lora: LoraConfig) -> int:
     return kept
 
 
-def _adapters(arch: Architecture, layout: LayerLayout, s: Setting, saved: LayerSaved) -> None:
+def _adapters(
+    arch: Architecture, layout: LayerLayout, s: ActivationSetting, saved: LayerSaved
+) -> None:
     lora = s.lora
     if lora is None:
         return
@@ -261,7 +267,7 @@ def _adapters(arch: Architecture, layout: LayerLayout, s: Setting, saved: LayerS
             saved.add("adapter_activations", 4 * layout.router.in_features + 4 * rank)
 
 
-def layer_saved(arch: Architecture, index: int, setting: Setting) -> LayerSaved:
+def layer_saved(arch: Architecture, index: int, setting: ActivationSetting) -> LayerSaved:
     """What decoder layer ``index`` keeps for backward once its forward has run."""
     regime = setting.regime
     layout = layer_layout(arch, index)

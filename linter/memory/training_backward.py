@@ -42,8 +42,8 @@ from typing import NamedTuple
 from linter.memory.architecture import Architecture
 from linter.memory.lora import adapter_parameters, adapter_rank
 from linter.memory.training_activations import (
+    ActivationSetting,
     LayerSaved,
-    Setting,
     adapter_kept,
     layer_saved,
     merge_terms,
@@ -108,7 +108,7 @@ class _MlpWalk:
     forward order) and down."""
 
     arch: Architecture
-    setting: Setting
+    setting: ActivationSetting
     inputs: tuple[Projection, ...]
     down: Projection
 
@@ -222,7 +222,9 @@ class _MlpWalk:
         return moments
 
 
-def _dense_mlp(arch: Architecture, layout: LayerLayout, setting: Setting) -> _MlpWalk | None:
+def _dense_mlp(
+    arch: Architecture, layout: LayerLayout, setting: ActivationSetting
+) -> _MlpWalk | None:
     if layout.is_moe:
         return None
     inputs = tuple(p for p in layout.mlp_projections if p.reads == MLP_INPUT)
@@ -234,7 +236,7 @@ def _largest(layout: LayerLayout) -> int:
     return max(p.parameters for p in layout.mixer_projections + layout.mlp_projections)
 
 
-def _dequantised(layout: LayerLayout, setting: Setting) -> dict[str, int]:
+def _dequantised(layout: LayerLayout, setting: ActivationSetting) -> dict[str, int]:
     """A QLoRA base's largest weight, dequantised for a matmul in forward and in backward."""
     regime = setting.regime
     if regime.method != "qlora":
@@ -242,7 +244,9 @@ def _dequantised(layout: LayerLayout, setting: Setting) -> dict[str, int]:
     return {"dequantization_buffer": regime.compute_bytes * _largest(layout)}
 
 
-def _at(saved: LayerSaved, moment: _Moment, layout: LayerLayout, setting: Setting) -> LayerSaved:
+def _at(
+    saved: LayerSaved, moment: _Moment, layout: LayerLayout, setting: ActivationSetting
+) -> LayerSaved:
     term = "recompute_in_flight" if moment.recomputing else "backward_in_flight"
     per_token = {name: value - moment.freed.get(name, 0) for name, value in saved.per_token.items()}
     per_token[term] = per_token.get(term, 0) + moment.flight
@@ -255,7 +259,9 @@ def _at(saved: LayerSaved, moment: _Moment, layout: LayerLayout, setting: Settin
     )
 
 
-def summed_flight(arch: Architecture, layout: LayerLayout, setting: Setting) -> LayerSaved:
+def summed_flight(
+    arch: Architecture, layout: LayerLayout, setting: ActivationSetting
+) -> LayerSaved:
     """Gradients held at once in a layer that is not walked, beyond what it keeps.
 
     The MLP's (or the routed experts') product, activation and up gradients (three
@@ -301,7 +307,9 @@ def _gradient_bytes(walk: _MlpWalk, projections: tuple[Projection, ...]) -> int:
     return regime.grad_bytes * sum(adapter_parameters(p, walk.rank(p)) for p in projections)
 
 
-def layer_backward(arch: Architecture, index: int, setting: Setting, recompute: bool) -> LayerPeak:
+def layer_backward(
+    arch: Architecture, index: int, setting: ActivationSetting, recompute: bool
+) -> LayerPeak:
     """Decoder layer ``index`` at the worst moment of its backward (with ``recompute``, of its
     checkpointed forward's rerun too): what it kept, less what autograd has freed by then, plus
     what is in flight, and the gradients it has not made yet."""

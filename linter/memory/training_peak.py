@@ -40,8 +40,8 @@ from dataclasses import dataclass
 from linter.memory.architecture import Architecture
 from linter.memory.lora import adapter_rank
 from linter.memory.training_activations import (
+    ActivationSetting,
     LayerSaved,
-    Setting,
     layer_saved,
     merge_terms,
     norm_bytes,
@@ -94,7 +94,7 @@ def _sum_layers(layers: Iterable[LayerSaved], tokens: int) -> dict[str, int]:
 class StepShape:
     """What the phases need beyond the model state."""
 
-    setting: Setting
+    setting: ActivationSetting
     checkpointing: bool
     held_logits: bool
     cublas_workspace: int

@@ -7,7 +7,7 @@ builds a string is a decision, which belongs in the rule's ``variables:`` (or in
 
 from __future__ import annotations
 
-from linter.cel.names import SEPARATOR
+from linter.cel.flat_names import SEPARATOR
 from linter.cel.syntax import (
     Binary,
     Call,

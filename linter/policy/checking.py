@@ -18,9 +18,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from linter.cel.flat_names import activation_roots
 from linter.cel.flatten import flattened
 from linter.cel.lexer import ExpressionError
-from linter.cel.names import activation_roots
 from linter.cel.work import WorkModel
 from linter.cel.work_limits import work_model
 from linter.load import is_json, load_source
@@ -45,7 +45,7 @@ def checked(path: Path, content: bytes) -> tuple[dict[str, Any], CompiledRule]:
     if len(loaded.documents) != 1:
         raise RuleError(f"{path}:1:1: a rule file holds exactly one YAML document")
     document = loaded.documents[0]
-    located = Located(path, document.source_map, loaded.text)
+    located = RuleFileLocator(path, document.source_map, loaded.text)
     try:
         meta = RuleFile.model_validate(document.data)
     except ValidationError as err:
@@ -63,7 +63,7 @@ class Analyser:
     """An analysis worked out by parsing (linter/policy/rule_analysis.py says what for), which
     records what it was asked, for the start-up cache."""
 
-    def __init__(self, located: Located | None = None) -> None:
+    def __init__(self, located: RuleFileLocator | None = None) -> None:
         self.located = located
         self.flat: dict[str, str] = {}
         self.lookups: dict[str, Lookup] = {}
@@ -109,7 +109,7 @@ class Analyser:
 
 
 @dataclass(frozen=True)
-class Located:
+class RuleFileLocator:
     """A rule file being checked: turns a path in it (and an offset inside the string there)
     into ``file:line:col:``."""
 

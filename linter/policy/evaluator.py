@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from linter.cache.compact_json import compact_json
 from linter.cel import backend as cel
-from linter.cel.names import MISSING, SEPARATOR, activation_roots, kind_variable, member
+from linter.cel.flat_names import MISSING, SEPARATOR, activation_roots, kind_variable, member
 from linter.cel.work import SizeOf, WorkModel, document_sizes, over_work_limit
 from linter.facts import PROVIDERS, RUN_WIDE, Facts
 from linter.findings import Finding, Location, Severity

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from linter.cache.parse_cache import parsed
 from linter.cel import backend as cel
-from linter.cel.names import SEPARATOR
+from linter.cel.flat_names import SEPARATOR
 from linter.cel.work import WorkModel
 from linter.errors import UserError
 from linter.load import Refusal, read_bounded
@@ -21,7 +21,7 @@ from linter.policy.rule_file import RuleFile
 from linter.policy.template import Template, parse_template
 
 if TYPE_CHECKING:
-    from linter.policy.checking import Located
+    from linter.policy.checking import RuleFileLocator
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 RULE_MAX_BYTES = 1024 * 1024
@@ -154,7 +154,7 @@ def _restored(entry: Any) -> tuple[RuleFile, RuleAnalysis]:
     return RuleFile.model_validate(entry["rule"]), RuleAnalysis.from_data(entry["analysis"])
 
 
-def error_at(located: Located | None, where: tuple[Any, ...], message: str) -> RuleError:
+def error_at(located: RuleFileLocator | None, where: tuple[Any, ...], message: str) -> RuleError:
     """The error at ``where`` in a rule file being checked, or without a position for one
     restored from the start-up cache (it compiled before, so only a damaged entry gets here)."""
     if located is None:
@@ -163,7 +163,7 @@ def error_at(located: Located | None, where: tuple[Any, ...], message: str) -> R
 
 
 def compile_rule(
-    meta: RuleFile, path: Path, analysis: Analysis, located: Located | None = None
+    meta: RuleFile, path: Path, analysis: Analysis, located: RuleFileLocator | None = None
 ) -> CompiledRule:
     """The rule, its expressions compiled as ``analysis`` has them; errors at their position in
     the rule file when it is ``located`` (being checked), else without one."""

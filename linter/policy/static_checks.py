@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from linter.bundled import bundled
+from linter.cel.flat_names import kind_variable
 from linter.cel.lexer import ExpressionError
-from linter.cel.names import kind_variable
-from linter.cel.reads import PathProblem, check_paths, element_of, paths
+from linter.cel.read_paths import PathProblem, check_paths, element_of, paths
 from linter.policy.rule_file import RuleFile
 from linter.policy.template import placeholder_offsets
 
@@ -46,7 +46,7 @@ class Expression:
 
 
 @dataclass(frozen=True)
-class Problem:
+class RuleProblem:
     where: tuple[Any, ...]
     start: int  # offsets in the rule file's string at ``where``
     end: int
@@ -72,7 +72,7 @@ def expressions(meta: RuleFile) -> Iterator[Expression]:
                 yield Expression((*where, field), offset, source, True)
 
 
-def check_rule(meta: RuleFile) -> list[Problem]:
+def check_rule(meta: RuleFile) -> list[RuleProblem]:
     """Paths the rule's expressions read that its schemas do not have, at their positions."""
     schemas = _schemas(tuple(meta.scope.kinds), tuple(sorted(meta.options.items(), key=str)))
     bindings: dict[str, Any] = {}
@@ -92,9 +92,9 @@ def check_rule(meta: RuleFile) -> list[Problem]:
     return problems
 
 
-def _at(expression: Expression, problem: PathProblem) -> Problem:
+def _at(expression: Expression, problem: PathProblem) -> RuleProblem:
     start, end = expression.offset + problem.start, expression.offset + problem.end
-    return Problem(expression.where, start, end, problem.message)
+    return RuleProblem(expression.where, start, end, problem.message)
 
 
 @functools.cache

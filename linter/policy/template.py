@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from linter.cel import backend as cel
-from linter.cel.names import MISSING
+from linter.cel.flat_names import MISSING
 from linter.policy.rule_analysis import Analysis, Lookup
 
 #: The value of a variable as the expression being rendered would see it, or MISSING.

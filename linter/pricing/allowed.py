@@ -20,7 +20,7 @@ from linter.catalog.endpoints import (
     bedrock_profile,
     cloud_of,
 )
-from linter.catalog.names import name_key
+from linter.catalog.spelling import name_key
 from linter.pricing.apis import ManagedOffering
 from linter.residency import Destination, endpoint_destinations, region_place, within
 

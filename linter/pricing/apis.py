@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from linter.catalog.memo import memoize_list
 from linter.catalog.models import catalogue_entry, catalogue_key
-from linter.catalog.names import name_key
 from linter.catalog.prices import ManagedPriceRow, managed_rows, mapped_models
+from linter.catalog.spelling import name_key
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from linter.catalog import regions
-from linter.catalog.names import name_key
 from linter.catalog.prices import InstancePriceRow, flag, instance_rows
 from linter.catalog.regions import Region
+from linter.catalog.spelling import name_key
 
 #: Where a price comes from: the region asked for, the cheapest priced region in its country,
 #: sharing one of its jurisdiction tags, anywhere, or the cheapest when no region was given.

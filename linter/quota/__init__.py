@@ -7,7 +7,6 @@ nothing here depends on the instance-type catalogue.
 
 from __future__ import annotations
 
-from linter.quota.availability import offered_in_region
 from linter.quota.compute import quota_for
 from linter.quota.keys import (
     ANY_CAPACITY,
@@ -17,7 +16,8 @@ from linter.quota.keys import (
     matches,
     units_needed,
 )
-from linter.quota.managed import dynamic_shared_quota, endpoint_quota
+from linter.quota.managed_throughput import dynamic_shared_quota, endpoint_quota
+from linter.quota.region_offer import offered_in_region
 
 __all__ = [
     "ANY_CAPACITY",

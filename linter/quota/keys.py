@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from linter.catalog.endpoints import bedrock_profile, cloud_of
-from linter.catalog.names import name_key
 from linter.catalog.quotas import capacity_class
+from linter.catalog.spelling import name_key
 
 SPOT = "spot"
 ANY_CAPACITY = "any"

@@ -32,7 +32,7 @@ class BaselineError(Exception):
 
 
 @dataclass(frozen=True)
-class Entry:
+class BaselineEntry:
     rule_id: str
     file: str
     hash: str
@@ -45,10 +45,10 @@ class Entry:
 
 
 @dataclass(frozen=True)
-class Comparison:
+class BaselineComparison:
     new: list[Finding]  # not in the baseline: reported
     known: list[Finding]  # in the baseline: hidden
-    stale: list[Entry]  # in the baseline, no longer found
+    stale: list[BaselineEntry]  # in the baseline, no longer found
 
 
 def content_hash(line_text: str, manifest_path: str) -> str:
@@ -71,12 +71,12 @@ def relative_file(display: str, base: Path, anchor: Path) -> str:
 Lines = Mapping[str, Mapping[int, tuple[str | None, str]]]
 
 
-def entry(finding: Finding, lines: Lines, base: Path, anchor: Path) -> Entry:
+def entry(finding: Finding, lines: Lines, base: Path, anchor: Path) -> BaselineEntry:
     location = finding.location
     info = lines.get(location.file, {}).get(location.span.line)
     line = info[1] if info else ""
     path = format_path(location.path)
-    return Entry(
+    return BaselineEntry(
         finding.rule_id,
         relative_file(location.file, base, anchor),
         content_hash(line, path),
@@ -87,11 +87,11 @@ def entry(finding: Finding, lines: Lines, base: Path, anchor: Path) -> Entry:
 
 def compare(
     findings: Iterable[Finding],
-    baseline: Sequence[Entry],
+    baseline: Sequence[BaselineEntry],
     lines: Lines,
     base: Path,
     anchor: Path,
-) -> Comparison:
+) -> BaselineComparison:
     """Split unsuppressed findings into new and known (suppressed ones are neither), and list
     the baseline entries nothing matched."""
     remaining = Counter(e.key for e in baseline)
@@ -110,10 +110,10 @@ def compare(
         if remaining[item.key] > 0:
             remaining[item.key] -= 1
             stale.append(item)
-    return Comparison(new, known, stale)
+    return BaselineComparison(new, known, stale)
 
 
-def serialise(entries: Iterable[Entry]) -> str:
+def serialise(entries: Iterable[BaselineEntry]) -> str:
     ordered = sorted(entries, key=lambda e: (e.file, e.rule_id, e.path, e.hash, e.message))
     document = {
         "version": VERSION,
@@ -132,7 +132,7 @@ def serialise(entries: Iterable[Entry]) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def parse(text: str) -> list[Entry]:
+def parse(text: str) -> list[BaselineEntry]:
     try:
         document: Any = json.loads(text)
     except json.JSONDecodeError as err:
@@ -152,5 +152,7 @@ def parse(text: str) -> list[Entry]:
         fields = ("ruleId", "file", "hash", "path", "message")
         if not isinstance(item, dict) or not all(isinstance(item.get(f), str) for f in fields):
             raise BaselineError(f"entries[{number}] needs string fields {', '.join(fields)}")
-        out.append(Entry(item["ruleId"], item["file"], item["hash"], item["path"], item["message"]))
+        out.append(
+            BaselineEntry(item["ruleId"], item["file"], item["hash"], item["path"], item["message"])
+        )
     return out

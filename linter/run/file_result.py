@@ -61,7 +61,8 @@ class FileResult:
     wide: WideParts | PackedParts = field(default_factory=WideParts)
     lines: dict[int, LineInfo] = field(default_factory=dict)
     # The other files the result read (a model.config), each with the digest of its bytes then
-    # (linter/facts/reads.py): such a result is not cached, and a report of it is kept with them.
+    # (linter/facts/files_read.py): such a result is not cached, and a report of it is kept with
+    # them.
     reads: list[tuple[FileRead, str]] = field(default_factory=list)
     line_count: int = 1  # of the file's text: positions beyond it are not believed
     cached: bool = False  # restored from the result cache (records and deferred parts apart)

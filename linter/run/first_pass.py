@@ -16,14 +16,14 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from linter.cel.names import MISSING, SEPARATOR
+from linter.cel.flat_names import MISSING, SEPARATOR
 from linter.config import LoadedConfig
 from linter.facts import RUN_WIDE, records, run_sides, target
-from linter.facts.reads import files_read
+from linter.facts.files_read import files_read
 from linter.findings import Finding, Location
 from linter.formats import Format, InputFile, claimed, markers_for, recognise
 from linter.load import Document, Limits, LoadedFile, load_source, syntax_of
-from linter.load.discovery import Candidate
+from linter.load.discovery import PathCandidate
 from linter.load.lists import expand_lists
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import Span, parse_path
@@ -252,7 +252,7 @@ def _recognised(loaded: LoadedFile, file: InputFile) -> list[tuple[Document, For
     return out
 
 
-def _relative(candidate: Candidate, config: LoadedConfig) -> str:
+def _relative(candidate: PathCandidate, config: LoadedConfig) -> str:
     """The candidate's path as ``assume:`` globs match it: relative to the config's folder.
     A rendered template on standard input matches as the template it names (a name only: it
     is never read)."""

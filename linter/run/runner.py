@@ -17,7 +17,7 @@ from linter.cache.packed import CHUNK_ITEMS
 from linter.config import LoadedConfig
 from linter.findings import Finding, Skipped
 from linter.load import DEFAULT_MAX_BYTES
-from linter.load.discovery import Candidate, Discovery, chart_templates_reason, find_candidates
+from linter.load.discovery import Discovery, PathCandidate, chart_templates_reason, find_candidates
 from linter.load.sources import FileRead, Hashed, Source, read_source
 from linter.policy.loader import CompiledRule, Rulebook
 from linter.policy.selection import RuleSettings, Selection, resolve_severity
@@ -108,7 +108,7 @@ def lint_paths(
     root: Path | None = None,
     jobs: int = 1,
     cache: ResultCache | None = None,
-    extra: Sequence[Candidate] = (),
+    extra: Sequence[PathCandidate] = (),
     want_lines: bool = False,
     cost_base: CostBase | None = None,
 ) -> RunResult:
@@ -126,7 +126,7 @@ def prepare(
     root: Path | None = None,
     jobs: int = 1,
     cache: ResultCache | None = None,
-    extra: Sequence[Candidate] = (),
+    extra: Sequence[PathCandidate] = (),
     want_lines: bool = False,
 ) -> Prepared:
     """A run up to its first file linted: the files it lints and, with ``cache``, the key of
@@ -161,7 +161,7 @@ class Prepared:
     """What :func:`prepare` found; :meth:`run` lints it."""
 
     discovery: Discovery
-    candidates: list[Candidate]
+    candidates: list[PathCandidate]
     rulebook: Rulebook
     settings: dict[str, RuleSettings]
     config: LoadedConfig
@@ -290,7 +290,7 @@ def _key(rulebook: Rulebook, config: LoadedConfig, selection: Selection, lines: 
 
 
 def _first_pass(
-    candidates: Sequence[Candidate],
+    candidates: Sequence[PathCandidate],
     hashed: Sequence[Hashed] | None,
     plan: _Plan,
     stored: RunCache,
@@ -306,7 +306,7 @@ def _first_pass(
     if hashed is None:
         return _lint_all(candidates, plan, max_bytes, jobs)
     outcomes: list[FileResult | None] = []
-    left: list[Candidate] = []
+    left: list[PathCandidate] = []
     for file in hashed:
         candidate = file.candidate
         restored = stored.restore(
@@ -320,7 +320,7 @@ def _first_pass(
 
 
 def _lint_all(
-    candidates: Sequence[Candidate], plan: _Plan, max_bytes: int, jobs: int
+    candidates: Sequence[PathCandidate], plan: _Plan, max_bytes: int, jobs: int
 ) -> list[FileResult]:
     """Read and lint ``candidates``, in order; their wide parts packed (linter/cache/packed.py), so
     that they also travel back from workers in a few bytes."""
@@ -366,7 +366,7 @@ class Collected:
     findings: list[Finding] = field(default_factory=list)
 
 
-def collect(candidates: Sequence[Candidate], config: LoadedConfig | None = None) -> Collected:
+def collect(candidates: Sequence[PathCandidate], config: LoadedConfig | None = None) -> Collected:
     """Read, recognise and adapt each candidate (GL001/GL002 findings for what fails)."""
     from linter.config import load_config
 

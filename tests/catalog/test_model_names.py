@@ -13,8 +13,8 @@ from linter.catalog.models import (
     nearest_models,
     resolve_model,
 )
-from linter.catalog.names import model_key
 from linter.catalog.precisions import find_precision
+from linter.catalog.spelling import model_key
 from linter.memory import architecture_from_catalogue
 
 

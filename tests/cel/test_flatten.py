@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from linter.cel import backend as cel
+from linter.cel.flat_names import MISSING, resolve
 from linter.cel.flatten import flatten
-from linter.cel.names import MISSING, resolve
 from linter.cel.syntax import CelSyntaxError
 
 ROOTS = {"workload", "facts"}

@@ -19,7 +19,7 @@ from linter.formats.base import InputFile
 from linter.formats.markers import TERRAFORM
 from linter.formats.terraform import adapt, recognises
 from linter.load import load_source
-from linter.load.discovery import Candidate
+from linter.load.discovery import PathCandidate
 from linter.load.positions import parse_path
 from linter.load.sources import read_source
 from linter.load.terraform import load_file
@@ -55,7 +55,7 @@ def _manifests(tmp_path: Path, files: dict[str, str], name: str = "main.tf") -> 
     for file, text in files.items():
         (tmp_path / file).write_text(text, encoding="utf-8")
     path = tmp_path / name
-    source = read_source(Candidate(str(path), name, True, tmp_path))
+    source = read_source(PathCandidate(str(path), name, True, tmp_path))
     markers = tuple(m for m in _TYPES)
     loaded = load_source(
         source.content, markers=markers, syntax="hcl", name=name, companions=source.companions
@@ -495,7 +495,7 @@ def test_the_cache_key_of_a_module_file_covers_its_other_files(tmp_path: Path) -
     (tmp_path / "main.tf").write_text('resource "aws_instance" "a" {\n}\n')
     (tmp_path / "variables.tf").write_text('variable "x" {\n  default = 1\n}\n')
     (tmp_path / "notes.md").write_text("not part of the module\n")
-    candidate = Candidate(str(tmp_path / "main.tf"), "main.tf", False, tmp_path)
+    candidate = PathCandidate(str(tmp_path / "main.tf"), "main.tf", False, tmp_path)
     before = read_source(candidate)
     assert [name for name, _ in before.companions] == ["variables.tf"]
     (tmp_path / "notes.md").write_text("edited\n")

@@ -17,10 +17,10 @@ def test_blocks_attributes_and_spans() -> None:
     assert (block.span, block.type_span) == (Span(1, 1, 4, 2), Span(1, 1, 1, 9))
     attribute = block.body.attributes["instance_type"]
     assert attribute.name_span == Span(2, 3, 2, 16)
-    assert isinstance(attribute.expr, hcl.Template) and attribute.expr.parts == ["g5.xlarge"]
+    assert isinstance(attribute.expr, hcl.HclTemplate) and attribute.expr.parts == ["g5.xlarge"]
     assert attribute.expr.span == Span(2, 19, 2, 30)
     count = block.body.attributes["count"].expr
-    assert isinstance(count, hcl.Literal) and count.value == 2
+    assert isinstance(count, hcl.HclLiteral) and count.value == 2
 
 
 def test_one_line_blocks_and_objects() -> None:
@@ -34,11 +34,11 @@ def test_one_line_blocks_and_objects() -> None:
 def test_templates_heredocs_and_escapes() -> None:
     parsed = hcl.parse('a = "x-${var.r}-$${lit}\\n"\nb = <<-EOT\n    one ${x}\n    two\n  EOT\n')
     a = parsed.body.attributes["a"].expr
-    assert isinstance(a, hcl.Template)
+    assert isinstance(a, hcl.HclTemplate)
     assert a.parts[0] == "x-" and isinstance(a.parts[1], hcl.Traversal)
     assert a.parts[2] == "-${lit}\n"
     b = parsed.body.attributes["b"].expr
-    assert isinstance(b, hcl.Template) and b.heredoc
+    assert isinstance(b, hcl.HclTemplate) and b.heredoc
     assert b.parts[0] == "one " and b.parts[2] == "\ntwo\n"
 
 
@@ -52,11 +52,11 @@ def test_directives_for_expressions_calls_and_traversals() -> None:
     )
     attributes = hcl.parse(text).body.attributes
     x = attributes["x"].expr
-    assert isinstance(x, hcl.Template) and x.directive
+    assert isinstance(x, hcl.HclTemplate) and x.directive
     assert isinstance(attributes["y"].expr, hcl.ForExpr)
     assert isinstance(attributes["z"].expr, hcl.ForExpr)
     w = attributes["w"].expr
-    assert isinstance(w, hcl.Postfix) and isinstance(w.target, hcl.Call)
+    assert isinstance(w, hcl.Postfix) and isinstance(w.target, hcl.HclCall)
     assert (w.target.name, w.steps) == ("provider::aws::arn_parse", ["region"])
     s = attributes["s"].expr
     assert isinstance(s, hcl.Traversal) and s.steps == ["list", "*", "name"]

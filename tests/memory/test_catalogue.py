@@ -9,7 +9,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from linter import catalog
-from linter.catalog.names import name_key
+from linter.catalog.spelling import name_key
 from linter.memory import resolve_gpu
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas" / "catalog"

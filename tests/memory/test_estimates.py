@@ -13,8 +13,8 @@ from linter.memory import (
     resolve_gpu,
 )
 from linter.memory.architecture import Architecture
-from linter.memory.gpus import GpuSpec
 from linter.memory.kv_cache import kv_bytes_per_token
+from linter.memory.right_sizing import GpuSpec
 from linter.memory.units import GIB
 from linter.memory.weights import weight_bytes
 

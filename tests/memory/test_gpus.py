@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from linter.memory import resolve_gpu, resolve_instance, smallest_fitting_gpu
-from linter.memory.gpus import gpu_with_memory
+from linter.memory.right_sizing import gpu_with_memory
 from linter.memory.units import GIB, MIB
 
 

@@ -8,10 +8,10 @@ import pytest
 
 from linter.memory import architecture_from_catalogue, estimate_training, resolve_gpu
 from linter.memory.architecture import Architecture, architecture_from_hf_config
-from linter.memory.gpus import GpuSpec
 from linter.memory.lora import LoraConfig, lora_parameters, resolve_targets
+from linter.memory.right_sizing import GpuSpec
 from linter.memory.training import term_groups
-from linter.memory.training_activations import Setting, layer_saved
+from linter.memory.training_activations import ActivationSetting, layer_saved
 from linter.memory.training_backward import layer_backward, summed_flight
 from linter.memory.training_layout import layer_layout
 from linter.memory.training_peak import FRAGMENT_PER_BLOCK, cublas_workspace_bytes
@@ -53,7 +53,9 @@ def h200() -> GpuSpec:
 
 def saved(arch: Architecture, regime: tuple[str, str, str], index: int = 1, **kw: Any) -> Any:
     lora = kw.pop("lora", None)
-    setting = Setting(training_regime(*regime), lora, kw.pop("batch", 1), kw.pop("sequence", 8))
+    setting = ActivationSetting(
+        training_regime(*regime), lora, kw.pop("batch", 1), kw.pop("sequence", 8)
+    )
     return layer_saved(arch, index, setting).per_token
 
 
@@ -187,7 +189,7 @@ def test_full_bf16_layer_terms() -> None:
 
 def test_autocast_keeps_casts_and_weight_copies() -> None:
     arch = tiny()
-    setting = Setting(training_regime(*MIXED), None, 1, 8)
+    setting = ActivationSetting(training_regime(*MIXED), None, 1, 8)
     layer = layer_saved(arch, 1, setting)
     h, i = 64, 128
     assert layer.per_token["norms"] == 2 * (4 * h + 4 + 4 * h)  # the fp32 residual, normalized
@@ -246,7 +248,7 @@ def test_expert_dispatch_and_merged_expert_weights() -> None:
     attention_only = LoraConfig(16, ("q_proj",))
     frozen = saved(arch, LORA, lora=attention_only)
     assert frozen["expert_dispatch"] == k * (24 + c * (3 * i + h) + c)
-    setting = Setting(training_regime(*LORA), LoraConfig(16), 1, 8)
+    setting = ActivationSetting(training_regime(*LORA), LoraConfig(16), 1, 8)
     merged = layer_saved(arch, 1, setting).per_layer["merged_expert_weights"]
     stacks = e * 2 * i * h + e * h * i
     factors = 32 * e * (h + 2 * i) + 16 * e * (i + h)
@@ -261,7 +263,7 @@ def test_expert_dispatch_and_merged_expert_weights() -> None:
 def _peak(regime: tuple[str, str, str], recompute: bool, lora: LoraConfig | None = None) -> Any:
     """Layer 1 of :func:`tiny` over 2048 tokens, where what is in flight outweighs the layer's
     own gradients (made or not, they decide between moments too)."""
-    setting = Setting(training_regime(*regime), lora, 1, 2048)
+    setting = ActivationSetting(training_regime(*regime), lora, 1, 2048)
     return layer_backward(tiny(), 1, setting, recompute)
 
 
@@ -344,7 +346,7 @@ def test_a_checkpointed_moe_forward_builds_the_merged_expert_weights() -> None:
     arch = architecture_from_hf_config(MOE)
     est = train(arch, method="lora", gradient_checkpointing=True, sequence_length=512)
     merged = layer_saved(
-        arch, 1, Setting(training_regime(*LORA), LoraConfig(16), 1, 512)
+        arch, 1, ActivationSetting(training_regime(*LORA), LoraConfig(16), 1, 512)
     ).per_layer["merged_expert_weights"]
     layer_inputs = 2 * 512 * 64 * 2
     base = est.phases["forward (layer)"] - est.phases["optimizer step"]
@@ -415,7 +417,7 @@ def test_qlora_dequantises_its_largest_weight_in_backward() -> None:
     assert llama is not None
     est = train(llama, method="qlora", sequence_length=512, gradient_checkpointing=True)
     assert est.weights_bytes == weight_bytes(llama, None, "nf4") + 4 * est.trainable_parameters
-    setting = Setting(training_regime("qlora", "bf16", "adamw"), LoraConfig(16), 1, 512)
+    setting = ActivationSetting(training_regime("qlora", "bf16", "adamw"), LoraConfig(16), 1, 512)
     held = layer_backward(llama, 0, setting, True).held.per_layer
     assert held["dequantization_buffer"] == 2 * 4096 * 14336
 

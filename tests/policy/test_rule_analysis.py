@@ -21,7 +21,7 @@ RULES = rule_files([bundled("rules")])
 PARSER = (
     "linter.cel.lexer",
     "linter.cel.syntax",
-    "linter.cel.reads",
+    "linter.cel.read_paths",
     "linter.cel.work_bounds",
     "linter.cel.work_limits",
     "linter.cel.flatten",

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from linter.cel import backend as cel
-from linter.cel.names import MISSING
+from linter.cel.flat_names import MISSING
 from linter.policy.checking import Analyser
 from linter.policy.template import parse_template
 

@@ -13,8 +13,8 @@ from jsonschema import Draft202012Validator
 from linter import catalog
 from linter.catalog import CatalogueError
 from linter.catalog import prices as price_catalogue
-from linter.catalog.names import name_key
 from linter.catalog.prices import Prices, prices
+from linter.catalog.spelling import name_key
 
 
 def test_every_sourced_row_is_in_the_catalogue() -> None:

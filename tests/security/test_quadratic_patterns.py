@@ -22,7 +22,7 @@ from linter import load as loading
 from linter.formats.cmdline import durations
 from linter.formats.kubernetes.placeholders import unrendered
 from linter.formats.platforms.shared import template_in
-from linter.load.scanning import Placeholder, Scanner, first_placeholder
+from linter.load.scanning import Scanner, TemplatePlaceholder, first_placeholder
 from linter.load.stdin import source_of
 from linter.load.templates import action_on_line
 from linter.model import base
@@ -149,7 +149,7 @@ SAMPLES = [
 def test_the_placeholder_scanner_finds_what_the_expressions_found(text: str) -> None:
     for pattern, bare in ((_KUBERNETES, False), (_LAUNCHER, True)):
         match = pattern.search(text)
-        expected = None if match is None else Placeholder(match.start(), match.group(0))
+        expected = None if match is None else TemplatePlaceholder(match.start(), match.group(0))
         assert first_placeholder(text, bare) == expected
 
 

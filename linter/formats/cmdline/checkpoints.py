@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from linter.formats.builder import WorkloadBuilder
 from linter.formats.cmdline.arguments import parse_value
 from linter.formats.cmdline.launchers import LaunchCommand, trainer_table
-from linter.formats.cmdline.scripts import Located, Reading, setting_name, setting_origin
+from linter.formats.cmdline.scripts import CommandScripts, Reading, setting_name, setting_origin
 from linter.formats.cmdline.shell import Word
 from linter.model.provenance import Origin
 
@@ -95,7 +95,7 @@ def apply_checkpoints(
 
 def _from_flags(
     builder: WorkloadBuilder,
-    launch: tuple[LaunchCommand, Located] | None,
+    launch: tuple[LaunchCommand, CommandScripts] | None,
     mounts: Sequence[Mount],
     where: Where,
 ) -> Origin | None:
@@ -173,7 +173,7 @@ def _flag_and_value(words: Sequence[Word], index: int) -> tuple[str | None, str,
 
 def _enabled(
     builder: WorkloadBuilder,
-    launch: tuple[LaunchCommand, Located] | None,
+    launch: tuple[LaunchCommand, CommandScripts] | None,
     evidence: Origin | None,
     where: Where,
 ) -> None:
@@ -207,7 +207,7 @@ def _enabled(
 
 
 def _resume(
-    builder: WorkloadBuilder, launch: tuple[LaunchCommand, Located] | None, where: Where
+    builder: WorkloadBuilder, launch: tuple[LaunchCommand, CommandScripts] | None, where: Where
 ) -> None:
     """Resuming from the latest checkpoint: the command's resume flag, else the trainer starts
     from step zero."""
@@ -239,7 +239,7 @@ def _resume(
     builder.call("spec.checkpointing.resumeFromLatest", name)
 
 
-def _flag_of(launch: tuple[LaunchCommand, Located] | None, field: str) -> str | None:
+def _flag_of(launch: tuple[LaunchCommand, CommandScripts] | None, field: str) -> str | None:
     """The trainer's first flag for a checkpoint field (``--resume_from_checkpoint``)."""
     if launch is None:
         return None

@@ -61,7 +61,7 @@ class Engine(FlagTable):
     positional: Positional | None = None
 
 
-class EngineCatalogue(Catalogue):
+class EngineFlagCatalogue(Catalogue):
     engines: list[Engine] = Field(min_length=1)
 
 
@@ -144,9 +144,9 @@ def engine_table(name: str) -> Engine:
 
 
 @functools.cache
-def catalogue() -> EngineCatalogue:
+def catalogue() -> EngineFlagCatalogue:
     """The engines data file, parsed and validated once."""
-    return EngineCatalogue.model_validate(load_file(vocabulary_file("engine_flags.yaml")))
+    return EngineFlagCatalogue.model_validate(load_file(vocabulary_file("engine_flags.yaml")))
 
 
 def _read(

@@ -52,7 +52,7 @@ class Script:
 
 
 @dataclass(frozen=True)
-class Located:
+class CommandScripts:
     """A command and the scripts its words' ``item`` indexes."""
 
     command: Command
@@ -73,7 +73,7 @@ class Located:
 class RuntimeLimit:
     seconds: float
     word: Word
-    located: Located
+    located: CommandScripts
 
 
 @dataclass(frozen=True)
@@ -81,9 +81,9 @@ class Reading:
     """What the scripts start: the first serving engine and the first training launch found, a
     ``timeout`` around either, and every command (for paths written in them)."""
 
-    commands: tuple[Located, ...]
-    engine: tuple[EngineCommand, Located] | None
-    launch: tuple[LaunchCommand, Located] | None
+    commands: tuple[CommandScripts, ...]
+    engine: tuple[EngineCommand, CommandScripts] | None
+    launch: tuple[LaunchCommand, CommandScripts] | None
     limit: RuntimeLimit | None
 
     def profile(self) -> Profile | None:
@@ -110,9 +110,9 @@ def read_scripts(
     ``commands``), and each shell starts afresh from ``env`` (SkyPilot ``setup``, then ``run``);
     ``wrappers`` are launch wrappers whose commands are read (Slurm's ``srun``). A reference left
     unexpanded at the bound on expansion is a problem at its word."""
-    commands: list[Located] = []
-    engine: tuple[EngineCommand, Located] | None = None
-    launch: tuple[LaunchCommand, Located] | None = None
+    commands: list[CommandScripts] = []
+    engine: tuple[EngineCommand, CommandScripts] | None = None
+    launch: tuple[LaunchCommand, CommandScripts] | None = None
     limit: RuntimeLimit | None = None
     for shell in shells:
         scripts = tuple(shell)
@@ -120,12 +120,14 @@ def read_scripts(
         unexpanded = not_expanded(shell_commands)
         if unexpanded is not None:
             word, message = unexpanded
-            builder.problem(Located(shell_commands[0], scripts).origin(builder, word), message)
+            builder.problem(
+                CommandScripts(shell_commands[0], scripts).origin(builder, word), message
+            )
         for command in shell_commands:
-            located = Located(command, scripts)
+            located = CommandScripts(command, scripts)
             commands.append(located)
             inner, seconds, duration_word = _without_timeout(command)
-            started = Located(inner, scripts)
+            started = CommandScripts(inner, scripts)
             found_engine = recognise_engine(inner) if engine is None else None
             found_launch = None
             if engine is None and found_engine is None and launch is None:
@@ -185,7 +187,7 @@ def nullable(path: Path) -> bool:
     return True
 
 
-def setting_origin(builder: WorkloadBuilder, located: Located, setting: Setting) -> Origin:
+def setting_origin(builder: WorkloadBuilder, located: CommandScripts, setting: Setting) -> Origin:
     """The words a setting is written in: the flag and its value together when they are in one
     string, else whichever is known."""
     if setting.flag_word is not None and setting.value_word is not None:
@@ -204,7 +206,7 @@ def setting_name(setting: Setting, where: str) -> str:
 
 def apply_settings(
     builder: WorkloadBuilder,
-    located: Located,
+    located: CommandScripts,
     settings: Mapping[str, Setting],
     where: str,
     env_origins: Mapping[str, tuple[Origin, str]],
@@ -227,7 +229,7 @@ def apply_settings(
 
 def apply_engine(
     builder: WorkloadBuilder,
-    found: tuple[EngineCommand, Located],
+    found: tuple[EngineCommand, CommandScripts],
     where: str,
     env_origins: Mapping[str, tuple[Origin, str]],
 ) -> None:
@@ -278,7 +280,7 @@ def _shown(value: object) -> str:
 
 def apply_launch(
     builder: WorkloadBuilder,
-    found: tuple[LaunchCommand, Located],
+    found: tuple[LaunchCommand, CommandScripts],
     where: str,
     env_origins: Mapping[str, tuple[Origin, str]],
 ) -> None:

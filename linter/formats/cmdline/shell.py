@@ -49,10 +49,10 @@ from linter.formats.cmdline.shell_syntax import (
     SPECIAL_PARAMETERS,
     Char,
     Parameter,
+    ShellToken,
     Source,
     SourcedText,
     Substitution,
-    Token,
     is_name,
     simple_commands,
     tokenize,
@@ -327,7 +327,7 @@ class _Shell:
                 continue
             self.run_tokens(tokens)
 
-    def run_tokens(self, tokens: list[Token]) -> None:
+    def run_tokens(self, tokens: list[ShellToken]) -> None:
         assignments: dict[str, _Var] = {}
         while tokens and (assignment := self.assignment(tokens[0])) is not None:
             name, var = assignment
@@ -367,7 +367,7 @@ class _Shell:
 
     # -- assignments and builtins --------------------------------------------------------------
 
-    def assignment(self, token: Token) -> tuple[str, _Var] | None:
+    def assignment(self, token: ShellToken) -> tuple[str, _Var] | None:
         """``NAME=value`` as a token: the name and the (unsplit) value, else None."""
         name = ""
         for index, piece in enumerate(token.pieces):
@@ -376,7 +376,7 @@ class _Shell:
             if piece.char == "=":
                 if not is_name(name):
                     return None
-                value_token = Token(piece.last, token.last, token.pieces[index + 1 :])
+                value_token = ShellToken(piece.last, token.last, token.pieces[index + 1 :])
                 value = _Field(SourcedText(), self.extent(piece.last, token.last))
                 for part, _ in self.expand(value_token, split=False):
                     value.chars.extend(part.chars)
@@ -385,7 +385,7 @@ class _Shell:
             name += piece.char
         return None
 
-    def export_or_unset(self, export: bool, tokens: list[Token]) -> None:
+    def export_or_unset(self, export: bool, tokens: list[ShellToken]) -> None:
         for token in tokens:
             assignment = self.assignment(token) if export else None
             if assignment is not None:
@@ -405,7 +405,7 @@ class _Shell:
     def extent(self, first: int, last: int) -> Source:
         return self.chars.extent(first, last)
 
-    def expand(self, token: Token, split: bool = True) -> list[tuple[_Field, bool]]:
+    def expand(self, token: ShellToken, split: bool = True) -> list[tuple[_Field, bool]]:
         """The fields of a word: expansions, field splitting (when ``split``) and quote removal.
         Each comes with whether it was split out of a longer word."""
         fields: list[_Field] = []
@@ -493,7 +493,7 @@ class _Shell:
         return value if is_set else None  # no operator, or "?"
 
     def default(self, piece: Parameter) -> SourcedText:
-        token = Token(piece.first, piece.last, piece.default)
+        token = ShellToken(piece.first, piece.last, piece.default)
         fields = self.expand(token, split=False)
         chars = SourcedText()
         for field_, _ in fields:

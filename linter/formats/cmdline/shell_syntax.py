@@ -114,7 +114,7 @@ Piece = Union[Char, Parameter, Substitution]  # noqa: UP007 - a runtime alias
 
 
 @dataclass(slots=True)
-class Token:
+class ShellToken:
     """A word (its pieces) or an operator (``;``, ``&&``, ``>``, newline) at ``[first, last)``."""
 
     first: int
@@ -147,8 +147,8 @@ class _Lexer:
             return self.text[index]
         return ""
 
-    def tokens(self) -> list[Token]:
-        out: list[Token] = []
+    def tokens(self) -> list[ShellToken]:
+        out: list[ShellToken] = []
         heredoc_next: bool | None = None
         while self.pos < len(self.text):
             ch = self.syntax(self.pos)
@@ -160,12 +160,12 @@ class _Lexer:
                 while self.pos < len(self.text) and self.syntax(self.pos) != "\n":
                     self.pos += 1
             elif ch == "\n":
-                out.append(Token(self.pos, self.pos + 1, operator="\n"))
+                out.append(ShellToken(self.pos, self.pos + 1, operator="\n"))
                 self.pos += 1
                 self.skip_heredoc_bodies()
             elif ch in _OPERATOR_STARTS:
                 operator = next(op for op in _OPERATORS if self.starts_with(op))
-                out.append(Token(self.pos, self.pos + len(operator), operator=operator))
+                out.append(ShellToken(self.pos, self.pos + len(operator), operator=operator))
                 self.pos += len(operator)
                 heredoc_next = _HEREDOCS.get(operator)
             else:
@@ -182,7 +182,7 @@ class _Lexer:
     def starts_with(self, operator: str) -> bool:
         return all(self.syntax(self.pos + i) == ch for i, ch in enumerate(operator))
 
-    def is_io_number(self, token: Token) -> bool:
+    def is_io_number(self, token: ShellToken) -> bool:
         """Digits right before ``<`` or ``>`` name a file descriptor (``2>&1``), not a word."""
         text = token.literal() or ""
         following = self.syntax(self.pos)
@@ -202,8 +202,8 @@ class _Lexer:
 
     # -- words ---------------------------------------------------------------------------------
 
-    def word(self) -> Token:
-        token = Token(self.pos, self.pos)
+    def word(self) -> ShellToken:
+        token = ShellToken(self.pos, self.pos)
         while self.pos < len(self.text):
             ch = self.syntax(self.pos)
             if not ch:
@@ -377,10 +377,10 @@ def _is_name_char(ch: str) -> bool:
     return len(ch) == 1 and ch.isascii() and (ch.isalnum() or ch == "_")
 
 
-def simple_commands(tokens: list[Token]) -> list[list[Token]]:
+def simple_commands(tokens: list[ShellToken]) -> list[list[ShellToken]]:
     """Group word tokens into simple commands at operators, dropping redirections' targets."""
-    commands: list[list[Token]] = []
-    current: list[Token] = []
+    commands: list[list[ShellToken]] = []
+    current: list[ShellToken] = []
     skip_target = False
     for token in tokens:
         if token.operator:
@@ -399,6 +399,6 @@ def simple_commands(tokens: list[Token]) -> list[list[Token]]:
     return commands
 
 
-def tokenize(text: SourcedText, depth: int = 0) -> list[Token]:
+def tokenize(text: SourcedText, depth: int = 0) -> list[ShellToken]:
     """The words and operators of a script; ``depth`` counts the shells around it."""
     return _Lexer(text.text, text.holes, depth).tokens()

@@ -42,7 +42,7 @@ from linter.formats.dstack.profile import (
 from linter.formats.platforms import DstackVocabulary, merged, platform_env, platforms
 from linter.formats.platforms.instance_choice import cheapest_instance
 from linter.formats.platforms.shared import (
-    Choice,
+    PlacementChoice,
     assume_names,
     set_choices,
     template_problem,
@@ -140,10 +140,10 @@ def _choices(
     data: Mapping[str, Any],
     resources: Mapping[str, Any],
     vocab: DstackVocabulary,
-) -> list[Choice]:
+) -> list[PlacementChoice]:
     """One placement per GPU candidate, with the one backend, region and instance type when the
     file names exactly one of each."""
-    common = Choice()
+    common = PlacementChoice()
     for key, field in (
         ("backends", "provider"),
         ("regions", "region"),
@@ -165,7 +165,7 @@ def _choices(
         return [common]
     out = []
     for accelerator in accelerators(wanted):
-        choice = Choice(dict(common.values))
+        choice = PlacementChoice(dict(common.values))
         choice.put("accelerator", accelerator, builder.at(path))
         out.append(choice)
     if not out and wanted.count >= 1:  # a count alone: any GPU, nothing says which
@@ -263,7 +263,7 @@ def _scripts(builder: WorkloadBuilder, data: Mapping[str, Any], kind: str) -> li
     return out
 
 
-def _placement(builder: WorkloadBuilder, choices: list[Choice], capacity: Written) -> None:
+def _placement(builder: WorkloadBuilder, choices: list[PlacementChoice], capacity: Written) -> None:
     """Capacity from ``spot_policy`` (dstack's default when absent) for every placement, and the
     cheapest instance for the first one when a backend and a GPU are known."""
     spot = "on-demand" if capacity.value == "on-demand" else "spot"

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from linter.catalog.gpus import all_gpus, resolve_gpu
-from linter.catalog.names import name_key
+from linter.catalog.spelling import name_key
 from linter.load.positions import Path
 from linter.model.workload import Accelerator
 

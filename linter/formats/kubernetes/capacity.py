@@ -32,7 +32,7 @@ from typing import Any
 from pydantic import Field
 
 from linter.catalog import load_file
-from linter.catalog.base import Catalogue, Record
+from linter.catalog.base import Catalogue, SourcedName
 from linter.catalog.gpus import Vendor
 from linter.formats.base import Adapted, InputFile
 from linter.formats.builder import ManifestBuilder
@@ -49,12 +49,7 @@ name: str = "kubernetes-capacity"
 markers: tuple[bytes, ...] = KUBERNETES_CAPACITY
 
 
-class Named(Record):
-    name: str = Field(min_length=1)
-    source: str = Field(min_length=1)
-
-
-class GpuResource(Named):
+class GpuResource(SourcedName):
     vendor: Vendor
 
 
@@ -62,11 +57,11 @@ class CapacityTables(Catalogue):
     """``data/kubernetes_capacity.yaml``."""
 
     gpu_resources: list[GpuResource] = Field(min_length=1)
-    quota_request_prefix: Named
-    queue_label: Named
-    node_pool_gpu_labels: list[Named] = Field(min_length=1)
-    node_pool_capacity_label: Named
-    node_pool_label: Named
+    quota_request_prefix: SourcedName
+    queue_label: SourcedName
+    node_pool_gpu_labels: list[SourcedName] = Field(min_length=1)
+    node_pool_capacity_label: SourcedName
+    node_pool_label: SourcedName
 
 
 @functools.cache
@@ -81,7 +76,7 @@ def _vendors() -> dict[str, Vendor]:
     return {resource.name: resource.vendor for resource in tables().gpu_resources}
 
 
-class _Reader:
+class _CapacityReader:
     """One object read into a CapacityLimit: typed access to its values, each problem a GL001
     finding at its place. A fatal problem (``failed``) stops the document."""
 
@@ -182,7 +177,7 @@ class _Reader:
         return self.builder.build_kind("CapacityLimit", CapacityLimit)
 
 
-def _metadata(reader: _Reader) -> None:
+def _metadata(reader: _CapacityReader) -> None:
     found = reader.value(("metadata",))
     if found is not None and not isinstance(found, Mapping):
         reader.fail(("metadata",), "metadata must be a mapping")
@@ -195,7 +190,7 @@ def _metadata(reader: _Reader) -> None:
         reader.set("metadata.namespace", namespace, ("metadata", "namespace"))
 
 
-def _cluster_queue(reader: _Reader) -> None:
+def _cluster_queue(reader: _CapacityReader) -> None:
     """Scope ``queue``: one limit per flavor and GPU resource."""
     reader.set("spec.scope", "queue", ("kind",), "kind")
     spec = reader.mapping(("spec",))
@@ -234,7 +229,7 @@ def _cluster_queue(reader: _Reader) -> None:
                         reader.set((*at, field), amount, where, f"{field} of {of}")
 
 
-def _local_queue(reader: _Reader) -> None:
+def _local_queue(reader: _CapacityReader) -> None:
     """Scope ``localQueue``: the queue it submits to, and the label that submits to it."""
     reader.set("spec.scope", "localQueue", ("kind",), "kind")
     reader.mapping(("spec",))
@@ -247,7 +242,7 @@ def _local_queue(reader: _Reader) -> None:
         reader.set(("spec", "matchLabels"), {label: queue_name}, ("metadata", "name"), label)
 
 
-def _resource_quota(reader: _Reader) -> None:
+def _resource_quota(reader: _CapacityReader) -> None:
     """Scope ``namespace``: ``spec.hard`` requests of GPU resources."""
     reader.set("spec.scope", "namespace", ("kind",), "kind")
     spec = reader.mapping(("spec",))
@@ -271,7 +266,7 @@ def _resource_quota(reader: _Reader) -> None:
                 reader.limit(vendor, gpus, where, f"spec.hard {key}")
 
 
-def _node_pool(reader: _Reader) -> None:
+def _node_pool(reader: _CapacityReader) -> None:
     """Scope ``nodePool``: ``spec.limits`` of GPU resources, and what its nodes are pinned to."""
     reader.set("spec.scope", "nodePool", ("kind",), "kind")
     reader.mapping(("spec",))
@@ -290,7 +285,7 @@ def _node_pool(reader: _Reader) -> None:
     _pins(reader, ("spec", "template"))
 
 
-def _pins(reader: _Reader, template: Path) -> None:
+def _pins(reader: _CapacityReader, template: Path) -> None:
     """The GPU types and capacity types a NodePool's template pins its nodes to: requirements
     with operator ``In`` and the labels it puts on every node."""
     fields = {label.name: "accelerators" for label in tables().node_pool_gpu_labels}
@@ -311,7 +306,7 @@ def _pins(reader: _Reader, template: Path) -> None:
             reader.set(("spec", field, index), value, where, f"{key} {value}")
 
 
-_READERS: dict[tuple[str, str], Callable[[_Reader], None]] = {
+_READERS: dict[tuple[str, str], Callable[[_CapacityReader], None]] = {
     ("kueue.x-k8s.io", "ClusterQueue"): _cluster_queue,
     ("kueue.x-k8s.io", "LocalQueue"): _local_queue,
     ("", "ResourceQuota"): _resource_quota,
@@ -319,7 +314,7 @@ _READERS: dict[tuple[str, str], Callable[[_Reader], None]] = {
 }
 
 
-def _reader_of(data: Mapping[str, Any]) -> Callable[[_Reader], None] | None:
+def _reader_of(data: Mapping[str, Any]) -> Callable[[_CapacityReader], None] | None:
     api_version, kind = data.get("apiVersion"), data.get("kind")
     if not isinstance(api_version, str) or not isinstance(kind, str):
         return None
@@ -342,7 +337,7 @@ def adapt(document: Document, source: InputFile) -> Adapted:
     """Read one object into a CapacityLimit (or GL001 findings at the places it is wrong)."""
     read = _reader_of(document.data)
     assert read is not None, "adapt is only called on recognised documents"
-    reader = _Reader(document, source, str(document.data["kind"]))
+    reader = _CapacityReader(document, source, str(document.data["kind"]))
     _metadata(reader)
     read(reader)
     return reader.build()

@@ -38,7 +38,7 @@ from linter.model.provenance import Origin
 
 
 @dataclass(frozen=True)
-class Program:
+class LaunchedProgram:
     """An engine or launcher started by an argument vector (a container's ``command`` +
     ``args``, a RayJob's ``entrypoint``), and where each of its words is written.
 
@@ -96,7 +96,7 @@ class Program:
         return args[0][:-1] if args else self.path
 
 
-def pod_program(pod: PodSpec, report: Report, engine: str | None = None) -> Program | None:
+def pod_program(pod: PodSpec, report: Report, engine: str | None = None) -> LaunchedProgram | None:
     """The program of the pod's GPU containers first, else of its first container that runs
     one (a sidecar downloading weights runs none)."""
     ordered = sorted(containers(pod), key=lambda c: container_gpus(c, _ignore) is None)
@@ -111,7 +111,7 @@ def _ignore(origin: Origin, message: str) -> None:
     """Problems found while only ordering containers are reported when they are read."""
 
 
-def run(container: Container, report: Report, engine: str | None = None) -> Program | None:
+def run(container: Container, report: Report, engine: str | None = None) -> LaunchedProgram | None:
     """The engine or launcher ``container`` starts, or None. ``engine`` names the engine the
     image starts when the object says so (a KServe vLLM runtime) rather than the image."""
     command = _strings(container, "command", report)
@@ -132,14 +132,14 @@ def run(container: Container, report: Report, engine: str | None = None) -> Prog
     written = None if image is None else (image, (*container.path, "image"))
     found = recognised(commands)
     if found is not None:
-        return Program(owner, container.path, items, *found, env_paths, image=written)
+        return LaunchedProgram(owner, container.path, items, *found, env_paths, image=written)
     engine = engine or (engine_for_image(image) if image is not None else None)
     if command or engine is None:
         return None
     words = commands[0].words if len(commands) == 1 else ()
     variables = {name: Variable(value) for name, value in env.items()}
     started = engine_arguments(engine, words, variables)
-    return Program(owner, container.path, items, started, None, env_paths, image=written)
+    return LaunchedProgram(owner, container.path, items, started, None, env_paths, image=written)
 
 
 def recognised(commands: list[Command]) -> tuple[EngineCommand | None, LaunchCommand | None] | None:

@@ -10,7 +10,7 @@ from typing import Any
 from linter.formats.base import InputFile
 from linter.formats.builder import WorkloadBuilder
 from linter.formats.kubernetes.pods import lookup, mapping, whole
-from linter.formats.kubernetes.scheduling import Found
+from linter.formats.kubernetes.scheduling import StatedValue
 from linter.load import Document
 from linter.load.positions import Path, format_path
 from linter.model.provenance import Origin
@@ -48,26 +48,30 @@ class Context:
     def get(self, path: Path) -> Any:
         return lookup(self.data, path)
 
-    def count(self, path: Path, what: str, minimum: int = 0) -> Found | None:
+    def count(self, path: Path, what: str, minimum: int = 0) -> StatedValue | None:
         """A whole number written at ``path`` (None when absent or wrong, which is reported)."""
         value = self.get(path)
         if value is None:
             return None
         number = whole(value, what, path, self.report, minimum)
-        return None if number is None else Found.at(number, path, what)
+        return None if number is None else StatedValue.at(number, path, what)
 
-    def hours(self, path: Path, what: str) -> Found | None:
+    def hours(self, path: Path, what: str) -> StatedValue | None:
         """A duration in seconds at ``path`` as hours (``activeDeadlineSeconds``)."""
         found = self.count(path, what, minimum=1)
-        return None if found is None else Found(found.value / _SECONDS_PER_HOUR, found.origin, what)
+        return (
+            None
+            if found is None
+            else StatedValue(found.value / _SECONDS_PER_HOUR, found.origin, what)
+        )
 
-    def minutes(self, path: Path, what: str) -> Found | None:
+    def minutes(self, path: Path, what: str) -> StatedValue | None:
         """A duration in seconds at ``path`` as whole minutes, rounded up."""
         found = self.count(path, what)
         if found is None:
             return None
         minutes = -(-int(found.value) // _SECONDS_PER_MINUTE)
-        return Found(minutes, found.origin, what)
+        return StatedValue(minutes, found.origin, what)
 
     def flag(self, path: Path) -> bool | None:
         value = self.get(path)

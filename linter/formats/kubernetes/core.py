@@ -18,8 +18,8 @@ shutdown (a RayJob's is: there it deletes the Ray cluster).
 from __future__ import annotations
 
 from linter.formats.kubernetes.context import Context
+from linter.formats.kubernetes.pod_workload import Unit
 from linter.formats.kubernetes.pods import bare, template
-from linter.formats.kubernetes.workload import Unit
 from linter.load.positions import Path, format_path
 
 _SCALE_TO_ZERO = "a KEDA ScaledObject with minReplicaCount: 0 for this {kind}"

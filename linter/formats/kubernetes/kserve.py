@@ -28,12 +28,12 @@ from typing import Any
 from linter.formats.cmdline.arguments import read_arguments
 from linter.formats.cmdline.engines import engine_for_image
 from linter.formats.cmdline.shell import argv_commands
-from linter.formats.kubernetes.containers import Program, run
+from linter.formats.kubernetes.containers import LaunchedProgram, run
 from linter.formats.kubernetes.context import Context
 from linter.formats.kubernetes.labels import catalogue
+from linter.formats.kubernetes.pod_workload import Unit
 from linter.formats.kubernetes.pods import Container, bare, container_gpus, containers, mapping
-from linter.formats.kubernetes.scheduling import Found, NodeSelection, place
-from linter.formats.kubernetes.workload import Unit
+from linter.formats.kubernetes.scheduling import NodeSelection, StatedValue, place
 from linter.load.positions import Path, format_path
 
 ENGINE = "vllm"
@@ -65,14 +65,14 @@ def inference_service(ctx: Context) -> list[Unit]:
         request = container_gpus(container, ctx.report)
         if request is not None:
             where = f"{request.resource} in spec.predictor.model.resources"
-            gpus = Found.at(request.count, request.path, where)
+            gpus = StatedValue.at(request.count, request.path, where)
     storage = _storage(ctx, (*_PREDICTOR, "model", "storageUri"))
     minimum = ctx.count((*_PREDICTOR, "minReplicas"), "spec.predictor.minReplicas")
     placement = place(NodeSelection.of(pod, _labels(ctx)), ctx.report) if pod else None
     if placement is not None and placement.accelerator is None:
         placement.accelerator = _gke_annotation(ctx)
         if placement.accelerator is not None and placement.provider is None:
-            placement.provider = Found("gcp", placement.accelerator.origin, GKE_ANNOTATION)
+            placement.provider = StatedValue("gcp", placement.accelerator.origin, GKE_ANNOTATION)
     return [
         Unit(
             ctx.name,
@@ -86,7 +86,7 @@ def inference_service(ctx: Context) -> list[Unit]:
             replicas=minimum,
             max_replicas=ctx.count((*_PREDICTOR, "maxReplicas"), "spec.predictor.maxReplicas"),
             scale_to_zero=(
-                Found(True, minimum.origin, minimum.name)
+                StatedValue(True, minimum.origin, minimum.name)
                 if minimum is not None and minimum.value == 0
                 else None
             ),
@@ -132,7 +132,7 @@ def llm_inference_service(ctx: Context) -> list[Unit]:
 
 def _llm_workload(ctx: Context, spec: Path, name: str, part: int) -> Unit:
     parallelism = (*spec, "parallelism")
-    values: dict[Path, Found] = {}
+    values: dict[Path, StatedValue] = {}
     for key, field in (("tensor", "tensorParallel"), ("pipeline", "pipelineParallel")):
         path = (*parallelism, key)
         found = ctx.count(path, format_path(path), minimum=1)
@@ -158,7 +158,7 @@ def _llm_workload(ctx: Context, spec: Path, name: str, part: int) -> Unit:
     )
 
 
-def _data_nodes(ctx: Context, parallelism: Path) -> Found | None:
+def _data_nodes(ctx: Context, parallelism: Path) -> StatedValue | None:
     """Nodes of one multi-node replica: ``data / dataLocal`` (KServe's LeaderWorkerSet size)."""
     data = ctx.count((*parallelism, "data"), format_path((*parallelism, "data")), minimum=1)
     local = ctx.count(
@@ -166,7 +166,7 @@ def _data_nodes(ctx: Context, parallelism: Path) -> Found | None:
     )
     if data is None or local is None:
         return None
-    return Found(max(1, int(data.value) // int(local.value)), data.origin, data.name)
+    return StatedValue(max(1, int(data.value) // int(local.value)), data.origin, data.name)
 
 
 def _format(model: Mapping[str, Any]) -> str | None:
@@ -185,12 +185,12 @@ def _runtime_engine(image: str) -> str | None:
     return ENGINE if any(repository.endswith(known) for known in table.images) else None
 
 
-def _runtime_flags(ctx: Context, program: Program) -> dict[str, Found]:
+def _runtime_flags(ctx: Context, program: LaunchedProgram) -> dict[str, StatedValue]:
     """What the Hugging Face runtime's own flags say (``--model_id``, ``--backend``)."""
     items = [ctx.get(path) for path, _ in program.items]
     texts = [item if isinstance(item, str) else str(item) for item in items]
     table = catalogue().kserve_huggingface
-    out: dict[str, Found] = {}
+    out: dict[str, StatedValue] = {}
     for command in argv_commands(texts):
         read = read_arguments(command.words, table)
         for field, setting in read.settings.items():
@@ -198,24 +198,28 @@ def _runtime_flags(ctx: Context, program: Program) -> dict[str, Found]:
             if word is None:
                 continue
             origin = ctx.sink.at_word(program.item_path(word), word.start, word.end)
-            out[field] = Found(setting.value, origin, program.describe(setting.flag, word))
+            out[field] = StatedValue(setting.value, origin, program.describe(setting.flag, word))
     return out
 
 
-def _storage(ctx: Context, path: Path) -> Found | None:
+def _storage(ctx: Context, path: Path) -> StatedValue | None:
     """The model a storage URI names: the repository of ``hf://org/name``; any other URI as it
     is (an unknown model, reported as such)."""
     uri = ctx.get(path)
     if not isinstance(uri, str) or not uri:
         return None
     model = uri.removeprefix(HF_SCHEME) if uri.startswith(HF_SCHEME) else uri
-    return Found.at(model, path, format_path(path))
+    return StatedValue.at(model, path, format_path(path))
 
 
-def _gke_annotation(ctx: Context) -> Found | None:
+def _gke_annotation(ctx: Context) -> StatedValue | None:
     path = ("metadata", "annotations", GKE_ANNOTATION)
     value = ctx.get(path)
-    return Found.at(value, path, f"annotation {GKE_ANNOTATION}") if isinstance(value, str) else None
+    return (
+        StatedValue.at(value, path, f"annotation {GKE_ANNOTATION}")
+        if isinstance(value, str)
+        else None
+    )
 
 
 def _labels(ctx: Context) -> Mapping[str, Any]:

@@ -23,6 +23,7 @@ from typing import Any
 
 from linter.formats.kubernetes.containers import run
 from linter.formats.kubernetes.context import Context
+from linter.formats.kubernetes.pod_workload import Unit
 from linter.formats.kubernetes.pods import (
     Container,
     PodSpec,
@@ -32,8 +33,7 @@ from linter.formats.kubernetes.pods import (
     sequence,
     template,
 )
-from linter.formats.kubernetes.scheduling import Found
-from linter.formats.kubernetes.workload import Unit
+from linter.formats.kubernetes.scheduling import StatedValue
 from linter.load.positions import format_path
 
 HF_SCHEME = "hf://"
@@ -45,7 +45,7 @@ _REPLICAS = ("spec", "pytorchReplicaSpecs")
 def pytorch_job(ctx: Context) -> list[Unit]:
     pods: list[PodSpec] = []
     nodes = 0
-    first: Found | None = None
+    first: StatedValue | None = None
     for role in ("Worker", "Master"):
         spec = (*_REPLICAS, role)
         if not isinstance(ctx.get(spec), Mapping):
@@ -63,7 +63,7 @@ def pytorch_job(ctx: Context) -> list[Unit]:
             ctx.kind,
             "training",
             pod=pods[0] if pods else None,
-            nodes=Found(nodes, first.origin, first.name) if first and nodes else None,
+            nodes=StatedValue(nodes, first.origin, first.name) if first and nodes else None,
             max_runtime_hours=ctx.hours(deadline, format_path(deadline)),
             names={
                 "spec.lifecycle.maxRuntimeHours": format_path(deadline),
@@ -78,7 +78,7 @@ def train_job(ctx: Context) -> list[Unit]:
     container = Container(trainer, {"name": "trainer", **mapping(ctx.get(trainer))})
     request = container_gpus(container, ctx.report, key="resourcesPerNode")
     gpus = (
-        Found.at(
+        StatedValue.at(
             request.count, request.path, f"{request.resource} in spec.trainer.resourcesPerNode"
         )
         if request is not None
@@ -96,7 +96,7 @@ def train_job(ctx: Context) -> list[Unit]:
             gpus=gpus,
             nodes=ctx.count((*trainer, "numNodes"), "spec.trainer.numNodes", minimum=1),
             model=(
-                Found.at(model.removeprefix(HF_SCHEME), path, format_path(path))
+                StatedValue.at(model.removeprefix(HF_SCHEME), path, format_path(path))
                 if isinstance(model, str) and model.startswith(HF_SCHEME)
                 else None
             ),

@@ -10,16 +10,11 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from linter.catalog import load_file
-from linter.catalog.base import Catalogue, Record
+from linter.catalog.base import Catalogue, Record, SourcedName
 from linter.formats.cmdline.arguments import FlagTable
 from linter.formats.vocabulary import vocabulary_file
 
 CapacityValue = Literal["spot", "on-demand", "reserved"]
-
-
-class Named(Record):
-    name: str = Field(min_length=1)
-    source: str = Field(min_length=1)
 
 
 class Label(Record):
@@ -43,7 +38,7 @@ class RuntimeTable(FlagTable):
 
 
 class LabelCatalogue(Catalogue):
-    gpu_resources: list[Named] = Field(min_length=1)
+    gpu_resources: list[SourcedName] = Field(min_length=1)
     accelerator_labels: list[Label] = Field(min_length=1)
     memory_labels: list[Label] = Field(default_factory=list)
     instance_type_labels: list[Label] = Field(min_length=1)
@@ -56,7 +51,7 @@ class LabelCatalogue(Catalogue):
     @model_validator(mode="after")
     def _sources_resolve(self) -> LabelCatalogue:
         known = {source.id for source in self.sources}
-        named: list[Named | Label] = [*self.gpu_resources, *self.all_labels()]
+        named: list[SourcedName | Label] = [*self.gpu_resources, *self.all_labels()]
         used = {entry.source for entry in named} | {self.kserve_huggingface.source}
         unknown = sorted(used - known)
         if unknown:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from linter.formats.kubernetes.containers import pod_program
 from linter.formats.kubernetes.context import Context
+from linter.formats.kubernetes.pod_workload import Unit
 from linter.formats.kubernetes.pods import template
-from linter.formats.kubernetes.workload import Unit
 
 _TEMPLATE = ("spec", "leaderWorkerTemplate")
 

@@ -33,8 +33,8 @@ from linter.formats.kubernetes import core, kserve, kubeflow, lws, ray
 from linter.formats.kubernetes.containers import recognised, run
 from linter.formats.kubernetes.context import Context
 from linter.formats.kubernetes.labels import gpu_resources
+from linter.formats.kubernetes.pod_workload import FORMAT, Unit, adapt_units
 from linter.formats.kubernetes.pods import Container, mapping
-from linter.formats.kubernetes.workload import FORMAT, Unit, adapt_units
 from linter.formats.markers import KUBERNETES
 from linter.load import Document
 from linter.model.assumptions import annotations_of

@@ -30,12 +30,12 @@ from linter.formats.cmdline.engines import engine_arguments, engine_table, relea
 from linter.formats.cmdline.shell import argv_commands
 from linter.formats.kubernetes import settings
 from linter.formats.kubernetes.context import Context
+from linter.formats.kubernetes.engine_options import Option, OptionValues, engine_options
 from linter.formats.kubernetes.labels import gpu_resources
-from linter.formats.kubernetes.options import Option, OptionValues, engine_options
+from linter.formats.kubernetes.pod_workload import Unit, adapt_units
 from linter.formats.kubernetes.pods import mapping, quantity, sequence
-from linter.formats.kubernetes.scheduling import Found, NodeSelection, place
+from linter.formats.kubernetes.scheduling import NodeSelection, StatedValue, place
 from linter.formats.kubernetes.settings import normalised
-from linter.formats.kubernetes.workload import Unit, adapt_units
 from linter.formats.markers import PRODUCTION_STACK
 from linter.formats.vocabulary import vocabulary_file
 from linter.load import Document
@@ -112,14 +112,14 @@ def _entry(ctx: Context, entry: Mapping[str, Any], path: Path, index: int) -> Un
     where = f"modelSpec {title}"
     read = _vllm(ctx, entry, path, where)
     values = read.values
-    values[("spec", "serving", "engine")] = Found.at(table().engine, path, where)
+    values[("spec", "serving", "engine")] = StatedValue.at(table().engine, path, where)
     release = _release(entry, path, where)
     if release is not None:
         values[("spec", "serving", "engineVersion")] = release
     replicas = ctx.count((*path, "replicaCount"), f"replicaCount of {where}")
     nodes = None
     if mapping(entry.get("raySpec")).get("enabled") is True and replicas is not None:
-        nodes = Found(int(replicas.value) + 1, replicas.origin, replicas.name)
+        nodes = StatedValue(int(replicas.value) + 1, replicas.origin, replicas.name)
         replicas = None
     unit = Unit(
         title,
@@ -148,14 +148,16 @@ def _entry(ctx: Context, entry: Mapping[str, Any], path: Path, index: int) -> Un
     return unit
 
 
-def _release(entry: Mapping[str, Any], path: Path, where: str) -> Found | None:
+def _release(entry: Mapping[str, Any], path: Path, where: str) -> StatedValue | None:
     """The vLLM release the entry's image runs (``repository`` and ``tag``), which decides its
     start-up memory accounting."""
     repository, tag = entry.get("repository"), entry.get("tag")
     if not isinstance(repository, str) or not isinstance(tag, str):
         return None
     release = release_of_image(f"{repository}:{tag}", table().engine)
-    return None if release is None else Found(release, Origin((*path, "tag")), f"tag of {where}")
+    return (
+        None if release is None else StatedValue(release, Origin((*path, "tag")), f"tag of {where}")
+    )
 
 
 def _vllm(ctx: Context, entry: Mapping[str, Any], path: Path, where: str) -> OptionValues:
@@ -183,7 +185,7 @@ def _vllm(ctx: Context, entry: Mapping[str, Any], path: Path, where: str) -> Opt
         if word is None or setting.value is None or field == normalised("serving.engine"):
             continue
         origin = ctx.sink.at_word((*extra_path, word.item), word.start, word.end)
-        values[field] = Found(
+        values[field] = StatedValue(
             setting.value, origin, f"{setting.flag} in vllmConfig.extraArgs of {where}"
         )
     for problem in extra.problems:
@@ -220,14 +222,14 @@ def _names(where: str) -> dict[str, str]:
     return out
 
 
-def _gpus(ctx: Context, entry: Mapping[str, Any], path: Path, where: str) -> Found | None:
+def _gpus(ctx: Context, entry: Mapping[str, Any], path: Path, where: str) -> StatedValue | None:
     resource = entry.get("requestGPUType", table().gpu_resource_default)
     if "requestGPU" not in entry or resource not in gpu_resources():
         return None
     count = quantity(
         entry["requestGPU"], f"requestGPU of {where}", (*path, "requestGPU"), ctx.report
     )
-    return Found.at(count, (*path, "requestGPU"), f"requestGPU of {where}") if count else None
+    return StatedValue.at(count, (*path, "requestGPU"), f"requestGPU of {where}") if count else None
 
 
 def _selection(ctx: Context, entry: Mapping[str, Any], path: Path) -> NodeSelection:
@@ -244,10 +246,12 @@ def _selection(ctx: Context, entry: Mapping[str, Any], path: Path) -> NodeSelect
     )
 
 
-def _model(entry: Mapping[str, Any], path: Path, where: str) -> Found | None:
+def _model(entry: Mapping[str, Any], path: Path, where: str) -> StatedValue | None:
     url = entry.get("modelURL")
     return (
-        Found.at(url, (*path, "modelURL"), f"modelURL of {where}") if isinstance(url, str) else None
+        StatedValue.at(url, (*path, "modelURL"), f"modelURL of {where}")
+        if isinstance(url, str)
+        else None
     )
 
 
@@ -257,14 +261,16 @@ def _keda(ctx: Context, unit: Unit, entry: Mapping[str, Any], path: Path, where:
         return
     base = (*path, "keda")
     defaults = table().keda
-    minimum = ctx.count((*base, "minReplicaCount"), f"keda.minReplicaCount of {where}") or Found.at(
+    minimum = ctx.count(
+        (*base, "minReplicaCount"), f"keda.minReplicaCount of {where}"
+    ) or StatedValue.at(
         defaults.min_replicas_default, (*base, "enabled"), f"keda.minReplicaCount of {where}"
     )
     unit.replicas = minimum
     if minimum.value == 0:
-        unit.scale_to_zero = Found(True, minimum.origin, minimum.name)
+        unit.scale_to_zero = StatedValue(True, minimum.origin, minimum.name)
         cooldown = ctx.minutes((*base, "cooldownPeriod"), f"keda.cooldownPeriod of {where}")
-        unit.idle_minutes = cooldown or Found.at(
+        unit.idle_minutes = cooldown or StatedValue.at(
             -(-defaults.cooldown_seconds_default // 60),
             (*base, "enabled"),
             f"keda.cooldownPeriod of {where}",

@@ -28,12 +28,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from linter.formats.cmdline.shell import script_commands
-from linter.formats.kubernetes.containers import Program, recognised
+from linter.formats.kubernetes.containers import LaunchedProgram, recognised
 from linter.formats.kubernetes.context import Context
-from linter.formats.kubernetes.options import Option, engine_options
+from linter.formats.kubernetes.engine_options import Option, engine_options
+from linter.formats.kubernetes.pod_workload import Profile, Unit
 from linter.formats.kubernetes.pods import PodSpec, mapping, pod_gpus, sequence, template
-from linter.formats.kubernetes.scheduling import Found, NodeSelection, place
-from linter.formats.kubernetes.workload import Profile, Unit
+from linter.formats.kubernetes.scheduling import NodeSelection, StatedValue, place
 from linter.load import load_text
 from linter.load.positions import Path, SourceMap, format_path
 from linter.model.provenance import Origin
@@ -61,8 +61,8 @@ class GpuGroup:
 
     pod: PodSpec | None
     path: Path | None  # the worker group (None: the head)
-    replicas: Found | None
-    idle_minutes: Found | None
+    replicas: StatedValue | None
+    idle_minutes: StatedValue | None
 
 
 def ray_service(ctx: Context) -> list[Unit]:
@@ -85,7 +85,7 @@ def ray_job(ctx: Context) -> list[Unit]:
     )
     if ctx.flag(("spec", "shutdownAfterJobFinishes")):
         ttl = ctx.minutes(("spec", "ttlSecondsAfterFinished"), "spec.ttlSecondsAfterFinished")
-        unit.idle_minutes = ttl or Found.at(
+        unit.idle_minutes = ttl or StatedValue.at(
             0, ("spec", "shutdownAfterJobFinishes"), "spec.shutdownAfterJobFinishes"
         )
     unit.names = {
@@ -141,7 +141,7 @@ def _gpu_group(ctx: Context) -> GpuGroup:
     return GpuGroup(pod, path, replicas or minimum, _idle(ctx, cluster, minimum))
 
 
-def _idle(ctx: Context, cluster: Path, minimum: Found | None) -> Found | None:
+def _idle(ctx: Context, cluster: Path, minimum: StatedValue | None) -> StatedValue | None:
     """Idle GPU workers are removed when the autoscaler may take the group to zero."""
     autoscaling = (*cluster, "enableInTreeAutoscaling")
     if not ctx.flag(autoscaling) or minimum is None or minimum.value != 0:
@@ -151,10 +151,10 @@ def _idle(ctx: Context, cluster: Path, minimum: Found | None) -> Found | None:
     if found is not None:
         return found
     minutes = -(-IDLE_TIMEOUT_DEFAULT // 60)
-    return Found.at(minutes, autoscaling, f"{format_path(timeout)} (KubeRay default 60 s)")
+    return StatedValue.at(minutes, autoscaling, f"{format_path(timeout)} (KubeRay default 60 s)")
 
 
-def _entrypoint(ctx: Context) -> Program | None:
+def _entrypoint(ctx: Context) -> LaunchedProgram | None:
     path = ("spec", "entrypoint")
     text = ctx.get(path)
     if not isinstance(text, str):
@@ -162,7 +162,7 @@ def _entrypoint(ctx: Context) -> Program | None:
     found = recognised(script_commands([text]))
     if found is None:
         return None
-    return Program(
+    return LaunchedProgram(
         f"the {ctx.kind}", path, ((path, "entrypoint"),), *found, default_part="entrypoint"
     )
 
@@ -196,8 +196,8 @@ class Embedded:
     def name(self, *parts: str) -> str:
         return f"{'.'.join(parts)} in serveConfigV2 ({format_path(self.path)})"
 
-    def found(self, value: Any, *parts: str) -> Found:
-        return Found(value, self.origin(*parts), self.name(*parts))
+    def found(self, value: Any, *parts: str) -> StatedValue:
+        return StatedValue(value, self.origin(*parts), self.name(*parts))
 
 
 def _llm_configs(ctx: Context) -> list[Embedded]:
@@ -249,7 +249,9 @@ def _llm_unit(ctx: Context, group: GpuGroup, llm: Embedded, part: int) -> Unit:
     ]
     read = engine_options(ENGINE, options, ctx.report)
     values = read.values
-    values[("spec", "serving", "engine")] = Found(ENGINE, llm.origin(), "the Ray Serve LLM config")
+    values[("spec", "serving", "engine")] = StatedValue(
+        ENGINE, llm.origin(), "the Ray Serve LLM config"
+    )
     labels = mapping(mapping(ctx.data.get("metadata")).get("labels"))
     placement = place(NodeSelection.of(group.pod, labels), ctx.report) if group.pod else None
     accelerator = llm.get("accelerator_type")
@@ -258,7 +260,7 @@ def _llm_unit(ctx: Context, group: GpuGroup, llm: Embedded, part: int) -> Unit:
         placement.alternatives = []
     tensor = values.get(("spec", "serving", "tensorParallel"))
     pipeline = values.get(("spec", "serving", "pipelineParallel"))
-    gpus = tensor or Found(1, llm.origin(), llm.name("engine_kwargs", "tensor_parallel_size"))
+    gpus = tensor or StatedValue(1, llm.origin(), llm.name("engine_kwargs", "tensor_parallel_size"))
     autoscaling = ("deployment_config", "autoscaling_config")
     minimum = _embedded_count(ctx, llm, *autoscaling, "min_replicas") or _embedded_count(
         ctx, llm, "deployment_config", "num_replicas"
@@ -279,7 +281,7 @@ def _llm_unit(ctx: Context, group: GpuGroup, llm: Embedded, part: int) -> Unit:
         model=model,
         replicas=minimum,
         max_replicas=_embedded_count(ctx, llm, *autoscaling, "max_replicas"),
-        scale_to_zero=Found(True, minimum.origin, minimum.name)
+        scale_to_zero=StatedValue(True, minimum.origin, minimum.name)
         if minimum is not None and minimum.value == 0
         else None,
         values=values,
@@ -297,7 +299,7 @@ def _llm_unit(ctx: Context, group: GpuGroup, llm: Embedded, part: int) -> Unit:
     )
 
 
-def _model(llm: Embedded) -> Found | None:
+def _model(llm: Embedded) -> StatedValue | None:
     for key in ("model_source", "model_id"):
         value = llm.get("model_loading_config", key)
         if isinstance(value, str) and value:
@@ -305,7 +307,7 @@ def _model(llm: Embedded) -> Found | None:
     return None
 
 
-def _embedded_count(ctx: Context, llm: Embedded, *parts: str) -> Found | None:
+def _embedded_count(ctx: Context, llm: Embedded, *parts: str) -> StatedValue | None:
     value = llm.get(*parts)
     if value is None:
         return None

@@ -37,7 +37,7 @@ _REQUIRED = ("affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringE
 
 
 @dataclass(frozen=True)
-class Choice:
+class LabelChoice:
     """One value a label may take, where it is written, and how the file names it."""
 
     key: str
@@ -52,7 +52,7 @@ class Choice:
 
 
 @dataclass(frozen=True)
-class Found:
+class StatedValue:
     """A normalised value an object states, where it is written and what the file calls it."""
 
     value: Any
@@ -60,7 +60,7 @@ class Found:
     name: str
 
     @classmethod
-    def at(cls, value: Any, path: Path, name: str) -> Found:
+    def at(cls, value: Any, path: Path, name: str) -> StatedValue:
         return cls(value, Origin(path), name)
 
     @property
@@ -70,14 +70,16 @@ class Found:
 
 @dataclass
 class Placement:
-    accelerator: Found | None = None  # the GPU type as written (a label value or instance GPU)
-    alternatives: list[Found] = field(default_factory=list)  # other GPU types allowed
-    memory_gib: Found | None = None
-    instance_type: Found | None = None
-    region: Found | None = None
-    capacity: Found | None = None
-    pool: Found | None = None
-    provider: Found | None = None
+    accelerator: StatedValue | None = (
+        None  # the GPU type as written (a label value or instance GPU)
+    )
+    alternatives: list[StatedValue] = field(default_factory=list)  # other GPU types allowed
+    memory_gib: StatedValue | None = None
+    instance_type: StatedValue | None = None
+    region: StatedValue | None = None
+    capacity: StatedValue | None = None
+    pool: StatedValue | None = None
+    provider: StatedValue | None = None
 
 
 @dataclass(frozen=True)
@@ -108,21 +110,21 @@ class NodeSelection:
         )
 
 
-def choices(selection: NodeSelection, report: Report) -> list[Choice]:
+def choices(selection: NodeSelection, report: Report) -> list[LabelChoice]:
     """Every label value the node selector and required node affinity allow."""
     out = []
     for key, value in selection.selector.items():
         path = (*selection.selector_path, key)
         text = _label_value(value, f"nodeSelector {key}", path, report)
         if text is not None:
-            out.append(Choice(key, text, path, "nodeSelector"))
+            out.append(LabelChoice(key, text, path, "nodeSelector"))
     for t, term in enumerate(selection.terms):
         for e, expression in enumerate(sequence(mapping(term).get("matchExpressions"))):
             out.extend(_expression((*selection.terms_path, t), e, expression, report))
     return out
 
 
-def _expression(term: Path, index: int, expression: Any, report: Report) -> Iterator[Choice]:
+def _expression(term: Path, index: int, expression: Any, report: Report) -> Iterator[LabelChoice]:
     expression = mapping(expression)
     key, operator = expression.get("key"), expression.get("operator")
     if not isinstance(key, str) or operator not in ("In", "NotIn", "Gt"):
@@ -131,7 +133,7 @@ def _expression(term: Path, index: int, expression: Any, report: Report) -> Iter
     for v, value in enumerate(sequence(expression.get("values"))):
         text = _label_value(value, f"node affinity {key}", (*base, v), report)
         if text is not None:
-            yield Choice(key, text, (*base, v), "node affinity", operator)
+            yield LabelChoice(key, text, (*base, v), "node affinity", operator)
 
 
 def _label_value(value: Any, what: str, path: Path, report: Report) -> str | None:
@@ -168,7 +170,7 @@ def _toleration(item: Mapping[str, Any], path: Path) -> Iterator[tuple[str, str 
         yield key, None if exists else (value if isinstance(value, str) else None), path
 
 
-_Used = list[tuple[Label, Found]]
+_Used = list[tuple[Label, StatedValue]]
 """The labels a placement was read from, each with the value it gave (for the provider)."""
 
 
@@ -187,7 +189,7 @@ def place(selection: NodeSelection, report: Report) -> Placement:
         out.instance_type = _found(instance[0])
         spec = resolve_instance(instance[0].value)
         if spec is not None and out.accelerator is None and spec.gpu_count:
-            out.accelerator = Found.at(spec.gpu.name, instance[0].path, instance[0].name)
+            out.accelerator = StatedValue.at(spec.gpu.name, instance[0].path, instance[0].name)
     if out.accelerator is None:
         out.memory_gib = _memory(allowed, table.memory_labels, used)
     region = _first(allowed, table.region_labels, used)
@@ -199,7 +201,7 @@ def place(selection: NodeSelection, report: Report) -> Placement:
     return out
 
 
-def _first(allowed: list[Choice], labels: list[Label], used: _Used) -> list[Choice]:
+def _first(allowed: list[LabelChoice], labels: list[Label], used: _Used) -> list[LabelChoice]:
     """The values allowed for the first of ``labels`` the pod selects (``In`` only)."""
     for label in labels:
         found = [c for c in allowed if c.key == label.key and c.operator == "In"]
@@ -209,11 +211,11 @@ def _first(allowed: list[Choice], labels: list[Label], used: _Used) -> list[Choi
     return []
 
 
-def _found(choice: Choice) -> Found:
-    return Found.at(choice.value, choice.path, choice.name)
+def _found(choice: LabelChoice) -> StatedValue:
+    return StatedValue.at(choice.value, choice.path, choice.name)
 
 
-def _memory(allowed: list[Choice], labels: list[Label], used: _Used) -> Found | None:
+def _memory(allowed: list[LabelChoice], labels: list[Label], used: _Used) -> StatedValue | None:
     """The least GPU memory a memory label allows (``In`` its smallest value, ``Gt`` above it)."""
     for label in labels:
         sizes = [
@@ -223,13 +225,15 @@ def _memory(allowed: list[Choice], labels: list[Label], used: _Used) -> Found | 
         ]
         if sizes:
             mib, choice = min(sizes, key=lambda pair: pair[0])
-            found = Found.at(round(mib / _MIB_PER_GIB, 2), choice.path, choice.name)
+            found = StatedValue.at(round(mib / _MIB_PER_GIB, 2), choice.path, choice.name)
             used.append((label, found))
             return found
     return None
 
 
-def _capacity(selection: NodeSelection, allowed: list[Choice], used: _Used) -> Found | None:
+def _capacity(
+    selection: NodeSelection, allowed: list[LabelChoice], used: _Used
+) -> StatedValue | None:
     found = _capacity_label(allowed) or _capacity_toleration(selection)
     if found is not None:
         used.append(found)
@@ -237,7 +241,7 @@ def _capacity(selection: NodeSelection, allowed: list[Choice], used: _Used) -> F
     return None
 
 
-def _capacity_label(allowed: list[Choice]) -> tuple[Label, Found] | None:
+def _capacity_label(allowed: list[LabelChoice]) -> tuple[Label, StatedValue] | None:
     """A capacity-type label: spot when it allows spot (Karpenter prefers spot when a NodePool
     allows both), on-demand when it refuses spot (``NotIn``)."""
     for label in catalogue().capacity_labels:
@@ -248,14 +252,14 @@ def _capacity_label(allowed: list[Choice]) -> tuple[Label, Found] | None:
             chosen = spot or allowed_here[0]
             capacity = label.values.get(chosen.value)
             if capacity is not None:
-                return label, Found.at(capacity, chosen.path, chosen.name)
+                return label, StatedValue.at(capacity, chosen.path, chosen.name)
         refused = [c for c in values if label.values.get(c.value) == "spot"]
         if refused and not allowed_here:
-            return label, Found.at("on-demand", refused[0].path, refused[0].name)
+            return label, StatedValue.at("on-demand", refused[0].path, refused[0].name)
     return None
 
 
-def _capacity_toleration(selection: NodeSelection) -> tuple[Label, Found] | None:
+def _capacity_toleration(selection: NodeSelection) -> tuple[Label, StatedValue] | None:
     """A toleration of a taint the cloud puts on spot nodes only."""
     for key, value, path in tolerations(selection):
         for label in catalogue().capacity_labels:
@@ -264,41 +268,43 @@ def _capacity_toleration(selection: NodeSelection) -> tuple[Label, Found] | None
                 and label.taint
                 and (value is None or label.values.get(value) == "spot")
             ):
-                return label, Found.at("spot", path, f"toleration {key}")
+                return label, StatedValue.at("spot", path, f"toleration {key}")
     return None
 
 
 def _pool(
     selection: NodeSelection,
-    allowed: list[Choice],
+    allowed: list[LabelChoice],
     used: _Used,
-    accelerator: Found | None,
-    gpu: list[Choice],
-) -> Found | None:
+    accelerator: StatedValue | None,
+    gpu: list[LabelChoice],
+) -> StatedValue | None:
     for label in catalogue().queue_labels:
         for labels, base in selection.labels:
             queue = labels.get(label.key)
             if isinstance(queue, str) and queue:
-                return Found.at(f"{label.key}={queue}", (*base, label.key), f"label {label.key}")
+                return StatedValue.at(
+                    f"{label.key}={queue}", (*base, label.key), f"label {label.key}"
+                )
     pool = _first(allowed, catalogue().node_pool_labels, used)
     if pool:
-        return Found.at(f"{pool[0].key}={pool[0].value}", pool[0].path, pool[0].name)
+        return StatedValue.at(f"{pool[0].key}={pool[0].value}", pool[0].path, pool[0].name)
     if gpu and accelerator is not None:
-        return Found.at(f"{gpu[0].key}={gpu[0].value}", gpu[0].path, gpu[0].name)
+        return StatedValue.at(f"{gpu[0].key}={gpu[0].value}", gpu[0].path, gpu[0].name)
     return None
 
 
-def _provider(used: _Used, out: Placement) -> Found | None:
+def _provider(used: _Used, out: Placement) -> StatedValue | None:
     for label, where in used:
         if label.provider is not None:
-            return Found(label.provider, where.origin, where.name)
+            return StatedValue(label.provider, where.origin, where.name)
     if out.instance_type is not None:
         spec = resolve_instance(out.instance_type.value)
         if spec is not None:
-            return Found(spec.provider, out.instance_type.origin, out.instance_type.name)
+            return StatedValue(spec.provider, out.instance_type.origin, out.instance_type.name)
     if out.region is not None:
         code = out.region.value
         clouds = [cloud for cloud in regions.clouds() if regions.region(cloud, code) is not None]
         if len(clouds) == 1:
-            return Found(clouds[0], out.region.origin, out.region.name)
+            return StatedValue(clouds[0], out.region.origin, out.region.name)
     return None

@@ -10,7 +10,7 @@ from linter.formats.cmdline.arguments import FlagTable, Setting
 from linter.formats.cmdline.engines import EngineCommand, engine_table
 from linter.formats.cmdline.launchers import LaunchCommand, trainer_table
 from linter.formats.cmdline.releases import set_release
-from linter.formats.kubernetes.containers import Program
+from linter.formats.kubernetes.containers import LaunchedProgram
 from linter.formats.kubernetes.placeholders import unrendered
 from linter.load.positions import Path, parse_path
 from linter.memory.architecture import ArchitectureError, architecture_from_catalogue
@@ -40,7 +40,7 @@ def normalised(field: str) -> Path:
     return ("spec", *parse_path(field))
 
 
-def apply(builder: WorkloadBuilder, program: Program) -> None:
+def apply(builder: WorkloadBuilder, program: LaunchedProgram) -> None:
     """Set what the program's command line says; report what it would refuse."""
     found = program.engine or program.launch
     assert found is not None
@@ -72,7 +72,7 @@ def apply(builder: WorkloadBuilder, program: Program) -> None:
         _name_unset(builder, program, trainer_table(program.launch.trainer))
 
 
-def _set(builder: WorkloadBuilder, program: Program, setting: Setting) -> None:
+def _set(builder: WorkloadBuilder, program: LaunchedProgram, setting: Setting) -> None:
     path = normalised(setting.field)
     if setting.value is None or not exists(path):
         return
@@ -85,12 +85,12 @@ def _set(builder: WorkloadBuilder, program: Program, setting: Setting) -> None:
     builder.set(path, setting.value, origin, name=_name(program, setting))
 
 
-def _origin(builder: WorkloadBuilder, program: Program, setting: Setting) -> Origin:
+def _origin(builder: WorkloadBuilder, program: LaunchedProgram, setting: Setting) -> Origin:
     word = setting.value_word or setting.flag_word
     return program.env_origin(setting.flag) if word is None else program.origin(builder, word)
 
 
-def _name(program: Program, setting: Setting) -> str:
+def _name(program: LaunchedProgram, setting: Setting) -> str:
     if setting.flag_word is None and setting.value_word is None:
         return f"env {setting.flag} of {program.owner}"
     if setting.flag_word is None:
@@ -98,7 +98,7 @@ def _name(program: Program, setting: Setting) -> str:
     return program.describe(setting.flag, setting.flag_word)
 
 
-def _name_unset(builder: WorkloadBuilder, program: Program, table: FlagTable) -> None:
+def _name_unset(builder: WorkloadBuilder, program: LaunchedProgram, table: FlagTable) -> None:
     """Name the program's flags for the fields its command leaves unset (messages say where to
     add them: ``--max-model-len in the vllm container's args``)."""
     part = program.flag_part()
@@ -154,7 +154,7 @@ def default_context(
     )
 
 
-def check_parallelism(builder: WorkloadBuilder, program: Program, gpus: int) -> None:
+def check_parallelism(builder: WorkloadBuilder, program: LaunchedProgram, gpus: int) -> None:
     """An engine sharded over more GPUs than the object gives it does not start (vLLM: the world
     size, tensor x pipeline parallel, must fit the GPUs it can see)."""
     found = program.engine

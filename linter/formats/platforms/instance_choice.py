@@ -14,8 +14,8 @@ from __future__ import annotations
 import functools
 
 from linter.catalog.gpus import resolve_gpu
-from linter.catalog.names import name_key
 from linter.catalog.prices import InstancePriceRow, prices
+from linter.catalog.spelling import name_key
 
 
 @functools.cache

@@ -62,7 +62,7 @@ def assume_names(builder: WorkloadBuilder) -> None:
 
 
 @dataclass
-class Choice:
+class PlacementChoice:
     """One placement a launcher may pick (an accelerator candidate, an ``any_of`` entry), each
     part with where it is written. Keys are the fields of ``linter.model.workload.Placement``."""
 
@@ -76,14 +76,14 @@ class Choice:
         entry = self.values.get(key)
         return None if entry is None else entry[0]
 
-    def same_as(self, other: Choice) -> bool:
+    def same_as(self, other: PlacementChoice) -> bool:
         return {k: v for k, (v, _) in self.values.items()} == {
             k: v for k, (v, _) in other.values.items()
         }
 
 
 def set_choices(
-    builder: WorkloadBuilder, choices: Sequence[Choice], names: Mapping[str, str]
+    builder: WorkloadBuilder, choices: Sequence[PlacementChoice], names: Mapping[str, str]
 ) -> None:
     """The first choice is the workload's placement (``spec.resources``); every other one that
     differs goes to ``spec.resources.alternatives`` in order. ``names`` are the file's words for
@@ -92,7 +92,7 @@ def set_choices(
         builder.call(("spec", "resources", key), name)
     if not choices:
         return
-    main, others = choices[0], list[Choice]()
+    main, others = choices[0], list[PlacementChoice]()
     for choice in choices[1:]:
         if not choice.same_as(main) and not any(choice.same_as(o) for o in others):
             others.append(choice)

@@ -18,7 +18,7 @@ from linter.load.positions import Path
 
 
 @dataclass(frozen=True)
-class Accelerator:
+class AcceleratorRequest:
     name: str
     count: int
     path: Path
@@ -30,7 +30,7 @@ class AcceleratorProblem(ValueError):
         self.path = path
 
 
-def read_accelerators(value: object, path: Path) -> list[Accelerator]:
+def read_accelerators(value: object, path: Path) -> list[AcceleratorRequest]:
     """Every accelerator candidate of the value at ``path``, in the order written; raises
     AcceleratorProblem (at the offending entry) for what SkyPilot would refuse or gpulint cannot
     size."""
@@ -54,7 +54,7 @@ def read_accelerators(value: object, path: Path) -> list[Accelerator]:
     )
 
 
-def _entry(text: str, count: object, path: Path) -> Accelerator:
+def _entry(text: str, count: object, path: Path) -> AcceleratorRequest:
     name, colon, written = text.strip().partition(":")
     if not name:
         raise AcceleratorProblem(path, f"accelerator {text!r} has no name")
@@ -71,7 +71,7 @@ def _entry(text: str, count: object, path: Path) -> Accelerator:
             f"accelerator {name}:{_plain(number)} is a fraction of a GPU: gpulint sizes whole "
             "GPUs (a shared GPU's memory is not known here)",
         )
-    return Accelerator(name, int(number), path)
+    return AcceleratorRequest(name, int(number), path)
 
 
 def _number(text: str) -> object:

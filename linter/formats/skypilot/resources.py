@@ -17,7 +17,7 @@ from typing import Any
 from linter.formats.builder import WorkloadBuilder
 from linter.formats.cmdline.durations import DurationProblem, minutes, seconds
 from linter.formats.platforms import SkyPilotVocabulary
-from linter.formats.platforms.shared import Choice, template_problem
+from linter.formats.platforms.shared import PlacementChoice, template_problem
 from linter.formats.skypilot.accelerators import AcceleratorProblem, read_accelerators
 from linter.load.positions import Path
 from linter.model.provenance import Origin
@@ -29,7 +29,7 @@ _WILDCARD = "*"
 
 @dataclass(frozen=True)
 class Placements:
-    choices: list[Choice]
+    choices: list[PlacementChoice]
     pool: tuple[str, Origin] | None
 
 
@@ -60,7 +60,7 @@ def read_placements(
                 entries.append((entry, where))
             else:
                 builder.problem(builder.at(where), f"an {key} entry is a mapping of resources")
-    choices: list[Choice] = []
+    choices: list[PlacementChoice] = []
     pool = None
     for entry, entry_path in entries or [({}, RESOURCES)]:
 
@@ -81,8 +81,8 @@ def _entry_choices(
     builder: WorkloadBuilder,
     pick: Callable[[str], tuple[Any, Path] | None],
     vocab: SkyPilotVocabulary,
-) -> tuple[list[Choice], tuple[str, Origin] | None]:
-    common = Choice()
+) -> tuple[list[PlacementChoice], tuple[str, Origin] | None]:
+    common = PlacementChoice()
     pool = _location(builder, pick, vocab, common)
     spot = pick("use_spot")
     if spot is not None:
@@ -112,7 +112,7 @@ def _entry_choices(
         return [common], pool
     out = []
     for accelerator in found:
-        choice = Choice(dict(common.values))
+        choice = PlacementChoice(dict(common.values))
         value = {"type": accelerator.name, "count": accelerator.count}
         choice.put("accelerator", value, builder.at(accelerator.path))
         out.append(choice)
@@ -123,7 +123,7 @@ def _location(
     builder: WorkloadBuilder,
     pick: Callable[[str], tuple[Any, Path] | None],
     vocab: SkyPilotVocabulary,
-    choice: Choice,
+    choice: PlacementChoice,
 ) -> tuple[str, Origin] | None:
     """Provider and region from ``infra`` (or ``cloud``/``region``); the Kubernetes context of
     ``k8s/<context>``, which is the pool."""

@@ -39,7 +39,7 @@ from linter.formats.cmdline.scripts import (
 from linter.formats.platforms import SkyPilotVocabulary, merged, platform_env, platforms
 from linter.formats.platforms.instance_choice import cheapest_instance
 from linter.formats.platforms.shared import (
-    Choice,
+    PlacementChoice,
     assume_names,
     set_choices,
     template_problem,
@@ -206,12 +206,12 @@ def _shells(builder: WorkloadBuilder, data: Mapping[str, Any]) -> list[list[Scri
 
 
 def _placement(
-    builder: WorkloadBuilder, choices: list[Choice], resources: Mapping[str, Any]
+    builder: WorkloadBuilder, choices: list[PlacementChoice], resources: Mapping[str, Any]
 ) -> None:
     """The placements, with SkyPilot's defaults for the first one: on-demand capacity, and the
     cheapest instance type carrying its accelerators on its cloud."""
     at_resources = builder.at(RESOURCES if resources else ())
-    main = choices[0] if choices else Choice()
+    main = choices[0] if choices else PlacementChoice()
     if main.get("capacity") is None:
         note = "SkyPilot default: use_spot false"
         main.put("capacity", "on-demand", replace(at_resources, kind="default", note=note))

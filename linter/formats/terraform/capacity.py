@@ -35,7 +35,7 @@ from linter.catalog.instances import resolve_instance
 from linter.catalog.regions import region
 from linter.formats.base import Adapted
 from linter.formats.builder import WorkloadBuilder
-from linter.formats.terraform.reading import Found, Resource, region_code, set_found
+from linter.formats.terraform.reading import Resource, TerraformValue, region_code, set_found
 from linter.formats.terraform_vocabulary import vocabulary
 from linter.load.terraform import ANNOTATIONS
 from linter.model import CapacityLimit
@@ -62,17 +62,19 @@ class Capacity:
     provider: str
     what: str  # "node pool", "VM", ...
     default_profile: Profile
-    instance_type: Found | None = None
-    gpu_type: Found | None = None
-    gpu_count: Found | None = None
-    spot: Found | None = None
-    region: Found | None = None
+    instance_type: TerraformValue | None = None
+    gpu_type: TerraformValue | None = None
+    gpu_count: TerraformValue | None = None
+    spot: TerraformValue | None = None
+    region: TerraformValue | None = None
     #: Instances running normally (a fixed count, else the autoscaler's minimum), and the most.
-    nodes: Found | None = None
-    max_nodes: Found | None = None
+    nodes: TerraformValue | None = None
+    max_nodes: TerraformValue | None = None
     autoscaled: bool = False
-    pool: Found | None = None  # the pool's name, when Kubernetes workloads select it by label
-    max_runtime_hours: Found | None = None
+    pool: TerraformValue | None = (
+        None  # the pool's name, when Kubernetes workloads select it by label
+    )
+    max_runtime_hours: TerraformValue | None = None
     names: dict[str, str] = field(default_factory=dict)
 
 
@@ -247,7 +249,9 @@ def _node_pool_limit(resource: Resource, capacity: Capacity, gpus: tuple[str, fl
 # -- the readers --------------------------------------------------------------------------------
 
 
-def _times(found: Found | None, zones: int | None, per_zone_note: str) -> Found | None:
+def _times(
+    found: TerraformValue | None, zones: int | None, per_zone_note: str
+) -> TerraformValue | None:
     """A per-zone count for the whole pool: times the zones, named so."""
     if found is None:
         return None
@@ -258,7 +262,7 @@ def _times(found: Found | None, zones: int | None, per_zone_note: str) -> Found 
     return found.named(found.value * zones, f"{found.name} x {zones} zones")
 
 
-def _accelerator_type(found: Found | None) -> Found | None:
+def _accelerator_type(found: TerraformValue | None) -> TerraformValue | None:
     """``nvidia-l4`` or a full accelerator-type URL (``projects/p/zones/z/acceleratorTypes/
     nvidia-l4``): the type is the last path segment."""
     if found is None or not isinstance(found.value, str):
@@ -266,7 +270,7 @@ def _accelerator_type(found: Found | None) -> Found | None:
     return found.named(found.value.rstrip("/").rpartition("/")[2], found.name)
 
 
-def _spot_when(found: Found | None, *spot_values: str) -> Found | None:
+def _spot_when(found: TerraformValue | None, *spot_values: str) -> TerraformValue | None:
     """``found`` when it says spot: true, or one of ``spot_values`` (compared case-folded)."""
     if found is None:
         return None
@@ -298,7 +302,9 @@ def gke_node_pool(resource: Resource) -> Capacity:
         total_max = resource.number(*scaling, "total_max_node_count")
         low = _times(resource.number(*scaling, "min_node_count"), zones, per_zone)
         high = _times(resource.number(*scaling, "max_node_count"), zones, per_zone)
-        capacity.nodes = total_min or low or Found(0, resource.at(*scaling), "the autoscaler")
+        capacity.nodes = (
+            total_min or low or TerraformValue(0, resource.at(*scaling), "the autoscaler")
+        )
         capacity.max_nodes = total_max or high
     else:
         count = resource.number("node_count") or resource.number("initial_node_count")
@@ -308,7 +314,7 @@ def gke_node_pool(resource: Resource) -> Capacity:
     return capacity
 
 
-def _gke_zones(resource: Resource, location: Found | None) -> int | None:
+def _gke_zones(resource: Resource, location: TerraformValue | None) -> int | None:
     """How many zones a GKE pool's per-zone counts apply to: its ``node_locations``, else one
     for a zonal location, else unknown (a regional pool in the cluster's zones)."""
     listed = resource.raw("node_locations")
@@ -339,7 +345,7 @@ def gce_instance(resource: Resource) -> Capacity:
             capacity.max_runtime_hours = seconds.named(seconds.value / 3600, seconds.name)
     zone = resource.text("zone")
     capacity.region = region_code("gcp", zone) or resource.provider_region("google")
-    capacity.nodes = Found(1, resource.at(), resource.address)
+    capacity.nodes = TerraformValue(1, resource.at(), resource.address)
     return capacity
 
 
@@ -350,11 +356,11 @@ def ec2_instance(resource: Resource) -> Capacity:
     if market is not None:
         capacity.spot = _spot_when(resource.text(*market, "market_type"), "spot")
     capacity.region = _aws_region(resource, resource.text("availability_zone"))
-    capacity.nodes = Found(1, resource.at(), resource.address)
+    capacity.nodes = TerraformValue(1, resource.at(), resource.address)
     return capacity
 
 
-def _aws_region(resource: Resource, zone: Found | None) -> Found | None:
+def _aws_region(resource: Resource, zone: TerraformValue | None) -> TerraformValue | None:
     return (
         region_code("aws", resource.text("region"))
         or region_code("aws", zone)
@@ -385,7 +391,7 @@ def eks_node_group(resource: Resource) -> Capacity:
     return capacity
 
 
-def _template_type(resource: Resource, template: tuple[str | int, ...]) -> Found | None:
+def _template_type(resource: Resource, template: tuple[str | int, ...]) -> TerraformValue | None:
     """The instance type of the ``aws_launch_template`` a ``launch_template { id = ... }``
     block refers to."""
     for key in ("id", "name"):
@@ -447,7 +453,7 @@ def azure_vm(resource: Resource) -> Capacity:
     capacity.instance_type = resource.text("size")
     capacity.spot = _spot_when(resource.text("priority"), "spot")
     capacity.region = region_code("azure", resource.text("location"))
-    capacity.nodes = Found(1, resource.at(), resource.address)
+    capacity.nodes = TerraformValue(1, resource.at(), resource.address)
     return capacity
 
 

@@ -27,7 +27,7 @@ import re
 
 from linter.formats.base import Adapted
 from linter.formats.builder import WorkloadBuilder
-from linter.formats.terraform.reading import Found, Resource, region_code, set_found
+from linter.formats.terraform.reading import Resource, TerraformValue, region_code, set_found
 from linter.load.terraform import ANNOTATIONS
 from linter.model import QuotaLedger
 from linter.quota import endpoint_quota
@@ -43,8 +43,8 @@ def _endpoint(
     resource: Resource,
     builder: WorkloadBuilder,
     provider: str,
-    model: Found | None,
-    where: Found | None,
+    model: TerraformValue | None,
+    where: TerraformValue | None,
 ) -> None:
     builder.set("spec.profile", "inference", resource.at(), name=f"the kind of {resource.address}")
     at = ("spec", "endpoints", 0)
@@ -66,8 +66,12 @@ def bedrock_throughput(resource: Resource) -> Adapted:
     match = _ARN.fullmatch(arn.value) if arn is not None else None
     if arn is None or match is None or match.group("kind") != "foundation-model":
         return Adapted()  # a custom model's ARN names no model the catalogues know
-    model = Found(match.group("id"), arn.origin, arn.name)
-    written = Found(match.group("region"), arn.origin, arn.name) if match.group("region") else None
+    model = TerraformValue(match.group("id"), arn.origin, arn.name)
+    written = (
+        TerraformValue(match.group("region"), arn.origin, arn.name)
+        if match.group("region")
+        else None
+    )
     where = region_code("aws", written) or region_code("aws", resource.text("region"))
     where = where or resource.provider_region("aws")
     builder = resource.builder()
@@ -94,7 +98,9 @@ def bedrock_agent(resource: Resource) -> Adapted:
     profile, model_id = bedrock_profile(text)
     builder = resource.builder()
     where = region_code("aws", resource.text("region")) or resource.provider_region("aws")
-    _endpoint(resource, builder, "bedrock", Found(model_id, written.origin, written.name), where)
+    _endpoint(
+        resource, builder, "bedrock", TerraformValue(model_id, written.origin, written.name), where
+    )
     if profile is not None:
         at = ("spec", "endpoints", 0, "inferenceProfile")
         builder.set(at, profile.prefix, written.origin, name=written.name)
@@ -179,7 +185,11 @@ def azure_openai_deployment(resource: Resource) -> Adapted:
 
 
 def _deployment_quota(
-    resource: Resource, model: Found, where: Found, kind: Found, capacity: Found
+    resource: Resource,
+    model: TerraformValue,
+    where: TerraformValue,
+    kind: TerraformValue,
+    capacity: TerraformValue,
 ) -> Adapted:
     keys = endpoint_quota(
         "azure-openai", str(model.value), str(where.value), None, deployment_type=str(kind.value)

@@ -17,14 +17,14 @@ from __future__ import annotations
 import re
 
 from linter.formats.base import Adapted
-from linter.formats.terraform.reading import Found, Resource, region_code
+from linter.formats.terraform.reading import Resource, TerraformValue, region_code
 from linter.model import QuotaLedger
 
 _SCOPE = re.compile(r"-per-(project|folder|organization)(-region|-zone)?\Z", re.IGNORECASE)
 _PER_FAMILY = re.compile(r"(PREEMPTIBLE-)?GPUS-PER-GPU-FAMILY\Z", re.IGNORECASE)
 
 
-def _ledger(resource: Resource, entry: dict[str, object], at: Found) -> Adapted:
+def _ledger(resource: Resource, entry: dict[str, object], at: TerraformValue) -> Adapted:
     builder = resource.manifest_builder(0)
     builder.set("spec.entries", [entry], at.origin, name=at.name)
     builder.set(("spec", "entries", 0, "approved"), entry["approved"], at.origin, name=at.name)
@@ -58,7 +58,9 @@ def gcp_quota(resource: Resource) -> Adapted:
     given = dimensions if isinstance(dimensions, dict) else {}
     metric = _metric(str(quota_id.value), given.get("gpu_family"))
     place = given.get("region")
-    where = region_code("gcp", Found(place, quota_id.origin, quota_id.name)) if place else None
+    where = (
+        region_code("gcp", TerraformValue(place, quota_id.origin, quota_id.name)) if place else None
+    )
     entry = {
         "provider": "gcp",
         "region": where.value if where else None,

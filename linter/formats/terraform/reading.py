@@ -29,7 +29,7 @@ FORMAT = "terraform"
 
 
 @dataclass(frozen=True)
-class Found:
+class TerraformValue:
     """A known value, where the file writes it, and what the file calls it."""
 
     value: Any
@@ -37,9 +37,9 @@ class Found:
     name: str  # with where the value came from: for messages about the value
     label: str = ""  # the argument alone: for messages about what to change
 
-    def named(self, value: Any, name: str) -> Found:
+    def named(self, value: Any, name: str) -> TerraformValue:
         """The same place with another value and name."""
-        return Found(value, self.origin, name, self.label)
+        return TerraformValue(value, self.origin, name, self.label)
 
 
 class Resource:
@@ -77,18 +77,18 @@ class Resource:
             return (*path, 0)
         return None
 
-    def get(self, *path: str | int) -> Found | None:
+    def get(self, *path: str | int) -> TerraformValue | None:
         """The known value at ``path``, or None (absent, unknown, or null)."""
         value = self.raw(*path)
         if value is None or isinstance(value, Unknown):
             return None
-        return Found(value, self.at(*path), self.name(*path), self.label(*path))
+        return TerraformValue(value, self.at(*path), self.name(*path), self.label(*path))
 
-    def text(self, *path: str | int) -> Found | None:
+    def text(self, *path: str | int) -> TerraformValue | None:
         found = self.get(*path)
         return found if found is not None and isinstance(found.value, str) and found.value else None
 
-    def number(self, *path: str | int) -> Found | None:
+    def number(self, *path: str | int) -> TerraformValue | None:
         """A known whole number at ``path`` (``"3"`` is 3, as Terraform converts it)."""
         found = self.get(*path)
         if found is None:
@@ -98,7 +98,7 @@ class Resource:
             return None
         return found.named(number, found.name)
 
-    def flag(self, *path: str | int) -> Found | None:
+    def flag(self, *path: str | int) -> TerraformValue | None:
         """A known bool at ``path`` (``"true"`` is true, as Terraform converts it)."""
         found = self.get(*path)
         if found is None:
@@ -158,7 +158,7 @@ class Resource:
         annotations = {ANNOTATION_PREFIX + k: v for k, v in self.document.annotations.items()}
         return {"metadata": {"annotations": annotations}}
 
-    def provider_region(self, provider: str) -> Found | None:
+    def provider_region(self, provider: str) -> TerraformValue | None:
         """The region of the provider configuration the resource uses (``provider = aws.eu``
         picks the one with that alias), pointing at the resource."""
         module = self.document.module
@@ -173,9 +173,11 @@ class Resource:
         if given is None or not isinstance(given.value, str):
             return None
         written = f"{where.what} ({where.file}:{where.span.line})"
-        return Found(given.value, Origin(self.root), f"region of {written}, used by {self.address}")
+        return TerraformValue(
+            given.value, Origin(self.root), f"region of {written}, used by {self.address}"
+        )
 
-    def argument_of(self, path: tuple[str | int, ...], attribute: str) -> Found | None:
+    def argument_of(self, path: tuple[str | int, ...], attribute: str) -> TerraformValue | None:
         """``attribute`` of the resource the argument at ``path`` refers to
         (``kubernetes_cluster_id = azurerm_kubernetes_cluster.main.id`` -> its ``location``),
         pointing at that argument."""
@@ -188,10 +190,10 @@ class Resource:
             return None
         origin = value.via[0]
         name = f"{attribute} of {referred[0]}.{referred[1]} ({origin.file}:{origin.span.line})"
-        return Found(value.value, self.at(*path), name)
+        return TerraformValue(value.value, self.at(*path), name)
 
 
-def region_code(provider: str, found: Found | None) -> Found | None:
+def region_code(provider: str, found: TerraformValue | None) -> TerraformValue | None:
     """A region, zone or Azure display name (``West Europe``) as the catalogue's region code;
     as written when the catalogue does not know it."""
     if found is None or not isinstance(found.value, str):
@@ -200,7 +202,7 @@ def region_code(provider: str, found: Found | None) -> Found | None:
     return found.named(known.region if known else found.value, found.name)
 
 
-def set_found(builder: ManifestBuilder, path: str | Path, found: Found | None) -> None:
+def set_found(builder: ManifestBuilder, path: str | Path, found: TerraformValue | None) -> None:
     if found is not None:
         builder.set(path, found.value, found.origin, name=found.name)
 

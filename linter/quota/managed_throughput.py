@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from linter.catalog import endpoints
 from linter.catalog.memo import memoize_list
-from linter.catalog.names import name_key
+from linter.catalog.spelling import name_key
 from linter.quota.keys import ManagedQuotaKey
 
 _PROVISIONED = "provisioned"

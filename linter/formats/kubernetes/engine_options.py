@@ -17,7 +17,7 @@ from linter.formats.cmdline.arguments import read_arguments
 from linter.formats.cmdline.engines import engine_table
 from linter.formats.cmdline.shell import Word
 from linter.formats.kubernetes.pods import Report
-from linter.formats.kubernetes.scheduling import Found
+from linter.formats.kubernetes.scheduling import StatedValue
 from linter.formats.kubernetes.settings import normalised
 from linter.load.positions import Path
 from linter.model.provenance import Origin
@@ -40,7 +40,7 @@ class OptionValues:
     """What structured options set: normalised values with their origins, and the fields set to
     what the engine decides at run time (``max_model_len: auto``)."""
 
-    values: dict[Path, Found]
+    values: dict[Path, StatedValue]
     undecided: frozenset[str]
 
 
@@ -66,14 +66,14 @@ def engine_options(engine: str, options: Sequence[Option], report: Report) -> Op
         owner = owners[problem.word.item] if problem.word is not None else None
         if owner is not None:
             report(owner.origin, problem.message.replace(problem.flag, owner.name, 1))
-    out: dict[Path, Found] = {}
+    out: dict[Path, StatedValue] = {}
     for setting in read.settings.values():
         path = normalised(setting.field)
         word = setting.value_word or setting.flag_word
         if setting.value is None or word is None or not exists(path):
             continue
         owner = owners[word.item]
-        out[path] = Found(setting.value, owner.origin, owner.name)
+        out[path] = StatedValue(setting.value, owner.origin, owner.name)
     auto = frozenset(field for field, setting in read.settings.items() if setting.value is None)
     return OptionValues(out, auto)
 

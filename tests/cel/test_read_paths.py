@@ -9,7 +9,7 @@ from typing import Any, Literal
 import pytest
 from pydantic import BaseModel
 
-from linter.cel.reads import (
+from linter.cel.read_paths import (
     PathProblem,
     PathUse,
     Wildcard,

@@ -20,10 +20,10 @@ from linter.formats.base import Adapted, InputFile
 from linter.formats.builder import WorkloadBuilder
 from linter.formats.cmdline.launchers import METHOD_FIELD
 from linter.formats.kubernetes import scheduling, settings
-from linter.formats.kubernetes.containers import Program, pod_program
+from linter.formats.kubernetes.containers import LaunchedProgram, pod_program
 from linter.formats.kubernetes.context import Context
 from linter.formats.kubernetes.pods import PodSpec, Report, mapping, pod_gpus
-from linter.formats.kubernetes.scheduling import Found, NodeSelection, Placement
+from linter.formats.kubernetes.scheduling import NodeSelection, Placement, StatedValue
 from linter.load import Document
 from linter.load.positions import Path
 from linter.model.assumptions import annotations_of, read_annotation
@@ -58,17 +58,17 @@ class Unit:
     object_path: Path = ()
     part: int = 0
     pod: PodSpec | None = None
-    program: Program | None = None
+    program: LaunchedProgram | None = None
     engine: str | None = None  # the engine the containers' image starts when no command does
-    gpus: Found | None = None
-    nodes: Found | None = None
-    replicas: Found | None = None
-    max_replicas: Found | None = None
-    scale_to_zero: Found | None = None
-    idle_minutes: Found | None = None
-    max_runtime_hours: Found | None = None
-    model: Found | None = None
-    values: dict[Path, Found] = field(default_factory=dict)
+    gpus: StatedValue | None = None
+    nodes: StatedValue | None = None
+    replicas: StatedValue | None = None
+    max_replicas: StatedValue | None = None
+    scale_to_zero: StatedValue | None = None
+    idle_minutes: StatedValue | None = None
+    max_runtime_hours: StatedValue | None = None
+    model: StatedValue | None = None
+    values: dict[Path, StatedValue] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
     placement: Placement | None = None
     metadata: Mapping[str, Any] | None = None  # the object's metadata (None: the document's)
@@ -205,7 +205,10 @@ def _model(builder: WorkloadBuilder, unit: Unit) -> None:
 
 
 def _profile(
-    builder: WorkloadBuilder, metadata: Mapping[str, Any], unit: Unit, program: Program | None
+    builder: WorkloadBuilder,
+    metadata: Mapping[str, Any],
+    unit: Unit,
+    program: LaunchedProgram | None,
 ) -> Profile:
     """Set the profile (unless the annotation says it; the builder applies that) and return the
     one in effect."""
@@ -270,7 +273,7 @@ def _accelerator(
     return count
 
 
-def _gpu_count(unit: Unit, report: Report) -> tuple[int, Found | None]:
+def _gpu_count(unit: Unit, report: Report) -> tuple[int, StatedValue | None]:
     if unit.gpus is not None:
         return int(unit.gpus.value), unit.gpus
     if unit.pod is None:
@@ -279,7 +282,7 @@ def _gpu_count(unit: Unit, report: Report) -> tuple[int, Found | None]:
     if first is None:
         return 0, None
     name = f"{first.resource} in the {first.container.name} container's resources"
-    return count, Found.at(count, first.path, name)
+    return count, StatedValue.at(count, first.path, name)
 
 
 def _placement(builder: WorkloadBuilder, placement: Placement) -> None:
@@ -308,11 +311,11 @@ def _counts(builder: WorkloadBuilder, unit: Unit, profile: Profile) -> None:
             builder.set(path, found.value, found.origin, name=found.name)
 
 
-def _number(found: Found | None, default: int) -> int:
+def _number(found: StatedValue | None, default: int) -> int:
     return int(found.value) if found is not None else default
 
 
-def _engine_defaults(builder: WorkloadBuilder, unit: Unit, program: Program | None) -> None:
+def _engine_defaults(builder: WorkloadBuilder, unit: Unit, program: LaunchedProgram | None) -> None:
     if program is not None and program.engine is not None:
         where = f"{program.owner}'s {program.flag_part()}"
         undecided = settings.undecided(program.engine)
