@@ -8,7 +8,7 @@ from pathlib import Path
 
 from linter.config import LoadedConfig
 from linter.costs.estimate import Estimate, WorkloadCost, estimate
-from linter.costs.revision import Revision, RevisionFiles, resolve, revision_sources
+from linter.costs.git_tree import Revision, RevisionFiles, resolve, revision_sources
 from linter.load import DEFAULT_MAX_BYTES
 from linter.pricing.budgets import CostBase, Costed
 

@@ -96,7 +96,7 @@ def source_of(
     candidate: PathCandidate, content: bytes | Refusal, companions: Companions = ()
 ) -> Source:
     """A candidate with what reading it gave, however it was read (from disk, standard input, or
-    a git revision by ``linter.costs.revision``)."""
+    a git revision by ``linter.costs.git_tree``)."""
     if isinstance(content, Refusal):
         digest = hashlib.sha256(b"refused\0" + content.message().encode()).digest()
         return Source(candidate, content, digest)

@@ -377,7 +377,7 @@ def collect(candidates: Sequence[PathCandidate], config: LoadedConfig | None = N
 
 def collect_sources(sources: Iterable[Source], config: LoadedConfig) -> Collected:
     """Recognise and adapt what was read, however it was read (from disk, or at a git
-    revision by ``linter.costs.revision``)."""
+    revision by ``linter.costs.git_tree``)."""
     from linter.load import Limits
     from linter.run.first_pass import read_file
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from costrepo import commit, git, service, working_repo, write
 
-from linter.costs.revision import resolve, revision_sources
+from linter.costs.git_tree import resolve, revision_sources
 from linter.errors import UsageError
 from linter.load import Refusal
 from linter.load.discovery import find_candidates
