@@ -1,6 +1,6 @@
 """Plain data a run holds for every file, kept compressed so that memory stays flat as runs grow.
 
-The second pass needs something of every file at once (its records, its deferred parts), but
+The second pass needs something of every file at once (its records, its wide parts), but
 as Python objects that is several KiB a file: 20,000 files would hold more than everything else
 in the run together. Kept in chunks of consecutive items, pickled and compressed, it is about a
 hundred bytes a file (workloads repeat most of each other's keys and values), and each chunk is

@@ -3,12 +3,12 @@ else (no text, no parsed document), as plain data that the result cache can stor
 
 A :class:`FileResult` is independent of every other file, so an unchanged file's result is
 reused from the cache as it is; what depends on other files (run-wide facts and the rules that
-read them) is recomputed from the results' records and deferred parts in the second pass.
+read them) is recomputed from the results' records and wide parts in the second pass.
 
 In the cache a result is two parts: its own findings, suppressions and lines (``to_json``,
 compact: findings are arrays whose texts are numbers in a :class:`Strings` table shared by the
 whole entry, since many workloads share a message), and what the run-wide rules need of it
-(``wide_to_json``: records and deferred parts), stored apart and read only when those rules
+(``wide_to_json``: records and wide parts), stored apart and read only when those rules
 must run again.
 """
 
@@ -23,7 +23,7 @@ from linter.findings import Finding, Location, Severity
 from linter.load.positions import Path, Span, format_path, parse_path
 from linter.load.sources import FileRead, file_key
 from linter.run.suppressions import Suppression
-from linter.run.wide_parts import Deferred
+from linter.run.wide_parts import WidePart
 
 #: A line's SARIF fingerprint (None when unknown) and its text, whitespace collapsed (baselines).
 LineInfo = tuple[str | None, str]
@@ -38,10 +38,10 @@ Record = tuple[tuple[str, int, int], dict[str, Any]]
 @dataclass(slots=True)
 class WideParts:
     """What the run-wide rules need of one file: what its manifests recorded for the run-wide
-    facts, and their deferred parts."""
+    facts, and their wide parts."""
 
     records: list[Record] = field(default_factory=list)
-    deferred: list[Deferred] = field(default_factory=list)
+    deferred: list[WidePart] = field(default_factory=list)
 
 
 #: A file's wide parts once packed with other files' (linter/cache/packed.py): chunk and number.
@@ -65,7 +65,7 @@ class FileResult:
     # them.
     reads: list[tuple[FileRead, str]] = field(default_factory=list)
     line_count: int = 1  # of the file's text: positions beyond it are not believed
-    cached: bool = False  # restored from the result cache (records and deferred parts apart)
+    cached: bool = False  # restored from the result cache (records and wide parts apart)
     digest: bytes = b""  # of the bytes linted (linter/load/sources.py)
 
     @property
@@ -80,7 +80,7 @@ class FileResult:
         return file_key(self.display, self.explicit, self.digest)
 
     def wide_parts(self) -> WideParts:
-        """Its records and deferred parts, unpacked if they were packed (``pack_wide``)."""
+        """Its records and wide parts, unpacked if they were packed (``pack_wide``)."""
         if isinstance(self.wide, WideParts):
             return self.wide
         chunk, number = self.wide
@@ -118,7 +118,7 @@ class FileResult:
         line_count: int,
     ) -> FileResult:
         """A cached result for this file (its display path, and its text's line count to check
-        positions against), without its records and deferred parts (``restore_wide``); raises
+        positions against), without its records and wide parts (``restore_wide``); raises
         KeyError, TypeError or ValueError on anything doubtful."""
         findings = [decode_finding(item, strings) for item in data["findings"]]
         check_findings(findings, {display: line_count}, display)
@@ -141,14 +141,14 @@ class FileResult:
         )
 
     def restore_wide(self, data: Mapping[str, Any]) -> None:
-        """Its records and deferred parts from ``wide_to_json`` data; raises KeyError,
+        """Its records and wide parts from ``wide_to_json`` data; raises KeyError,
         TypeError or ValueError on anything doubtful (and then changes nothing)."""
         records = [
             (_target(target, self.display), dict(record)) for target, record in data["records"]
         ]
-        deferred = [Deferred.from_json(item) for item in data["deferred"]]
+        deferred = [WidePart.from_json(item) for item in data["deferred"]]
         if any(d.file != self.display for d in deferred):
-            raise ValueError("a deferred part of another file")
+            raise ValueError("a wide part of another file")
         self.wide = WideParts(records, deferred)
 
 

@@ -3,7 +3,7 @@
 Read the file once (the bytes hashed for the result cache are the bytes linted), parse it,
 recognise and adapt its documents, compute local facts, run every rule that needs nothing from
 other files, and keep a :class:`~linter.run.file_result.FileResult`: local findings, suppressions,
-the records run-wide facts are built from, and the deferred part the run-wide rules need. The
+the records run-wide facts are built from, and the wide part the run-wide rules need. The
 file's text and parsed documents are dropped when the file is done.
 """
 
@@ -37,7 +37,7 @@ from linter.report.fingerprint import line_hashes
 from linter.run import suppressions
 from linter.run.failures import contained
 from linter.run.file_result import A_TEMPLATE, NOTHING_OURS, FileResult, LineInfo
-from linter.run.wide_parts import Anchors, Deferred, defer
+from linter.run.wide_parts import Anchors, WidePart, defer
 
 PARSE_RULE = "GL002"
 TEMPLATE_RULE = "GL010"
@@ -227,7 +227,7 @@ def _check_manifest(
         wide.deferred.append(deferred)
 
 
-def _deferred(manifest: Manifest, values: Values, profile: str | None, plan: FirstPass) -> Deferred:
+def _deferred(manifest: Manifest, values: Values, profile: str | None, plan: FirstPass) -> WidePart:
     """What the run-wide rules for the manifest's kind and profile read of it, resolved now
     (run-wide facts excepted: they are known in the second pass)."""
     read = {}
@@ -266,7 +266,7 @@ def _relative(candidate: PathCandidate, config: LoadedConfig) -> str:
 
 def _lines(text: str, result: FileResult) -> dict[int, LineInfo]:
     """Fingerprint and text of every line a finding of this file may point at: local findings,
-    and the spots of its deferred parts."""
+    and the spots of its wide parts."""
     wanted = {f.location.span.line for f in result.findings}
     deferred = result.wide_parts().deferred
     wanted |= {spot[0] for part in deferred for spot in part.spots.values()}

@@ -87,7 +87,7 @@ class RunCache:
         return findings
 
     def restore_wide(self, results: Sequence[FileResult]) -> list[int]:
-        """Fill in the records and deferred parts of the results restored from the cache; the
+        """Fill in the records and wide parts of the results restored from the cache; the
         positions (in ``results``) of those whose parts are missing or doubtful."""
         cached = [index for index, result in enumerate(results) if result.cached]
         if not cached:

@@ -2,7 +2,7 @@
 
 The run-wide facts' indices are built from every file's records (linearly: a pool or a quota
 shared by thousands of workloads is summed once), the run-wide rules run on each manifest's
-deferred part, and then every finding of the run gets its file's suppressions and its final
+wide part, and then every finding of the run gets its file's suppressions and its final
 severity.
 """
 
@@ -19,7 +19,7 @@ from linter.policy.selection import RuleSettings, resolve_severity
 from linter.run import suppressions
 from linter.run.failures import contained
 from linter.run.file_result import FileResult
-from linter.run.wide_parts import Deferred
+from linter.run.wide_parts import WidePart
 from linter.run.workers import fork_map
 
 if TYPE_CHECKING:  # imported when the run-wide rules run: a run answered from the cache does not
@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # imported when the run-wide rules run: a run answered from t
     from linter.policy.evaluator import Evaluator
 
 
-#: Files whose deferred parts related locations keep unpacked (least recently used dropped).
+#: Files whose wide parts related locations keep unpacked (least recently used dropped).
 RELATED_FILES_KEPT = 256
 
 
@@ -72,14 +72,14 @@ def _evaluate_file(
 
     parts = result.wide_parts()
 
-    def find(file: str, document: int, part: int) -> Deferred | None:
+    def find(file: str, document: int, part: int) -> WidePart | None:
         if file != result.display:
             return elsewhere(file, document, part)
         return _part_of(parts.deferred, document, part)
 
     own = dict(parts.records)
 
-    def evaluate(part: Deferred) -> list[Finding]:
+    def evaluate(part: WidePart) -> list[Finding]:
         records = own.get((part.file, part.index, part.part), {})
         variables: dict[str, Any] = dict(nested(part.values))
         facts = dict(variables.get("facts", {}))
@@ -95,12 +95,12 @@ def _evaluate_file(
     return found
 
 
-def _part_of(deferred: Sequence[Deferred], document: int, part: int) -> Deferred | None:
+def _part_of(deferred: Sequence[WidePart], document: int, part: int) -> WidePart | None:
     return next((d for d in deferred if (d.index, d.part) == (document, part)), None)
 
 
 class _Finder:
-    """Another manifest's deferred part, for the related locations of a finding. The files are
+    """Another manifest's wide part, for the related locations of a finding. The files are
     looked up by name only once a finding asks (most runs never do), and the parts of the last
     files asked for are kept unpacked: findings point again and again at the same few (a quota
     ledger, the first workloads of a shared pool), while their chunks are anywhere in the run."""
@@ -108,12 +108,12 @@ class _Finder:
     def __init__(self, results: Sequence[FileResult]) -> None:
         self._results = results
         self._by_file: dict[str, FileResult] | None = None
-        self._parts: dict[str, list[Deferred]] = {}
+        self._parts: dict[str, list[WidePart]] = {}
 
-    def __call__(self, file: str, document: int, part: int) -> Deferred | None:
+    def __call__(self, file: str, document: int, part: int) -> WidePart | None:
         return _part_of(self._deferred(file), document, part)
 
-    def _deferred(self, file: str) -> list[Deferred]:
+    def _deferred(self, file: str) -> list[WidePart]:
         found = self._parts.pop(file, None)
         if found is None:
             if self._by_file is None:

@@ -2,7 +2,7 @@
 
 Rules that read a run-wide fact (a shared pool, a quota's total) can only be evaluated once
 every file has been read. Rather than keep every manifest until then, the first pass keeps, per
-manifest, a :class:`Deferred`: the values those rules read of it (already resolved, under the
+manifest, a :class:`WidePart`: the values those rules read of it (already resolved, under the
 rules' flattened names), where each path they may point at is in its file, and the assumptions
 it relies on. The second pass evaluates the rules on it. It is plain data, so it also goes into
 the result cache with the rest of the file's results.
@@ -26,7 +26,7 @@ Spot = tuple[int, int, int, int, str]
 
 
 @dataclass(frozen=True)
-class Deferred:
+class WidePart:
     file: str
     index: int
     part: int
@@ -66,7 +66,7 @@ class Deferred:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Deferred:
+    def from_json(cls, data: Mapping[str, Any]) -> WidePart:
         """Raises KeyError, TypeError or ValueError on data of another shape."""
         spots = {str(path): _spot(spot) for path, spot in data["spots"].items()}
         assumptions = [(str(path), str(note)) for path, note in data["assumptions"]]
@@ -109,8 +109,8 @@ class Anchors:
         return frozenset(found - anchors)
 
 
-def defer(manifest: Manifest, values: dict[str, Any], anchors: Anchors) -> Deferred:
-    """A manifest's deferred part: ``values`` its run-wide rules read, and the spots of the
+def defer(manifest: Manifest, values: dict[str, Any], anchors: Anchors) -> WidePart:
+    """A manifest's wide part: ``values`` its run-wide rules read, and the spots of the
     ``anchors`` it has (each exact one, each subtree and every path below it) and of their
     ancestors, present or not."""
     from linter.model.manifest import ABSENT, has_path, value_at
@@ -126,7 +126,7 @@ def defer(manifest: Manifest, values: dict[str, Any], anchors: Anchors) -> Defer
         spots[format_path(anchor)] = _spot_of(manifest, anchor)
     profile = value_at(manifest.data, ("spec", "profile"))
     assumptions = [(format_path(path), note) for path, note in manifest.assumed()]
-    return Deferred(
+    return WidePart(
         manifest.file,
         manifest.index,
         manifest.part,
