@@ -17,7 +17,7 @@ from linter.facts import pool, spend
 from linter.facts.run import RunInputs
 from linter.policy.loader import Rulebook
 from linter.run.file_result import FileResult, WideParts, pack_wide
-from linter.run.wide_parts import Deferred
+from linter.run.wide_parts import WidePart
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
@@ -69,7 +69,7 @@ def test_pack_says_where_each_item_went() -> None:
 
 def _result(number: int) -> FileResult:
     file = f"team/workload-{number}.yaml"
-    part = Deferred(file, 0, 0, "Workload", "inference", {"name": f"svc-{number}"}, {})
+    part = WidePart(file, 0, 0, "Workload", "inference", {"name": f"svc-{number}"}, {})
     wide = WideParts([((file, 0, 0), {"quota": _record(number)})], [part])
     return FileResult(file, False, checked=True, wide=wide)
 

@@ -1,20 +1,16 @@
 """Helpers for the SkyPilot and dstack adapter tests: adapt a document, read its normalised
-workload and provenance, and lint fixture files against their ``# expect:`` markers."""
+workload and provenance; the rules their fixtures pin."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from conftest import lint
-
 from linter.formats import recognise
 from linter.formats.base import Adapted, InputFile
 from linter.load import load_text
 from linter.load.positions import parse_path
 from linter.model.manifest import Manifest
-from linter.policy.loader import Rulebook
-from linter.run.fixtures import expected_markers
 
 #: The rules the adapters feed directly (memory fit, candidates, idle, spot) and the input rule.
 ADAPTER_RULES = ("GL001", "GL101", "GL102", "GL107", "GL201", "GL202", "GL204", "GL205")
@@ -63,14 +59,3 @@ def origin_line(manifest: Manifest, path: str) -> tuple[int, int]:
 def problems(adapted: Adapted) -> list[tuple[int, str]]:
     """The adapter's own findings: (line, message)."""
     return [(f.location.span.line, f.message) for f in adapted.findings]
-
-
-def reported(
-    path: Path, rulebook: Rulebook, select: tuple[str, ...] = ADAPTER_RULES
-) -> set[tuple[str, int]]:
-    result = lint([path], rulebook, select=select)
-    return {(f.rule_id, f.location.span.line) for f in result.findings}
-
-
-def markers(path: Path) -> set[tuple[str, int]]:
-    return expected_markers(path)

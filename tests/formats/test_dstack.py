@@ -1,6 +1,5 @@
 """dstack configurations: recognition, every construct of issue 12 normalised with its origin and
-dstack's defaults, and the fixtures in tests/formats/dstack/ reporting exactly their marked
-lines."""
+dstack's defaults (the fixtures in tests/formats/dstack/ run in test_fixture_folders.py)."""
 
 from __future__ import annotations
 
@@ -12,11 +11,9 @@ import pytest
 from conftest import REPO, run_cli
 from launcher_files import (
     adapt,
-    markers,
     origin_line,
     problems,
     recognised_as,
-    reported,
     spec,
     workload,
 )
@@ -32,13 +29,8 @@ def _adapt(tmp_path: Path, text: str) -> dict[str, Any]:
     return spec(adapt(tmp_path, text, NAME))
 
 
-@pytest.mark.parametrize("fixture", sorted(FIXTURES.glob("*.dstack.yml")), ids=lambda p: p.name)
-def test_fixtures_report_exactly_their_marked_lines(fixture: Path, rulebook: Rulebook) -> None:
-    assert reported(fixture, rulebook) == markers(fixture)
-
-
 def test_published_style_service(tmp_path: Path) -> None:
-    adapted = adapt(tmp_path, (FIXTURES / "service.dstack.yml").read_text(), NAME)
+    adapted = adapt(tmp_path, (FIXTURES / "good" / "service.dstack.yml").read_text(), NAME)
     manifest = workload(adapted)
     assert (manifest.format, manifest.source_kind, manifest.name) == (
         "dstack",
@@ -238,7 +230,7 @@ def test_max_duration_is_the_runtime_limit(tmp_path: Path) -> None:
 
 
 def test_fleet_is_capacity_with_a_pool(tmp_path: Path) -> None:
-    manifest = workload(adapt(tmp_path, (FIXTURES / "fleet.dstack.yml").read_text(), NAME))
+    manifest = workload(adapt(tmp_path, (FIXTURES / "bad" / "fleet.dstack.yml").read_text(), NAME))
     data = manifest.data["spec"]
     assert data["profile"] == "dev"
     assert data["resources"]["pool"] == "training-pool"

@@ -1,6 +1,6 @@
 """Slurm batch scripts: directives read as sbatch reads them, what they ask for, the commands
-read through the launcher readers behind ``srun``, each fixture's exact lines, and hostile
-input."""
+read through the launcher readers behind ``srun``, and hostile input (the fixtures run in
+test_fixture_folders.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from conftest import lint, run_cli
 
-from linter.findings import Severity
 from linter.formats.base import InputFile
 from linter.formats.slurm import adapt, recognises
 from linter.formats.slurm.options import read_directives
@@ -21,21 +20,9 @@ from linter.load.positions import Span
 from linter.load.sbatch import MAX_ARGUMENTS, ScriptDocument, has_directives, read_script
 from linter.model.manifest import Manifest
 from linter.policy.loader import Rulebook
-from linter.run.fixtures import expected_markers
 
 HERE = Path(__file__).parent / "slurm"
 FIXTURES = sorted(p for kind in ("good", "bad") for p in (HERE / kind).iterdir())
-
-
-@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_fixture_reports_exactly_its_marked_lines(path: Path, rulebook: Rulebook) -> None:
-    shown = {
-        (f.rule_id, f.location.span.line)
-        for f in lint([path], rulebook).findings
-        if f.level in (Severity.ERROR, Severity.WARNING)
-    }
-    assert shown == expected_markers(path)
-    assert bool(shown) == (path.parent.name == "bad")
 
 
 def _workload(tmp_path: Path, text: str, name: str = "job.sbatch") -> Manifest:

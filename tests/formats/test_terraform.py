@@ -1,6 +1,5 @@
-"""Terraform through the whole pipeline: each module fixture reports exactly its marked lines
-(errors and warnings, as the Kubernetes fixtures), what each resource is read as, capacity and
-managed inference across files, the module read as a whole while findings stay in their files,
+"""Terraform through the whole pipeline (the module fixtures run in test_fixture_folders.py):
+what each resource is read as, capacity and managed inference across files, the module read as a whole while findings stay in their files,
 and hostile input."""
 
 from __future__ import annotations
@@ -25,7 +24,6 @@ from linter.load.sources import read_source
 from linter.load.terraform import load_file
 from linter.model.manifest import Manifest
 from linter.policy.loader import Rulebook
-from linter.run.fixtures import expected_markers
 
 HERE = Path(__file__).parent / "terraform"
 MODULES = sorted(path for kind in ("good", "bad") for path in (HERE / kind).iterdir())
@@ -37,17 +35,6 @@ def _shown(paths: list[Path], rulebook: Rulebook) -> set[tuple[str, str, int]]:
         for f in lint(paths, rulebook).findings
         if f.level in (Severity.ERROR, Severity.WARNING)
     }
-
-
-@pytest.mark.parametrize("module", MODULES, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_module_fixture_reports_exactly_its_marked_lines(module: Path, rulebook: Rulebook) -> None:
-    expected = {
-        (path.name, rule, line)
-        for path in sorted(module.glob("*.tf"))
-        for rule, line in expected_markers(path)
-    }
-    assert _shown([module], rulebook) == expected
-    assert bool(expected) == (module.parent.name == "bad")
 
 
 def _manifests(tmp_path: Path, files: dict[str, str], name: str = "main.tf") -> list[Manifest]:

@@ -16,7 +16,7 @@ from linter.policy import evaluator as engine
 from linter.policy.evaluator import Evaluator
 from linter.policy.loader import CompiledRule, load_rule
 from linter.policy.selection import RuleSettings
-from linter.run.wide_parts import Deferred
+from linter.run.wide_parts import WidePart
 
 
 def rule(tmp_path: Path, number: int = 100, extra: str = "", **fields: str) -> CompiledRule:
@@ -26,13 +26,13 @@ def rule(tmp_path: Path, number: int = 100, extra: str = "", **fields: str) -> C
     return load_rule(path)
 
 
-def target(number: int, values: dict[str, Any]) -> Deferred:
+def target(number: int, values: dict[str, Any]) -> WidePart:
     """A workload of its own file, with ``spec`` on line ``number``."""
     spots = {"kind": (1, 1, 1, 5, "kind"), "spec": (number, 1, number, 5, "spec")}
-    return Deferred(f"w{number}.yaml", 0, 0, "Workload", None, values, spots)
+    return WidePart(f"w{number}.yaml", 0, 0, "Workload", None, values, spots)
 
 
-def findings(evaluator: Evaluator, *targets: Deferred) -> list[Finding]:
+def findings(evaluator: Evaluator, *targets: WidePart) -> list[Finding]:
     out: list[Finding] = []
     for one in targets:
         values = engine.Values(engine.nested(one.values))
