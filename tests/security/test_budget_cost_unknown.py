@@ -52,7 +52,7 @@ spec:
 UNLISTED = PRICED.replace("search", "chat").replace("g5.xlarge", "g9.unlisted")
 CASES = {
     "hours-unknown": (NO_HOURS, 3, "its hours a month are unknown: a job with neither"),
-    "kubernetes-job-without-a-deadline": (KUBERNETES_JOB, 1, "its hours a month are unknown"),
+    "kubernetes-job-without-a-deadline": (KUBERNETES_JOB, 4, "its hours a month are unknown"),
     "no-price": (UNLISTED, 3, "the catalogue has no price for g9.unlisted (aws)"),
 }
 

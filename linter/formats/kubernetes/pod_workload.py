@@ -179,8 +179,11 @@ def workload_name(name: str) -> str:
 
 
 def _metadata(builder: WorkloadBuilder, metadata: Mapping[str, Any], path: Path) -> None:
-    """Namespace, labels and annotations, copied for what matches workloads to quotas, queues and
-    node pools (string values only: Kubernetes takes no other)."""
+    """Where the name is written (run-wide findings on a workload point there), and namespace,
+    labels and annotations, copied for what matches workloads to quotas, queues and node pools
+    (string values only: Kubernetes takes no other)."""
+    if isinstance(metadata.get("name"), str):
+        builder.place("metadata.name", Origin((*path, "name")))
     namespace = metadata.get("namespace")
     if isinstance(namespace, str) and namespace:
         builder.set("metadata.namespace", namespace, Origin((*path, "namespace")))
