@@ -157,3 +157,43 @@ def test_environment_variables() -> None:
 def test_programs(items: list[str], expected: tuple[str, str, list[str]] | None) -> None:
     started = program(argv_commands(items)[0].words)
     assert (started and (started.name, started.kind, [w.text for w in started.args])) == expected
+
+
+def test_a_unique_prefix_names_the_option_where_the_parser_takes_abbreviations() -> None:
+    assert _read(["--ste", "8", "--rat=0.5", "--eag"], abbreviations=True) == {
+        "steps": 8,
+        "ratio": 0.5,
+        "eager": True,
+    }
+    # a prefix of a switch the table lists takes no value: the word after it is positional
+    (command,) = argv_commands(["--verb", "train.yaml"])
+    arguments = read_arguments(command.words, _table(abbreviations=True))
+    assert [word.text for word in arguments.positionals] == ["train.yaml"]
+
+
+def test_without_abbreviations_a_prefix_is_an_unknown_flag() -> None:
+    assert _read(["--ste", "8", "--steps", "2", "--ste", "9"]) == {"steps": 2}
+
+
+def test_an_ambiguous_prefix_is_reported_and_sets_nothing() -> None:
+    (command,) = argv_commands(["--s", "8", "--model", "m"])
+    arguments = read_arguments(command.words, _table(abbreviations=True))
+    assert arguments.problems == (
+        ArgProblem(
+            "prog --s is ambiguous: it could be --save, --size, --steps",
+            "--s",
+            Word("--s", 0, 0, 3),
+        ),
+    )
+    assert {field: s.value for field, s in arguments.settings.items()} == {"model": "m"}
+
+
+def test_a_whole_switch_that_prefixes_another_option_is_itself() -> None:
+    assert _read(["--eager", "--steps", "3"], abbreviations=True, switches=["--ea"]) == {
+        "eager": True,
+        "steps": 3,
+    }
+    (command,) = argv_commands(["--ea", "5"])
+    arguments = read_arguments(command.words, _table(abbreviations=True, switches=["--ea"]))
+    assert arguments.problems == ()
+    assert [word.text for word in arguments.positionals] == ["5"]

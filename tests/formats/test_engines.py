@@ -457,3 +457,35 @@ def test_variables_in_the_command_environment_are_public() -> None:
         "HF_TOKEN": Variable(None),
         "HF_HOME": Variable("/cache", Word("/cache", 0, 15, 21)),
     }
+
+
+def test_argparse_engines_read_a_unique_prefix_as_the_whole_flag() -> None:
+    vllm = _engine("vllm serve m --tensor-parallel 8 --max-model=4096 --gpu-memory 0.8")
+    assert _values(vllm) == {
+        "model.id": "m",
+        "serving.engine": "vllm",
+        "serving.tensorParallel": 8,
+        "serving.maxContextTokens": 4096,
+        "serving.gpuMemoryUtilization": 0.8,
+    }
+    assert vllm.settings["serving.tensorParallel"].flag == "--tensor-parallel"
+    sglang = _engine("python -m sglang.launch_server --model-path m --tensor-parallel 2")
+    assert _values(sglang)["serving.tensorParallel"] == 2
+
+
+def test_an_ambiguous_prefix_is_a_problem_and_never_the_default() -> None:
+    engine = _engine("vllm serve m --max-num 64 --pipeline 2")
+    assert [problem.message for problem in engine.problems] == [
+        "vLLM --max-num is ambiguous: it could be --max-num-batched-tokens, --max-num-seqs"
+    ]
+    assert _values(engine) == {
+        "model.id": "m",
+        "serving.engine": "vllm",
+        "serving.pipelineParallel": 2,
+    }
+
+
+def test_tgi_reads_no_abbreviations() -> None:
+    engine = _engine("text-generation-launcher --model-id m --num 4")
+    assert _values(engine) == {"model.id": "m", "serving.engine": "tgi"}
+    assert engine.problems == ()

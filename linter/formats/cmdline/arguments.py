@@ -6,10 +6,13 @@ its spellings, whether it takes a value, how that value parses and which normali
 sets: that is data (``linter/formats/data/*.yaml``, each table with its source), read by this
 module the way those parsers read a command line: ``--flag value`` and ``--flag=value``, the
 last occurrence winning; switches, with their negative form (``--no-enforce-eager``) where the
-parser has one; underscores for dashes where the parser accepts them; a value starting with
-``-`` only when it is a negative number. A flag the table does not know is ignored; it is taken
-to consume the next word unless that word starts with ``-``, names a script (``train.py``) or
-the table lists the flag as a switch.
+parser has one; underscores for dashes where the parser accepts them; a unique prefix of a long
+option where the parser takes abbreviations (argparse's default: ``--tensor-parallel 8`` is
+``--tensor-parallel-size 8``; a prefix several known options share is reported, as argparse
+refuses it; a prefix of an option the table does not list reads as an unknown flag); a value
+starting with ``-`` only when it is a negative number. A flag the table does not know is
+ignored; it is taken to consume the next word unless that word starts with ``-``, names a
+script (``train.py``) or the table lists the flag as a switch.
 """
 
 from __future__ import annotations
@@ -104,6 +107,11 @@ class FlagTable(Record):
         description="A word ending so (train.py) is never taken as an unknown flag's value.",
     )
     assignments: bool = Field(False, description="key=value words set the flag named key.")
+    abbreviations: bool = Field(
+        False,
+        description="A unique prefix of a long option names it (argparse's allow_abbrev, its "
+        "default); clap and parsers built with allow_abbrev=False leave this off.",
+    )
     hints: list[Hint] = Field(default_factory=list, description="For flags of type hint.")
 
     _index: dict[str, Flag] = PrivateAttr(default_factory=dict)
@@ -133,6 +141,15 @@ class FlagTable(Record):
                 return flag, True
             return None, False
         return flag, False
+
+    def expansions(self, name: str) -> list[str]:
+        """The known long options (flags and switches) ``name`` abbreviates, as argparse matches
+        a prefix; empty when the table takes no abbreviations or ``name`` is a whole option."""
+        key = self.spelling(name)
+        known = sorted({*self._index, *self._switches})
+        if not self.abbreviations or not key.startswith("--") or key in known:
+            return []
+        return [option for option in known if option.startswith("--") and option.startswith(key)]
 
     def is_switch(self, name: str) -> bool:
         key = self.spelling(name)
@@ -258,12 +275,18 @@ def _option(
 ) -> int:
     """Read the option ``word`` (the words from ``index`` on follow it); the next index."""
     name, equals, inline = word.text.partition("=")
-    flag, negated = table.lookup(name)
+    options = table.expansions(name)
+    if len(options) > 1:
+        message = f"{table.title} {name} is ambiguous: it could be " + ", ".join(options)
+        out.problems.append(ArgProblem(message, name, word))
+    option = options[0] if len(options) == 1 else name
+    flag, negated = table.lookup(option)
     following = words[index] if index < len(words) else None
     takes_following = following is not None and _is_value(following.text)
     if flag is None:
         script = following is not None and following.text.endswith(tuple(table.script_suffixes))
-        return index + (not equals and not table.is_switch(name) and takes_following and not script)
+        switch = table.is_switch(option)
+        return index + (not equals and not switch and takes_following and not script)
     if flag.type == "switch":
         if equals:
             out.problems.append(ArgProblem(f"{table.title} {name} takes no value", name, word))
