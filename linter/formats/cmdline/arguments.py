@@ -110,7 +110,9 @@ class FlagTable(Record):
     abbreviations: bool = Field(
         False,
         description="A unique prefix of a long option names it (argparse's allow_abbrev, its "
-        "default); clap and parsers built with allow_abbrev=False leave this off.",
+        "default); clap and parsers built with allow_abbrev=False leave this off. Uniqueness is "
+        "judged among the table's options: a prefix the program finds ambiguous with an option "
+        "the table omits is read as the listed one.",
     )
     hints: list[Hint] = Field(default_factory=list, description="For flags of type hint.")
 
