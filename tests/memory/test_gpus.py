@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from linter.catalog.instances import service_of
 from linter.memory import resolve_gpu, resolve_instance, smallest_fitting_gpu
 from linter.memory.right_sizing import gpu_with_memory
 from linter.memory.units import GIB, MIB
@@ -69,6 +70,24 @@ def test_instance_resolution() -> None:
     assert nc is not None and nc.gpu.name == "H100-NVL" and nc.provider == "azure"
     nv = resolve_instance("Standard_NV6ads_A10_v5")
     assert nv is not None and nv.gpu_count == pytest.approx(1 / 6, abs=1e-3)
+
+
+def test_sagemaker_instance_is_its_ec2_hardware() -> None:
+    """``ml.g5.8xlarge`` (SageMaker, HyperPod node labels) is the g5.8xlarge's GPU, from the
+    catalogue's service prefixes; the prefix alone names no hardware."""
+    sagemaker = resolve_instance("ml.g5.8xlarge")
+    assert sagemaker is not None
+    assert (sagemaker.provider, sagemaker.family, sagemaker.gpu.name, sagemaker.gpu_count) == (
+        "aws",
+        "g5",
+        "A10G",
+        1,
+    )
+    assert sagemaker == resolve_instance("g5.8xlarge")
+    assert resolve_instance("ml.g5.8xlarge", provider="gcp") is None
+    assert resolve_instance("ml.p6e-gb200.36xlarge") is None
+    assert service_of("ml.g5.8xlarge") is not None
+    assert service_of("g5.8xlarge") is None
 
 
 def test_instance_unknown_or_wrong_provider() -> None:

@@ -118,6 +118,9 @@ def test_unpriced_types_and_providers_are_none() -> None:
     assert instance_price("aws", "z9.huge", "us-east-1") is None
     assert instance_price("gcp", "g5.xlarge", "us-east-1") is None
     assert instance_price("aws", "g5.xlarge", "us-east-1", accelerator="H100") is None
+    # SageMaker bills its ml.* instances at its own rates: the EC2 row is not their price
+    assert instance_price("aws", "g5.8xlarge", "us-east-1") is not None
+    assert instance_price("aws", "ml.g5.8xlarge", "us-east-1") is None
 
 
 def test_monthly_cost_is_nodes_times_replicas_times_hours() -> None:

@@ -86,6 +86,16 @@ def test_aws_hpc_has_no_spot_bucket() -> None:
     assert key.code == "L-F7808C92"
 
 
+def test_sagemaker_instance_draws_no_ec2_bucket() -> None:
+    """SageMaker's ml.* types have the service's own quotas (ml.p4d.24xlarge for endpoint
+    usage), not the EC2 vCPU buckets: the prefix 'ml' must not match the Standard bucket."""
+    for capacity in ("on-demand", "spot"):
+        assert (
+            quota_for("aws", "us-east-1", instance_type="ml.p5.48xlarge", capacity=capacity) == []
+        )
+        assert quota_for("aws", "us-east-1", instance_type="ml.m5.large", capacity=capacity) == []
+
+
 def test_aws_needs_region_and_family() -> None:
     assert quota_for("aws", None, instance_type="p5.48xlarge", capacity="on-demand") == []
     assert quota_for("aws", "us-east-1", capacity="on-demand") == []
