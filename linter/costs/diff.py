@@ -89,17 +89,25 @@ class CostDiff:
         return [c for c in self.changes if c.delta is None]
 
     @property
-    def before(self) -> float:
-        """What the compared workloads cost at the base (cents, like every amount)."""
-        return round(sum(c.before or 0.0 for c in self.changes if c.delta is not None), 2)
+    def before(self) -> float | None:
+        """What the compared workloads cost at the base (cents, like every amount); None when
+        no workload could be compared: an unknown cost is not zero."""
+        compared = self.compared
+        if not compared:
+            return None
+        return round(sum(c.before or 0.0 for c in compared), 2)
 
     @property
-    def after(self) -> float:
-        return round(sum(c.after or 0.0 for c in self.changes if c.delta is not None), 2)
+    def after(self) -> float | None:
+        compared = self.compared
+        if not compared:
+            return None
+        return round(sum(c.after or 0.0 for c in compared), 2)
 
     @property
-    def delta(self) -> float:
-        return round(self.after - self.before, 2)
+    def delta(self) -> float | None:
+        before, after = self.before, self.after
+        return None if before is None or after is None else round(after - before, 2)
 
 
 def _side(workload: WorkloadCost | None) -> float | None:

@@ -57,8 +57,9 @@ class Estimate:
 def estimate(sources: Iterable[Source], config: LoadedConfig) -> Estimate:
     """Read ``sources`` like a lint run (the configuration's assumptions included), then cost
     every workload, with the organisation's default residency for the managed-API
-    comparison."""
-    from linter.facts.cost import compute
+    comparison. A workload that names its GPUs but no instance type is priced as the cheapest
+    catalogued instance that holds them (``CostFact.assumed_instance_type``)."""
+    from linter.facts.cost import cost_of
     from linter.facts.subject import Subject
     from linter.run.runner import collect_sources
 
@@ -77,7 +78,11 @@ def estimate(sources: Iterable[Source], config: LoadedConfig) -> Estimate:
                 manifest.name,
                 manifest.format,
                 manifest.model,
-                compute(Subject(manifest, config.config.residency)),
+                cost_of(
+                    Subject(manifest, config.config.residency),
+                    compare=True,
+                    assume_instance=True,
+                ),
             )
         )
     return out

@@ -17,6 +17,8 @@ from linter.pricing.budgets import BudgetFigures
 from linter.wording import listing, money, money_per_hour, plural
 
 NONE = "—"
+#: A monthly amount that cannot be computed (no price, or hours not known): never $0.00.
+UNKNOWN = "unknown"
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,15 @@ def _hours(workload: WorkloadCost) -> str:
 
 
 def _amount(value: float | None) -> str:
-    return NONE if value is None else money(value)
+    return UNKNOWN if value is None else money(value)
+
+
+def _spot(workload: WorkloadCost) -> str:
+    """Unknown without a price; — where the catalogue's spot price is not a market price."""
+    cost = workload.cost
+    if cost.spot_monthly is None and cost.on_demand_monthly is not None:
+        return NONE
+    return _amount(cost.spot_monthly)
 
 
 def _api(workload: WorkloadCost) -> str:
@@ -64,9 +74,18 @@ def _gpus(value: float | None) -> str:
     return NONE if value is None else f"{value:g}"
 
 
-def _sum(values: Sequence[float | None]) -> float:
-    """The known amounts added up, in cents."""
-    return round(sum(value for value in values if value is not None), 2)
+def _sum(values: Sequence[float | None]) -> float | None:
+    """The known amounts added up, in cents; None when none is known (unknown is not zero)."""
+    known = [value for value in values if value is not None]
+    return round(sum(known), 2) if known else None
+
+
+def _total(values: Sequence[float | None]) -> str:
+    """A total cell: the known amounts' sum, ``+ unknown`` when some are not known."""
+    total = _sum(values)
+    if total is None:
+        return UNKNOWN if values else money(0)
+    return money(total) + (f" + {UNKNOWN}" if None in values else "")
 
 
 COST_HEADERS = (
@@ -91,10 +110,10 @@ def _cost_row(workload: WorkloadCost) -> tuple[str, ...]:
         cost.capacity,
         _gpus(cost.gpus),
         _hours(workload),
-        NONE if cost.per_hour is None else money_per_hour(cost.per_hour),
+        UNKNOWN if cost.per_hour is None else money_per_hour(cost.per_hour),
         _amount(cost.monthly),
         _amount(cost.on_demand_monthly),
-        _amount(cost.spot_monthly),
+        _spot(workload),
         _api(workload),
     )
 
@@ -105,6 +124,11 @@ def _notes(workload: WorkloadCost) -> list[str]:
     notes = []
     if cost.unpriced:
         notes.append(f"no price: {cost.unpriced}")
+    if cost.assumed_instance_type is not None:
+        notes.append(
+            f"no instance type declared: priced as {cost.assumed_instance_type}, the cheapest "
+            "catalogued instance that holds its GPUs (a lower bound)"
+        )
     if cost.hours_basis not in ("declared", "always-on"):
         notes.append(f"hours: {cost.hours_text}")
     if cost.price_region and cost.price_region != workload.workload.spec.resources.region:
@@ -172,8 +196,19 @@ def budget_data(figures: Sequence[BudgetFigures]) -> list[dict[str, Any]]:
     ]
 
 
+def _monthly_summary(monthly: float | None, known: int, unknown: Sequence[str]) -> str:
+    """``$1,583.04 a month``; with unknown costs, how many the figure covers and how many it
+    does not: ``$734.38 a month for 1 of them, 1 unknown``."""
+    if not unknown:
+        return f"{money(monthly or 0)} a month"
+    if monthly is None:
+        return f"monthly cost unknown ({len(unknown)} without a price or hours)"
+    return f"{money(monthly)} a month for {known} of them, {len(unknown)} unknown"
+
+
 def cost_view(estimate: Estimate, as_of: str, budgets: Sequence[BudgetFigures]) -> View:
-    """``gpulint cost``: a row per workload, totals, and what the figures rest on."""
+    """``gpulint cost``: a row per workload, totals, and what the figures rest on. An unknown
+    monthly cost is shown as unknown and left out of the sums, which say so."""
     workloads = estimate.workloads
     costs = [w.cost for w in workloads]
     gpus = _sum([c.gpus for c in costs])
@@ -189,9 +224,9 @@ def cost_view(estimate: Estimate, as_of: str, budgets: Sequence[BudgetFigures]) 
         _gpus(gpus),
         "",
         "",
-        money(monthly),
-        money(on_demand),
-        money(spot),
+        _total([c.monthly for c in costs]),
+        _total([c.on_demand_monthly for c in costs]),
+        _total([c.spot_monthly for c in costs]),
         "",
     )
     table = Table(
@@ -203,11 +238,11 @@ def cost_view(estimate: Estimate, as_of: str, budgets: Sequence[BudgetFigures]) 
     notes = [note for w in workloads for note in _notes(w)]
     notes += _caveats(workloads)
     if unpriced:
-        notes.append(f"totals leave out {listing(unpriced)}: no monthly cost (see above)")
+        notes.append(f"totals leave out {listing(unpriced)}: monthly cost unknown (see above)")
     notes += budget_lines(budgets)
     notes += _problems(estimate)
     notes.append(_prices(as_of, workloads))
-    summary = f"{words}: {money(monthly)} a month"
+    summary = f"{words}: {_monthly_summary(monthly, len(workloads) - len(unpriced), unpriced)}"
     data = {
         "asOf": as_of,
         "currency": "USD",
@@ -247,8 +282,29 @@ def _diff_row(change: Change) -> tuple[str, ...]:
         describe(change),
         _amount(change.before),
         _amount(change.after),
-        NONE if change.delta is None else money(change.delta, signed=True),
+        UNKNOWN if change.delta is None else money(change.delta, signed=True),
     )
+
+
+def _signed(amount: float | None) -> str:
+    return UNKNOWN if amount is None else money(amount, signed=True)
+
+
+def _diff_summary(cost_diff: CostDiff) -> str:
+    """``+$734.38 a month ($1,583.04 → $2,317.42) over 2 workloads compared``, and how many
+    workloads the figures leave out because their cost is unknown on either side."""
+    compared, uncompared = len(cost_diff.compared), len(cost_diff.uncompared)
+    unknown = f"{plural(uncompared, 'workload')} with an unknown cost"
+    before, after = cost_diff.before, cost_diff.after
+    if before is None or after is None:
+        if uncompared:
+            return f"cost change unknown: {unknown}, none compared"
+        return "no workloads to compare"
+    figures = (
+        f"{_signed(cost_diff.delta)} a month ({money(before)} → {money(after)}) over "
+        f"{plural(compared, 'workload')} compared"
+    )
+    return f"{figures}; {unknown} not counted" if uncompared else figures
 
 
 def diff_view(
@@ -262,15 +318,15 @@ def diff_view(
         "Total",
         plural(len(compared), "workload"),
         "",
-        money(cost_diff.before),
-        money(cost_diff.after),
-        money(cost_diff.delta, signed=True),
+        _amount(cost_diff.before),
+        _amount(cost_diff.after),
+        _signed(cost_diff.delta),
     )
     table = Table(
         DIFF_HEADERS,
         (False, False, False, True, True, True),
-        tuple(_diff_row(c) for c in moved),
-        total,
+        tuple(_diff_row(c) for c in [*moved, *cost_diff.uncompared]),
+        total if cost_diff.changes else None,
     )
     notes = []
     if unchanged:
@@ -289,18 +345,15 @@ def diff_view(
     notes += budget_lines(budgets)
     notes += _problems(head)
     notes.append(_prices(as_of, [c.workload for c in cost_diff.changes]))
-    delta = cost_diff.delta
-    summary = (
-        f"{money(delta, signed=True)} a month ({money(cost_diff.before)} → "
-        f"{money(cost_diff.after)}) over {plural(len(compared), 'workload')} compared"
-    )
     data = {
         "asOf": as_of,
         "currency": "USD",
         "base": cost_diff.base,
-        "before": round(cost_diff.before, 2),
-        "after": round(cost_diff.after, 2),
-        "delta": round(delta, 2),
+        "before": cost_diff.before,
+        "after": cost_diff.after,
+        "delta": cost_diff.delta,
+        "compared": len(compared),
+        "unknown": len(cost_diff.uncompared),
         "changes": [
             {
                 "status": c.status,
@@ -318,4 +371,5 @@ def diff_view(
         ],
         "budgets": budget_data(budgets),
     }
-    return View(f"gpulint cost change against {cost_diff.base}", summary, [table], notes, data)
+    title = f"gpulint cost change against {cost_diff.base}"
+    return View(title, _diff_summary(cost_diff), [table], notes, data)

@@ -116,6 +116,11 @@ class CostFact(Fact):
         description="At the declared capacity with maxReplicas replicas; null without it."
     )
     unpriced: str | None = Field(description="Why there is no price; null when there is one.")
+    assumed_instance_type: str | None = Field(
+        description="The instance type priced when the workload names its GPUs but no instance "
+        "type: the cheapest catalogued one that holds them (price_note says where). Only "
+        "`gpulint cost` assumes one; null in rules and when an instance type is declared."
+    )
     managed_api: ManagedApi | None = Field(
         description="Inference of a model a managed API also serves; null otherwise."
     )
@@ -224,10 +229,12 @@ def compute(subject: Subject) -> CostFact:
     return cost_of(subject, compare=True)
 
 
-def cost_of(subject: Subject, *, compare: bool) -> CostFact:
+def cost_of(subject: Subject, *, compare: bool, assume_instance: bool = False) -> CostFact:
     """The fact; with ``compare``, the managed API comparison too (budgets need only the
-    monthly figure)."""
-    from linter.pricing import instance_price, running_hours
+    monthly figure). With ``assume_instance`` (``gpulint cost``), a workload that names its GPUs
+    but no instance type is priced as the cheapest catalogued instance that holds them: a lower
+    bound a report can show and say so, where a rule would speak of a price nobody declared."""
+    from linter.pricing import cheapest_instance_with_gpus, instance_price, running_hours
 
     workload = subject.workload
     resources = workload.spec.resources
@@ -240,6 +247,18 @@ def cost_of(subject: Subject, *, compare: bool) -> CostFact:
             resources.provider, resources.instance_type, resources.region, accelerator
         )
     gpus_per_node = subject.placement.gpus_per_node
+    assumed = None
+    if (
+        assume_instance
+        and price is None
+        and not resources.instance_type
+        and accelerator
+        and gpus_per_node
+    ):
+        price = cheapest_instance_with_gpus(
+            accelerator, gpus_per_node, resources.provider, resources.region
+        )
+        assumed = None if price is None else f"{price.provider} {price.instance_type}"
     if gpus_per_node is None and price is not None:
         gpus_per_node = price.accelerator_count
     gpus = None if gpus_per_node is None else gpus_per_node * resources.nodes * priced_replicas
@@ -276,6 +295,7 @@ def cost_of(subject: Subject, *, compare: bool) -> CostFact:
         spot_monthly=month(priced.spot),
         max_monthly=month(priced.at_max_replicas),
         unpriced=None if price is not None else _unpriced(subject),
+        assumed_instance_type=assumed,
         managed_api=_managed_api(subject, per_month, priced_replicas) if compare else None,
     )
 

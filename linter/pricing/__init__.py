@@ -23,7 +23,13 @@ from linter.pricing.compare import (
     compare_self_hosting,
 )
 from linter.pricing.hours import HoursBasis, RunningHours, running_hours
-from linter.pricing.instances import InstancePrice, SpotSaving, instance_price, spot_saving
+from linter.pricing.instances import (
+    InstancePrice,
+    SpotSaving,
+    cheapest_instance_with_gpus,
+    instance_price,
+    spot_saving,
+)
 from linter.pricing.monthly import (
     Capacity,
     MonthlyCost,
@@ -50,6 +56,7 @@ __all__ = [
     "allowed_offerings",
     "assumed_input_share",
     "break_even",
+    "cheapest_instance_with_gpus",
     "compare_self_hosting",
     "default_hours_per_month",
     "fleet_per_hour",

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from linter.catalog import regions
-from linter.catalog.prices import InstancePriceRow, flag, instance_rows
+from linter.catalog.gpus import resolve_gpu
+from linter.catalog.prices import InstancePriceRow, flag, instance_rows, prices
 from linter.catalog.regions import Region
 from linter.catalog.spelling import name_key
 
@@ -145,6 +146,41 @@ def instance_price(
     exact = [row for row in rows if name_key(row.region) in wanted]
     if exact:
         return _price(exact[0], "region", region)
+    row, basis = _nearest(rows, home)
+    return _price(row, basis, region)
+
+
+@functools.lru_cache(maxsize=1024)
+def cheapest_instance_with_gpus(
+    gpu: str, gpus_per_node: float, provider: str | None, region: str | None
+) -> InstancePrice | None:
+    """The cheapest catalogued instance (on-demand) that holds ``gpus_per_node`` GPUs of the
+    ``gpu`` type, of ``provider`` when one is given: what a workload that names its GPUs but no
+    instance type costs at least. In ``region`` when it has one priced there, else the nearest
+    priced region as :func:`instance_price` finds it (``basis``). None when no catalogued
+    instance of that GPU type holds that many."""
+    wanted = resolve_gpu(gpu)
+    if wanted is None:
+        return None
+    rows = [
+        row
+        for row in prices().instances
+        if row.on_demand_per_hour is not None
+        and row.accelerator_count >= gpus_per_node
+        and (provider is None or name_key(row.provider) == name_key(provider))
+        and (spec := resolve_gpu(row.accelerator)) is not None
+        and spec.name == wanted.name
+    ]
+    if not rows:
+        return None
+    if region is None:
+        return _price(_cheapest(rows), "no-region-given", None)
+    clouds = [provider] if provider is not None else sorted({row.provider for row in rows})
+    home = next((found for c in clouds if (found := regions.region(c, region))), None)
+    wanted_regions = {name_key(region)} | ({name_key(home.region)} if home else set())
+    exact = [row for row in rows if name_key(row.region) in wanted_regions]
+    if exact:
+        return _price(_cheapest(exact), "region", region)
     row, basis = _nearest(rows, home)
     return _price(row, basis, region)
 

@@ -193,8 +193,8 @@ def test_a_file_that_is_broken_now_or_unreadable_then_is_not_compared(repo: Path
     ]
     result = run_cli("cost", "--diff", "HEAD~1", "deploy")
     assert result.out.splitlines()[0] == (
-        f"gpulint cost change against HEAD~1 ({short(repo)}): $0.00 a month ($0.00 → $0.00) over "
-        "0 workloads compared"
+        f"gpulint cost change against HEAD~1 ({short(repo)}): cost change unknown: 2 workloads "
+        "with an unknown cost, none compared"
     )
 
 
@@ -303,19 +303,156 @@ def test_a_monthly_breach_fails_check_without_a_base(repo: Path) -> None:
 def test_what_cannot_be_costed_is_said(repo: Path) -> None:
     write(repo / "deploy/bad.yaml", service("bad").replace("replicas: 2", "replicas: two"))
     write(
-        repo / "deploy/gpu-only.yaml",
-        service("gpu-only").replace(
-            "{provider: aws, region: us-east-1, instanceType: g5.xlarge}",
-            "{accelerator: {type: L4}}",
+        repo / "deploy/nothing.yaml",
+        service("nothing").replace(
+            "{provider: aws, region: us-east-1, instanceType: g5.xlarge}", "{region: us-east-1}"
         ),
     )
-    notes = run_cli("cost", "deploy").out.splitlines()[-5:-1]
-    assert notes == [
-        "  gpu-only (deploy/gpu-only.yaml:4): no price: no spec.resources.provider or "
+    lines = run_cli("cost", "deploy").out.splitlines()
+    assert lines[0] == ("gpulint cost: 3 workloads: $1,583.04 a month for 2 of them, 1 unknown")
+    assert lines[4].split() == (
+        [
+            "nothing",
+            "deploy/nothing.yaml:4",
+            "on-demand",
+            "—",
+            "730",
+            "unknown",
+            "unknown",
+            "unknown",
+            "unknown",
+            "—",
+        ]
+    )
+    assert lines[7].split() == (
+        [
+            "Total",
+            "3",
+            "workloads",
+            "6",
+            "$1,583.04",
+            "+",
+            "unknown",
+            "$1,809.08",
+            "+",
+            "unknown",
+            "$784.57",
+            "+",
+            "unknown",
+        ]
+    )
+    assert lines[-5:-1] == [
+        "  nothing (deploy/nothing.yaml:4): no price: no spec.resources.provider or "
         "spec.resources.instanceType declared: the catalogue prices instance types",
         "  finetune (deploy/train.yaml:4): hours: at most 60 hours a month: one run of "
         "spec.lifecycle.maxRuntimeHours",
-        "  totals leave out gpu-only: no monthly cost (see above)",
+        "  totals leave out nothing: monthly cost unknown (see above)",
         "  not costed: deploy/bad.yaml:8: spec.serving.replicas: Input should be a valid integer "
         "(got 'two') (gpulint check reports it)",
     ]
+    data = json.loads(run_cli("cost", "--format", "json", "deploy/nothing.yaml").out)
+    assert data["totals"] == {
+        "gpus": None,
+        "monthly": None,
+        "onDemandMonthly": None,
+        "spotMonthly": None,
+        "withoutMonthly": ["nothing"],
+    }
+    only = run_cli("cost", "deploy/nothing.yaml").out.splitlines()
+    assert only[0] == "gpulint cost: 1 workload: monthly cost unknown (1 without a price or hours)"
+
+
+def test_a_workload_naming_its_gpus_but_no_instance_is_priced_at_the_cheapest_that_holds_them(
+    repo: Path,
+) -> None:
+    """Issue 30: four H100s and no instance type were $0.00; they are the cheapest catalogued
+    instance with four H100s (GCP a3-highgpu-4g, $21.53307/h in us-central1), and it says so."""
+    write(
+        repo / "deploy/h100.yaml",
+        service("h100")
+        .replace(
+            "{provider: aws, region: us-east-1, instanceType: g5.xlarge}",
+            "{accelerator: {type: H100, count: 4}}",
+        )
+        .replace("replicas: 2", "replicas: 1"),
+    )
+    lines = run_cli("cost", "deploy/h100.yaml").out.splitlines()
+    assert lines[0] == "gpulint cost: 1 workload: $15,719.14 a month"
+    assert lines[3].split() == (
+        [
+            "h100",
+            "deploy/h100.yaml:4",
+            "on-demand",
+            "4",
+            "730",
+            "$21.5331",
+            "$15,719.14",
+            "$15,719.14",
+            "$9,326.94",
+            "—",
+        ]
+    )
+    assert lines[7] == (
+        "  h100 (deploy/h100.yaml:4): no instance type declared: priced as gcp a3-highgpu-4g, "
+        "the cheapest catalogued instance that holds its GPUs (a lower bound); prices: "
+        "us-central1 catalogue prices (no region given; us-central1 is the cheapest priced "
+        "region), source skypilot-catalog-v8-gcp"
+    )
+    data = json.loads(run_cli("cost", "--format", "json", "deploy/h100.yaml").out)
+    cost = data["workloads"][0]["cost"]
+    assert (cost["assumedInstanceType"], cost["monthly"], cost["unpriced"]) == (
+        "gcp a3-highgpu-4g",
+        15719.14,
+        None,
+    )
+    # a lint run speaks only of declared prices: no spot saving claimed for an assumed instance
+    (facts,) = json.loads(run_cli("facts", "deploy/h100.yaml").out)
+    assert (facts["facts"]["cost"]["assumedInstanceType"], facts["facts"]["cost"]["monthly"]) == (
+        None,
+        None,
+    )
+
+
+def test_a_diff_counts_only_known_costs_and_says_how_many_are_unknown(repo: Path) -> None:
+    """Issue 30: a workload without a price was summed as $0.00 ("$0.00 → $0.00 over 0
+    workloads compared"); it is unknown, shown as such and left out of the figures."""
+    unpriced = service("nothing").replace(
+        "{provider: aws, region: us-east-1, instanceType: g5.xlarge}", "{region: us-east-1}"
+    )
+    write(repo / "deploy/nothing.yaml", unpriced)
+    commit(repo, "an unpriced service")
+    write(repo / "deploy/nothing.yaml", unpriced.replace("replicas: 2", "replicas: 4"))
+    write(repo / "deploy/chat.yaml", service("chat", replicas=3))
+    result = run_cli("cost", "--diff", "HEAD", "deploy")
+    head = short(repo, "HEAD")
+    assert result.out.splitlines()[:6] == [
+        f"gpulint cost change against HEAD ({head}): +$734.38 a month ($1,583.04 → $2,317.42) "
+        "over 2 workloads compared; 1 workload with an unknown cost not counted",
+        "",
+        "Workload  File                 Change             Before      After     Delta",
+        "chat      deploy/chat.yaml     replicas 2 → 3  $1,468.76  $2,203.14  +$734.38",
+        "nothing   deploy/nothing.yaml  replicas 2 → 4    unknown    unknown   unknown",
+        "-----------------------------------------------------------------------------",
+    ]
+    data = json.loads(run_cli("cost", "--diff", "HEAD", "--format", "json", "deploy").out)
+    assert (data["before"], data["after"], data["delta"], data["compared"], data["unknown"]) == (
+        1583.04,
+        2317.42,
+        734.38,
+        2,
+        1,
+    )
+    only = run_cli("cost", "--diff", "HEAD", "--format", "markdown", "deploy/nothing.yaml")
+    assert only.out.splitlines()[2] == (
+        "**cost change unknown: 1 workload with an unknown cost, none compared**"
+    )
+    data = json.loads(
+        run_cli("cost", "--diff", "HEAD", "--format", "json", "deploy/nothing.yaml").out
+    )
+    assert (data["before"], data["after"], data["delta"], data["compared"], data["unknown"]) == (
+        None,
+        None,
+        None,
+        0,
+        1,
+    )

@@ -139,3 +139,31 @@ def test_monthly_spot_cost_is_never_a_placeholder() -> None:
     assert price is not None
     cost = monthly_cost(price, nodes=1, replicas=1, hours_per_month=730)
     assert (cost.on_demand, cost.spot) == (pytest.approx(3788.7, abs=1e-9), None)
+
+
+def test_the_cheapest_instance_holding_a_workloads_gpus() -> None:
+    """A workload naming four H100s and no instance type (issue 30): the cheapest catalogued
+    instance with at least four, in its region when priced there, else the nearest."""
+    from linter.pricing import cheapest_instance_with_gpus
+
+    anywhere = cheapest_instance_with_gpus("NVIDIA-H100-80GB-HBM3", 4, None, None)
+    assert anywhere is not None
+    assert (anywhere.provider, anywhere.instance_type, anywhere.region, anywhere.basis) == (
+        "gcp",
+        "a3-highgpu-4g",
+        "us-central1",
+        "no-region-given",
+    )
+    assert anywhere.on_demand_per_hour == 21.53307
+    on_aws = cheapest_instance_with_gpus("H100", 4, "aws", "us-east-1")
+    assert on_aws is not None
+    assert (on_aws.instance_type, on_aws.accelerator_count, on_aws.on_demand_per_hour) == (
+        "p5.48xlarge",
+        8.0,
+        55.04,
+    )
+    near = cheapest_instance_with_gpus("H100", 4, "aws", "eu-west-1")
+    assert near is not None
+    assert (near.region, near.basis) == ("eu-north-1", "same-jurisdiction")
+    assert cheapest_instance_with_gpus("H100", 16, None, None) is None
+    assert cheapest_instance_with_gpus("no-such-gpu", 1, None, None) is None
