@@ -142,6 +142,8 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Exit 1 when a sized workload does not fit (DOES NOT FIT), as ``check`` does on an error;
+    ``--from-log`` compares and exits 0."""
     from linter.commands import memory_view
 
     if args.from_log:
@@ -164,4 +166,5 @@ def run(args: argparse.Namespace) -> int:
             {k: printable(v) if isinstance(v, str) else v for k, v in r.items()} for r in reports
         ]
         print("\n\n".join(memory_view.render_text(report) for report in shown))
-    return 0
+    # as check does: a workload that does not fit is a failure a script can see
+    return 1 if any(report.get("fits") is False for report in reports) else 0

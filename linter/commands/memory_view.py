@@ -193,7 +193,12 @@ def from_log(args: argparse.Namespace) -> str:
             f"{args.from_log}: model {model!r} is not in the catalogue; give --model or "
             "--model-config"
         )
-    if not (args.gpu or args.instance_type) and log.gpu:
+    if not (args.gpu or args.instance_type):
+        if not log.gpu:
+            raise UsageError(
+                f"{args.from_log}: the log does not name its GPU (no 'GPU 0: ...' line); "
+                "give --gpu or --instance-type"
+            )
         args.gpu = log.gpu
     gpu, _ = _gpu(args)
     settings = replace(
@@ -300,6 +305,9 @@ def report(estimate: Any, label: str, gpu: Any, mode: str) -> dict[str, Any]:
         "model": label,
         "mode": mode,
         "gpu_memory_bytes": gpu.memory_bytes,
+        # what PyTorch can allocate: the total gpuMemoryUtilization multiplies, shown as the
+        # GPU's memory here, in the memory fact and in rule messages alike
+        "gpu_usable_bytes": gpu.usable_bytes,
         **estimate.as_dict(),
     }
 
@@ -376,7 +384,7 @@ def render_text(data: dict[str, Any]) -> str:
     lines += [
         f"    {'required':<12}{required / GIB:>9.2f} GiB per GPU",
         f"    {'usable':<12}{available / GIB:>9.2f} GiB per GPU "
-        f"(of {data['gpu_memory_bytes'] / GIB:.2f} GiB{kept})",
+        f"(of {data['gpu_usable_bytes'] / GIB:.2f} GiB{kept})",
         "",
         "  " + bar(segments, available) + f" {100 * required / available:.0f}% of usable",
         "",

@@ -51,6 +51,10 @@ def run(args: argparse.Namespace) -> int:
         rulebook = Rulebook([*builtin, *rules])
         for rule in rules:
             cases.extend(run_rule(rule, rulebook, folder / "tests"))
+        if not cases:
+            # as pytest exits non-zero when it collects nothing: a folder with nothing to test
+            # is a mistake (a wrong path, a renamed folder), never a silent pass
+            raise UsageError(f"{folder}: no rule files to test (*.yaml or *.yml directly in it)")
         suites[folder.as_posix()] = cases
     report = _junit(suites) if args.format == "junit" else _text(suites)
     if args.output:

@@ -148,9 +148,12 @@ class MemoryFact(MemoryRecord):
     gpus: int | None = Field(description="GPUs of one replica (TP x PP, or training world size).")
     required_gib: float | None = Field(description="Needed per GPU.")
     available_gib: float | None = Field(description="Usable per GPU (x gpuMemoryUtilization).")
-    total_gib: float | None = Field(description="Memory of one GPU.")
+    total_gib: float | None = Field(
+        description="Memory of one GPU as PyTorch sees it (torch.cuda.mem_get_info's total, the "
+        "memory gpuMemoryUtilization multiplies; below the nvidia-smi total)."
+    )
     fits: bool | None
-    used_percent: float | None = Field(description="Required as a percentage of the GPU.")
+    used_percent: float | None = Field(description="Required as a percentage of totalGiB.")
     headroom_percent: float | None = Field(
         description="Memory left, in percent: serving with a known KV cache, of the KV pool once "
         "the sized batch is held at full context (what an estimate error would eat first: vLLM "
@@ -211,9 +214,9 @@ def compute(subject: Subject) -> MemoryFact:
         gpus=estimate.gpus * estimate.pipeline_parallel if inference else estimate.world_size,
         required_gib=_gib(estimate.required_bytes),
         available_gib=_gib(estimate.available_bytes),
-        total_gib=_gib(where.gpu.memory_bytes),
+        total_gib=_gib(where.gpu.usable_bytes),
         fits=estimate.fits,
-        used_percent=percent(estimate.required_bytes / where.gpu.memory_bytes),
+        used_percent=percent(estimate.required_bytes / where.gpu.usable_bytes),
         headroom_percent=percent(_headroom(estimate, inference)),
         smaller_gpu=_smaller_gpu(estimate.required_bytes, where),
         inference=_inference_fact(sizing, subject) if inference else None,

@@ -98,8 +98,24 @@ def test_text_shows_sizes_and_aliases() -> None:
 @pytest.mark.parametrize(("model_id", "name"), NAMES)
 def test_memory_accepts_every_id_and_alias(model_id: str, name: str) -> None:
     result = run_cli("memory", "--model", name, "--gpu", "H200", "--count", "8", "--format", "json")
-    assert result.code == 0, result.err
     report = json.loads(result.out)
+    # sized either way: exit 1 only says it does not fit (Kimi K2's 1T parameters on 8 x H200)
+    assert result.code == (0 if report["fits"] else 1), result.err
     arch = architecture_from_catalogue(model_id)
     assert arch is not None
     assert (report["model"], report["parameters"]) == (name, arch.parameters)
+
+
+def test_gl003_points_at_the_command_that_lists_the_models() -> None:
+    """GL003's fix names a command, and that command prints every catalogued id."""
+    import re
+
+    from conftest import REPO
+
+    fix = (REPO / "rules" / "GL003.yaml").read_text(encoding="utf-8")
+    (command,) = re.findall(r"`gpulint ([a-z -]+)`", fix)
+    assert command == "models"
+    result = run_cli(*command.split())
+    assert result.code == 0, result.err
+    for record in RECORDS:
+        assert record.id in result.out

@@ -13,8 +13,10 @@ GIB = 1 << 30
 
 def memory_json(*args: str) -> dict:  # type: ignore[type-arg]
     result = run_cli("memory", *args, "--format", "json")
-    assert result.code == 0, result.err
-    return json.loads(result.out)  # type: ignore[no-any-return]
+    data = json.loads(result.out)
+    fits = [entry.get("fits") for entry in (data if isinstance(data, list) else [data])]
+    assert result.code == (1 if False in fits else 0), result.err
+    return data  # type: ignore[no-any-return]
 
 
 def test_fits_at_batch_1_not_at_batch_16() -> None:
@@ -236,6 +238,21 @@ def test_from_log_prints_prediction_beside_measurement(tmp_path: Path) -> None:
     assert "      non_kv_delta_bytes: -1387786162" in lines
 
 
+def test_from_log_reads_the_gpu_the_log_names_or_asks_for_it(tmp_path: Path) -> None:
+    log = tmp_path / "vllm.log"
+    log.write_text(LOG, encoding="utf-8")
+    unnamed = run_cli("memory", "--from-log", str(log))
+    assert (unnamed.code, unnamed.out) == (2, "")
+    assert unnamed.err == (
+        f"gpulint: error: {log}: the log does not name its GPU (no 'GPU 0: ...' line); "
+        "give --gpu or --instance-type\n"
+    )
+    log.write_text("INFO GPU 0: NVIDIA A100-SXM4-80GB (UUID: GPU-1)\n" + LOG, encoding="utf-8")
+    named = run_cli("memory", "--from-log", str(log))
+    assert named.code == 0, named.err
+    assert named.out.splitlines()[0] == "openai/gpt-oss-20b on 1 x A100-80GB, max_model_len 131072"
+
+
 def test_calibration_file_corrects_the_estimate(tmp_path: Path) -> None:
     calibration = tmp_path / "calibration.yaml"
     calibration.write_text(
@@ -316,5 +333,33 @@ def test_readme_memory_example_is_real_output() -> None:
         command, shown = block.split("\n", 1)
         assert command.startswith("$ gpulint memory ")
         result = run_cli(*command.removeprefix("$ gpulint ").split())
-        assert result.code == 0, result.err
+        assert result.code == 1, result.err  # both examples show DOES NOT FIT
         assert result.out == shown
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (("--model", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--context", "8192"), 0),
+        (("--model", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "L4"), 1),
+        (("--model", "Qwen/Qwen3-30B-A3B", "--gpu", "H200", "--method", "lora"), 1),
+        (("--model", "Qwen/Qwen2.5-7B", "--gpu", "H200", "--method", "lora"), 0),
+    ],
+)
+def test_does_not_fit_exits_1_as_check_does(args: tuple[str, ...], code: int) -> None:
+    for form in ((), ("--format", "json")):
+        result = run_cli("memory", *args, *form)
+        assert result.code == code, result.err
+        assert ("DOES NOT FIT" in result.out or '"fits": false' in result.out) == (code == 1)
+
+
+def test_a_manifest_that_does_not_fit_exits_1(tmp_path: Path) -> None:
+    fits = run_cli("memory", str(REPO / "examples" / "inference-chat.yaml"))
+    assert fits.code == 0, fits.err
+    manifest = tmp_path / "big.yaml"
+    text = (REPO / "examples" / "inference-chat.yaml").read_text(encoding="utf-8")
+    assert "maxContextTokens: 8192" in text
+    manifest.write_text(text.replace("maxContextTokens: 8192", "maxContextTokens: 131072"), "utf-8")
+    result = run_cli("memory", str(manifest))
+    assert result.code == 1, result.err
+    assert "DOES NOT FIT" in result.out

@@ -73,3 +73,15 @@ def test_no_folder_is_a_usage_error(tmp_path: Path, monkeypatch: object) -> None
     result = run_cli("test")
     assert result.code == 2
     assert "no rule folders to test" in result.err
+
+
+def test_a_folder_without_rules_is_an_error_not_a_pass(tmp_path: Path) -> None:
+    """As pytest exits non-zero when it collects nothing: an empty folder is a wrong path."""
+    folder = tmp_path / "policies"
+    (folder / "tests").mkdir(parents=True)
+    result = run_cli("test", str(folder))
+    assert result.code == 2
+    assert result.out == ""
+    assert result.err == (
+        f"gpulint: error: {folder}: no rule files to test (*.yaml or *.yml directly in it)\n"
+    )
