@@ -76,6 +76,7 @@ def test_openrlhf_under_deepspeed() -> None:
         "checkpointing.resumeFromLatest": True,
         "fineTuning.loraRank": 16,
         "fineTuning.method": "lora",
+        "fineTuning.sequenceLength": 4096,
     }
     assert launch.settings["checkpointing.enabled"].value_word == Word("-1", 0, 147, 149)
 
@@ -266,6 +267,11 @@ _FIELDS = {
     "fineTuning.method",
     "fineTuning.loraRank",
     "fineTuning.loadIn4bit",
+    "fineTuning.sharding",
+    "fineTuning.microBatchSize",
+    "fineTuning.sequenceLength",
+    "fineTuning.gradientCheckpointing",
+    "fineTuning.gradientAccumulationSteps",
     "checkpointing.uri",
     "checkpointing.enabled",
     "checkpointing.resumeFromLatest",
@@ -288,3 +294,71 @@ def test_the_data_file_is_consistent() -> None:
     assert trainer_table("torchtune").assignments
     with pytest.raises(KeyError):
         trainer_table("megatron")
+
+
+def test_hugging_face_sharding_and_micro_batch() -> None:
+    """HF Trainer's --fsdp is a string of options: full_shard shards everything (fsdp)."""
+    launch = _launch(
+        "torchrun --nproc_per_node 8 train.py --model_name meta-llama/Llama-2-7b-hf "
+        '--fsdp "full_shard auto_wrap" --per-device-train-batch-size 4 --gradient_checkpointing '
+        "--gradient_accumulation_steps 8 --model_max_length 2048"
+    )
+    assert _values(launch) == {
+        "launcher.processesPerNode": 8,
+        "model.id": "meta-llama/Llama-2-7b-hf",
+        "fineTuning.sharding": "fsdp",
+        "fineTuning.microBatchSize": 4,
+        "fineTuning.gradientCheckpointing": True,
+        "fineTuning.gradientAccumulationSteps": 8,
+        "fineTuning.sequenceLength": 2048,
+    }
+    fsdp = launch.settings["fineTuning.sharding"]
+    assert (fsdp.flag, fsdp.value_word) == ("--fsdp", Word("full_shard auto_wrap", 0, 82, 104))
+
+
+@pytest.mark.parametrize(
+    ("options", "sharding"),
+    [
+        ("shard_grad_op auto_wrap", "zero2"),
+        ("full_shard offload auto_wrap", "fsdp"),
+        ("no_shard", "none"),
+        ("hybrid_shard auto_wrap", None),
+    ],
+)
+def test_fsdp_options_and_the_one_not_read(options: str, sharding: str | None) -> None:
+    """hybrid_shard shards within a node only: not read as sharded over every GPU."""
+    launch = _launch(f'python train.py --model_name_or_path m --fsdp "{options}"')
+    assert _values(launch).get("fineTuning.sharding") == sharding
+
+
+def test_trl_max_length_and_its_older_spelling() -> None:
+    older = _launch("trl sft --model_name_or_path m --max_seq_length 4096")
+    newer = _launch("trl sft --model_name_or_path m --max_length 1024")
+    assert _values(older)["fineTuning.sequenceLength"] == 4096
+    assert _values(newer)["fineTuning.sequenceLength"] == 1024
+
+
+def test_accelerate_fsdp_and_zero_stage_switches() -> None:
+    fsdp = _launch("accelerate launch --use_fsdp --num_processes 8 train.py --model_name_or_path m")
+    assert _values(fsdp) == {
+        "fineTuning.sharding": "fsdp",
+        "launcher.processes": 8,
+        "model.id": "m",
+    }
+    zero = _launch(
+        "accelerate launch --use_deepspeed --zero_stage 3 train.py --model_name_or_path m"
+    )
+    assert _values(zero)["fineTuning.sharding"] == "zero3"
+
+
+def test_openrlhf_zero_stage_micro_batch_and_checkpointing() -> None:
+    launch = _launch(
+        "deepspeed --module openrlhf.cli.train_sft --pretrain m --zero_stage 3 "
+        "--micro_train_batch_size 2 --gradient_checkpointing"
+    )
+    assert _values(launch) == {
+        "model.id": "m",
+        "fineTuning.sharding": "zero3",
+        "fineTuning.microBatchSize": 2,
+        "fineTuning.gradientCheckpointing": True,
+    }

@@ -38,6 +38,13 @@ _TRUE = frozenset(("true", "yes", "y", "t", "1"))
 _FALSE = frozenset(("false", "no", "n", "f", "0"))
 
 
+class Hint(Record):
+    """A name that tells something: a recipe or config named ``*qlora*`` is a QLoRA run."""
+
+    contains: str = Field(min_length=1)
+    value: str = Field(min_length=1)
+
+
 class Flag(Record):
     """One option of a program: its spellings and, when it matters, the field it sets."""
 
@@ -48,8 +55,8 @@ class Flag(Record):
     ] = Field(
         "str",
         description="present: true whatever the value; above-zero: a number, true when above 0 "
-        "(a save interval where 0 or -1 turns saving off); hint: the table's hints found in the "
-        "value (a recipe or config name).",
+        "(a save interval where 0 or -1 turns saving off); hint: the flag's hints, else the "
+        "table's, found in the value (a recipe or config name, an option list).",
     )
     choices: dict[str, str | bool | None] | None = Field(
         None,
@@ -72,6 +79,11 @@ class Flag(Record):
         None, description="The program's default when it matters for sizing."
     )
     note: str | None = None
+    hints: list[Hint] = Field(
+        default_factory=list,
+        description="hint: what a value containing each name says, first match first (--fsdp "
+        "'full_shard auto_wrap' -> fsdp); empty: the table's hints.",
+    )
 
 
 class Positional(Record):
@@ -80,13 +92,6 @@ class Positional(Record):
     name: str = Field(min_length=1, description="The argument's name in the engine's usage.")
     field: str
     source: str | None = None
-
-
-class Hint(Record):
-    """A name that tells something: a recipe or config named ``*qlora*`` is a QLoRA run."""
-
-    contains: str = Field(min_length=1)
-    value: str = Field(min_length=1)
 
 
 class FlagTable(Record):
@@ -373,7 +378,7 @@ def parse_value(flag: Flag, table: FlagTable, text: str) -> Value | _Invalid | _
     if flag.type == "present":
         return True
     if flag.type == "hint":
-        found = hint(table.hints, text)
+        found = hint(flag.hints or table.hints, text)
         return _NOTHING if found is None else found
     if flag.type == "int":
         number = _integer(text, table.suffixes if flag.suffixes else {}, flag.elastic)
