@@ -141,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
         jobs=jobs,
         cache=cache,
         extra=_stdin(args, setup.config) if "-" in paths else (),
-        want_lines=args.format == "sarif" or bool(args.baseline or args.write_baseline),
+        want_lines=args.format in ("sarif", "gitlab") or bool(args.baseline or args.write_baseline),
     )
     # The report printed for the same rules, configuration, files and output is printed again,
     # without linting (never with a baseline, a cost base, standard input or colour).

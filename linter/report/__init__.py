@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from linter.report.record import Rendered, RenderOptions, Report
 
-_MODULES = {"text": "text", "json": "json_report", "sarif": "sarif", "github": "github"}
+_MODULES = {
+    "text": "text",
+    "json": "json_report",
+    "sarif": "sarif",
+    "github": "github",
+    "junit": "junit_report",
+    "gitlab": "gitlab",
+}
 FORMATS = tuple(_MODULES)
 
 

@@ -4,7 +4,8 @@ A workflow command is a line of the job's log that starts with ``::``. Every val
 printable first (CR, LF and every other control character become visible escapes, so no value
 can start a new line, and with it a command of its own), then escaped as the runner expects:
 ``%`` everywhere, and ``:`` and ``,`` in the properties, so a file name or title cannot end the
-property list early.
+property list early. The last line is the summary the text format ends with, which the log
+shows as it is.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from linter.findings import Severity
 from linter.printable import printable
 from linter.report.record import Rendered, RenderOptions, Report
-from linter.report.summary import reported, with_fix
+from linter.report.summary import reported, summary_line, with_fix
 
 _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "notice"}
 
@@ -43,4 +44,6 @@ def render(report: Report, options: RenderOptions) -> Rendered:
             )
         )
         lines.append(f"::{_COMMAND[finding.level]} {properties}::{_escape_data(with_fix(finding))}")
-    return Rendered("\n".join(lines) + ("\n" if lines else ""))
+    # a plain line of the log after the annotations: what the step found, in one line
+    lines.append(summary_line(report))
+    return Rendered("\n".join(lines) + "\n")

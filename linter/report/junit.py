@@ -1,5 +1,6 @@
-"""JUnit XML for ``gpulint test``: the format CI systems show test results in (one testsuite per
-rules folder, one testcase per fixture or docs section, a failure element per mismatch)."""
+"""JUnit XML, the format CI systems show test results in: for ``gpulint test``, one testsuite
+per rules folder, one testcase per fixture or docs section, a failure element per mismatch;
+``check --format junit`` builds its suites in :mod:`linter.report.junit_report`."""
 
 from __future__ import annotations
 
@@ -35,11 +36,11 @@ class Case(Protocol):
     def passed(self) -> bool: ...
 
 
-def render(suites: Mapping[str, Sequence[Case]]) -> str:
+def render(suites: Mapping[str, Sequence[Case]], name: str = "gpulint test") -> str:
     """The suites as a JUnit document. Folder, rule, fixture and file names and messages come
     from the repository: each goes through :func:`~linter.printable.xml_text`, so that a control
     character or a file name that is not UTF-8 cannot make the document ill-formed."""
-    root = ElementTree.Element("testsuites", name="gpulint test")
+    root = ElementTree.Element("testsuites", name=name)
     for suite_name, cases in suites.items():
         failed = sum(1 for case in cases if not case.passed)
         suite = ElementTree.SubElement(
@@ -48,6 +49,7 @@ def render(suites: Mapping[str, Sequence[Case]]) -> str:
             name=xml_text(suite_name),
             tests=str(len(cases)),
             failures=str(failed),
+            errors="0",
         )
         for case in cases:
             element = ElementTree.SubElement(
@@ -59,4 +61,5 @@ def render(suites: Mapping[str, Sequence[Case]]) -> str:
                 node.text = f"{xml_text(str(failure.file))}:{failure.line}: {message}"
     root.set("tests", str(sum(len(cases) for cases in suites.values())))
     root.set("failures", str(sum(not c.passed for cases in suites.values() for c in cases)))
+    root.set("errors", "0")
     return ElementTree.tostring(root, encoding="unicode", xml_declaration=True) + "\n"

@@ -5,8 +5,7 @@ from __future__ import annotations
 from linter.findings import Severity
 from linter.printable import printable
 from linter.report.record import Rendered, RenderOptions, Report
-from linter.report.summary import counts, reported
-from linter.wording import plural
+from linter.report.summary import reported, summary_line
 
 _COLOURS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.NOTE: "\033[36m"}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
@@ -30,24 +29,6 @@ def render(report: Report, options: RenderOptions) -> Rendered:
             where = f"{related.file}:{related.span.line}:{related.span.column}"
             note = printable(f"    {where}: {related.message or 'related'}", line_start=True)
             lines.append(f"{_DIM}{note}{_RESET}" if color else note)
-    lines.append(_summary(report))
+    lines.append(summary_line(report))
     lines.extend(report.notices)
     return Rendered("\n".join(lines) + "\n")
-
-
-def _summary(report: Report) -> str:
-    c = counts(report.findings)
-
-    files = plural(report.files_checked, "file")
-    if not any(c[k] for k in ("errors", "warnings", "notes")):
-        head = f"No problems found in {files}"
-    else:
-        head = (
-            f"Found {plural(c['errors'], 'error')}, {plural(c['warnings'], 'warning')} and "
-            f"{plural(c['notes'], 'note')} in {files}"
-        )
-    hidden = [f"{c['suppressed']} suppressed"] if c["suppressed"] else []
-    if c["baselined"]:
-        hidden.append(f"{c['baselined']} matched the baseline")
-    tail = f" ({', '.join(hidden)})" if hidden else ""
-    return f"{head}{tail}."

@@ -37,12 +37,15 @@ ANNOTATION = re.compile(r"^::(error|warning|notice) [^:]*::")  # properties esca
 
 def assert_inert(stream: str, annotations: bool = False) -> None:
     """No raw control character, and every line is one of gpulint's own: no workflow command
-    (in --format github, exactly one per line, at its start), no summary but the last line."""
+    (in --format github, exactly one per line, at its start, then the summary line), no summary
+    but the last line."""
     assert not RAW_CONTROL.search(stream), stream
     lines = stream.splitlines()
-    for line in lines:
-        if annotations:
+    for number, line in enumerate(lines, 1):
+        if annotations and number < len(lines):
             assert ANNOTATION.match(line), line
+        elif annotations:
+            assert line.startswith(("Found ", "No problems found")), line
         else:
             assert not line.startswith("::"), line
             assert not line.startswith("No problems found") or line == lines[-1], line
@@ -75,7 +78,8 @@ def test_pool_names_are_escaped_in_messages_and_annotations(tmp_path: Path) -> N
     assert_inert(github.out, annotations=True)
     for out in (text.out, github.out):
         assert "gpu\\r\\x1b[2KNo problems found in 1 file.\\n::stop-commands::pwned" in out
-    assert len(github.out.splitlines()) == 2
+    assert len(github.out.splitlines()) == 3
+    assert github.out.splitlines()[-1] == "Found 2 errors, 0 warnings and 0 notes in 2 files."
 
 
 def test_metadata_name_must_be_a_plain_name(tmp_path: Path) -> None:
