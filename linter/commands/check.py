@@ -107,6 +107,12 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="git revision the budgets' increase limits compare with: the same paths there, "
         "read with git (see docs/cost.md)",
     )
+    parser.add_argument(
+        "--whole-repository",
+        action="store_true",
+        help="lint the whole repository (run-wide rules: quota ledgers, pools, budgets see every "
+        "file) but report only findings in the PATHs named; the pre-commit hook's mode",
+    )
     add_config_arguments(parser)
 
 
@@ -126,6 +132,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--jobs must be at least 1")
     paths = args.paths or ["."]
     files = [path for path in paths if path != "-"]
+    if args.whole_repository:
+        files = _whole_repository(args)
     cache = None if args.no_cache else ResultCache.for_repository(repository_root(Path.cwd()))
     cost_base = None
     if args.cost_base is not None:
@@ -143,15 +151,22 @@ def run(args: argparse.Namespace) -> int:
         extra=_stdin(args, setup.config) if "-" in paths else (),
         want_lines=args.format in ("sarif", "gitlab") or bool(args.baseline or args.write_baseline),
     )
+    reported = None
+    if args.whole_repository and args.paths:
+        from linter.commands import whole_repository
+
+        reported = whole_repository.reported(prepared.candidates)
     # The report printed for the same rules, configuration, files and output is printed again,
     # without linting (never with a baseline, a cost base, standard input or colour).
     keep = not (args.baseline or args.write_baseline or cost_base or "-" in paths or options.color)
-    output = _output_key(args, options, setup.config)
+    output = _output_key(args, options, setup.config, reported)
     kept = _kept_report(cache, prepared.run_key, prepared.files_key, output) if keep else None
     if kept is not None:
         result = prepared.answered(kept.files_checked, kept.skipped)
     else:
         result = prepared.run(cost_base)
+        if reported is not None:
+            result = whole_repository.only(result, reported)
     configured_fail_on = setup.config.config.fail_on
     if args.fail_on is None and configured_fail_on not in (None, DEFAULT_FAIL_ON):
         result = dataclasses.replace(result, fail_on=configured_fail_on)
@@ -251,13 +266,34 @@ def _print(pieces: Iterable[bytes]) -> None:
     buffer.flush()
 
 
-def _output_key(args: argparse.Namespace, options: RenderOptions, config: LoadedConfig) -> str:
+def _output_key(
+    args: argparse.Namespace,
+    options: RenderOptions,
+    config: LoadedConfig,
+    reported: frozenset[str] | None,
+) -> str:
     """Everything besides the findings that the printed report depends on (``--fail-on`` only
-    where it overrides the configuration's ``failOn``, which the report then does not name)."""
+    where it overrides the configuration's ``failOn``, which the report then does not name;
+    with ``--whole-repository``, the files reported on)."""
     overrides = args.fail_on if config.config.fail_on is not None else None
+    files = sorted(reported) if reported is not None else None
     return json.dumps(
-        [args.format, str(options.base), str(options.root), options.category, overrides]
+        [args.format, str(options.base), str(options.root), options.category, overrides, files]
     )
+
+
+def _whole_repository(args: argparse.Namespace) -> list[str]:
+    """The paths a ``--whole-repository`` run lints (linter/commands/whole_repository.py)."""
+    from linter.commands import whole_repository
+    from linter.errors import UsageError
+
+    if "-" in args.paths:
+        raise UsageError("--whole-repository lints the repository's files, not standard input")
+    if args.write_baseline:
+        raise UsageError(
+            "--write-baseline records every finding: run it without --whole-repository"
+        )
+    return whole_repository.paths(args.paths)
 
 
 def _options(args: argparse.Namespace) -> RenderOptions:

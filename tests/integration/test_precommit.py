@@ -81,11 +81,15 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
-def _try_repo(project: Path, hook_repo: Path) -> subprocess.CompletedProcess[str]:
+def _try_repo(project: Path, hook_repo: Path, *files: str) -> subprocess.CompletedProcess[str]:
+    """The hook on ``files`` (pre-commit's ``--files``), else on every file (``--all-files``)."""
     home = project.parent / "pre-commit-home"
     env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never"}
+    env.pop("GPULINT_NO_CACHE", None)
+    env["GPULINT_CACHE_DIR"] = str(project.parent / "gpulint-cache")
+    which = ["--files", *files] if files else ["--all-files"]
     return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), "gpulint", "--all-files"],
+        [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), "gpulint", *which],
         cwd=project,
         env=env,
         capture_output=True,
@@ -109,3 +113,26 @@ def test_hook_fails_a_bad_manifest(tmp_path: Path, hook_repo: Path) -> None:
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "Failed" in proc.stdout
     assert "job.yaml:8:5: GL202 [error] fine-tuning on spot capacity" in proc.stdout
+
+
+def test_hook_judges_quota_on_the_whole_repository(tmp_path: Path, hook_repo: Path) -> None:
+    """examples/quota-repo with train-a.yaml staged: the ledger in quotas.yaml covers it (no
+    false GL301), and the shortfall it makes with train-b.yaml is reported (GL302); train-b's own
+    findings are not (it was not staged)."""
+    quota = REPO / "examples" / "quota-repo"
+    files = {p.name: p.read_text() for p in sorted(quota.iterdir()) if p.suffix == ".yaml"}
+    project = _repository(tmp_path / "quota", files)
+    _git(project, "commit", "--quiet", "-m", "quota repository")
+    (project / "train-a.yaml").write_text(files["train-a.yaml"] + "# staged edit\n")
+    _git(project, "add", "train-a.yaml")
+    proc = _try_repo(project, hook_repo, "train-a.yaml")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "Failed" in proc.stdout
+    assert (
+        "train-a.yaml:19:5: GL302 [error] gcp quota NVIDIA_A100_GPUS (NVIDIA_A100_GPUS) in "
+        "us-central1 is approved for 8 GPU but the 2 workloads of this run drawing on it need 16"
+        in proc.stdout
+    )
+    assert "GL301" not in proc.stdout
+    assert "train-b.yaml:" not in proc.stdout
+    assert "Found 1 error, 0 warnings and 1 note in 1 file." in proc.stdout
