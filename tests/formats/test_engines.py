@@ -9,6 +9,7 @@ from linter.formats.cmdline.engines import (
     EngineCommand,
     catalogue,
     engine_arguments,
+    engine_for_env,
     engine_for_image,
     engine_table,
     recognise_engine,
@@ -325,6 +326,18 @@ def test_arguments_to_an_image_entrypoint() -> None:
         ("docker.io/vllm/vllm-openai@sha256:abc", "vllm"),
         ("registry.example.com:5000/mirror/vllm/vllm-openai:latest", "vllm"),
         ("ghcr.io/huggingface/text-generation-inference:3.3.0", "tgi"),
+        # cloud deep-learning containers built on TGI
+        (
+            "us-docker.pkg.dev/deeplearning-platform-release/gcr.io/"
+            "huggingface-text-generation-inference-cu124.2-3.ubuntu2204.py311",
+            "tgi",
+        ),
+        (
+            "763104351884.dkr.ecr.us-east-1.amazonaws.com/huggingface-pytorch-tgi-inference:"
+            "2.4.0-tgi3.0.1-gpu-py311-cu124-ubuntu22.04-v2.0",
+            "tgi",
+        ),
+        ("ghcr.io/huggingface/text-embeddings-inference:1.5", None),
         ("lmsysorg/sglang:latest", None),
         ("myvllm/vllm-openai-fork", None),
         ("", None),
@@ -332,6 +345,21 @@ def test_arguments_to_an_image_entrypoint() -> None:
 )
 def test_engine_for_image(image: str, engine: str | None) -> None:
     assert engine_for_image(image) == engine
+
+
+@pytest.mark.parametrize(
+    ("env", "engine"),
+    [
+        ({"MODEL_ID": "google/gemma-7b-it", "NUM_SHARD": "2"}, "tgi"),
+        ({"MODEL_ID": None, "MAX_TOTAL_TOKENS": "4096"}, "tgi"),
+        # MODEL_ID alone is any server's; a TGI variable without the model says nothing
+        ({"MODEL_ID": "google/gemma-7b-it", "PORT": "8080"}, None),
+        ({"NUM_SHARD": "2"}, None),
+        ({}, None),
+    ],
+)
+def test_engine_for_env(env: dict[str, str | None], engine: str | None) -> None:
+    assert engine_for_env(env) == engine
 
 
 @pytest.mark.parametrize(

@@ -252,6 +252,59 @@ def test_an_engine_reading_its_environment_points_at_the_env_value() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "image",
+    [
+        "763104351884.dkr.ecr.us-east-1.amazonaws.com/huggingface-pytorch-tgi-inference:"
+        "2.4.0-tgi3.0.1-gpu-py311-cu124-ubuntu22.04-v2.0",
+        "registry.example.com/serving/llm-server:1.2",
+    ],
+)
+def test_tgi_configured_by_env_in_a_cloud_or_any_image(image: str) -> None:
+    """A cloud image built on TGI, or any image whose env sets MODEL_ID with a variable only TGI
+    reads, is TGI; its env is read as TGI's flags."""
+    text = deployment(
+        f"""
+        containers:
+          - name: server
+            image: {image}
+            env:
+              - {{name: MODEL_ID, value: google/gemma-7b-it}}
+              - {{name: NUM_SHARD, value: "2"}}
+              - {{name: MAX_INPUT_LENGTH, value: "1562"}}
+              - {{name: MAX_TOTAL_TOKENS, value: "2048"}}
+              - {{name: QUANTIZE, value: bitsandbytes-nf4}}
+            resources: {{limits: {{nvidia.com/gpu: 2}}}}
+        """
+    )
+    manifest = one(text)
+    assert spec(manifest)["model"] == {
+        "id": "google/gemma-7b-it",
+        "quantization": "bitsandbytes-nf4",
+    }
+    assert spec(manifest)["serving"] == {
+        "engine": "tgi",
+        "tensorParallel": 2,
+        "maxInputTokens": 1562,
+        "maxContextTokens": 2048,
+    }
+    assert origin(manifest, "spec.serving.maxContextTokens")[-3:] == ("env", 3, "value")
+
+
+def test_model_id_alone_in_an_unknown_image_is_no_engine() -> None:
+    text = deployment(
+        """
+        containers:
+          - name: server
+            image: registry.example.com/serving/llm-server:1.2
+            env:
+              - {name: MODEL_ID, value: google/gemma-7b-it}
+            resources: {limits: {nvidia.com/gpu: 1}}
+        """
+    )
+    assert "serving" not in spec(one(text))
+
+
 def test_the_gpu_container_is_read_before_a_sidecar() -> None:
     text = deployment(
         """

@@ -53,6 +53,17 @@ class Engine(FlagTable):
     images: list[str] = Field(
         default_factory=list, description="Images whose entrypoint starts it."
     )
+    image_names: list[str] = Field(
+        default_factory=list,
+        description="Words in the last part of an image's name that mark an image built on the "
+        "engine with its entrypoint (cloud deep-learning containers).",
+    )
+    image_names_source: str | None = Field(None, description="Source id of image_names.")
+    env_signature: list[str] = Field(
+        default_factory=list,
+        description="Environment variables only this engine reads: a container of any image "
+        "that sets the model's variable and one of these runs the engine.",
+    )
     tags_are_releases: bool = Field(
         False,
         description="Its images' tags name the engine release (vllm/vllm-openai:v0.11.0), whose "
@@ -111,10 +122,22 @@ _RELEASE_TAG = re.compile(r"^v?([0-9]+\.[0-9]+(?:\.[0-9]+)?)(?:\.[0-9]+)?$")
 
 def engine_for_image(image: str) -> str | None:
     """The engine a container image starts by itself (``vllm/vllm-openai:v0.11.0`` -> vllm),
-    matched on the repository path, with or without a registry host, tag or digest."""
+    matched on the repository path, with or without a registry host, tag or digest, or on a
+    word in its name that marks an image built on it (``huggingface-pytorch-tgi-inference``)."""
     repository, _ = _split_image(image)
+    name = repository.rsplit("/", 1)[-1]
     for engine in catalogue().engines:
-        if _is_own_image(repository, engine):
+        if _is_own_image(repository, engine) or any(word in name for word in engine.image_names):
+            return engine.name
+    return None
+
+
+def engine_for_env(env: Mapping[str, str | None]) -> str | None:
+    """The engine an environment configures, whatever the image: the variable of its model flag
+    and one only it reads (TGI's ``MODEL_ID`` with ``NUM_SHARD``)."""
+    for engine in catalogue().engines:
+        model = next((f.env for f in engine.flags if f.field == "model.id" and f.env), None)
+        if model in env and any(name in env for name in engine.env_signature):
             return engine.name
     return None
 

@@ -5,7 +5,9 @@ Kubernetes joins ``command`` (the image's entrypoint when absent) and ``args`` i
 vector and expands ``$(VAR)`` in them from the container's ``env`` ("Define a Command and
 Arguments for a Container"); ``valueFrom`` values (secrets, config maps, fields) are unknown
 here, so a word that needs one is unresolved, never guessed. A container without ``command``
-whose image starts an engine by itself (``vllm/vllm-openai``) passes its ``args`` to that engine.
+whose image starts an engine by itself (``vllm/vllm-openai``, a cloud image built on TGI) passes
+its ``args`` to that engine; so does one of any image whose ``env`` configures an engine in
+variables only it reads (TGI's ``MODEL_ID`` with ``NUM_SHARD``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from linter.formats.builder import WorkloadBuilder
 from linter.formats.cmdline.engines import (
     EngineCommand,
     engine_arguments,
+    engine_for_env,
     engine_for_image,
     recognise_engine,
 )
@@ -134,6 +137,7 @@ def run(container: Container, report: Report, engine: str | None = None) -> Laun
     if found is not None:
         return LaunchedProgram(owner, container.path, items, *found, env_paths, image=written)
     engine = engine or (engine_for_image(image) if image is not None else None)
+    engine = engine or engine_for_env(env)
     if command or engine is None:
         return None
     words = commands[0].words if len(commands) == 1 else ()
