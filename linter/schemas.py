@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, TypeAdapter
 
-from linter.model import KINDS, CapacityLimit, QuotaLedger, Workload
+from linter.model import KINDS, Autoscaler, CapacityLimit, QuotaLedger, Workload
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 BASE_ID = "https://gpulint.dev/schemas/v1alpha1/"
@@ -35,7 +35,7 @@ def generate() -> dict[str, dict[str, Any]]:
     from linter.policy.rule_file import RuleFile
 
     manifest = TypeAdapter(
-        Annotated[Workload | QuotaLedger | CapacityLimit, Field(discriminator="kind")]
+        Annotated[Workload | QuotaLedger | CapacityLimit | Autoscaler, Field(discriminator="kind")]
     ).json_schema(by_alias=True, mode="validation")
     out = {
         "gpulint.schema.json": _finish(

@@ -96,7 +96,7 @@ def test_disabled_rule_and_config_ignore(tmp_path: Path) -> None:
         ("rules:\n  GL999: {enabled: false}\n", ":2:3: unknown rule id 'GL999'"),
         (
             "rules:\n  GL201:\n    options: {maxIdle: 5}\n",
-            ":3:15: rule GL201 has no option 'maxIdle' (options: maxIdleShutdownMinutes)",
+            ":3:15: rule GL201 has no option 'maxIdle' (options: idleProneWords, maxIdleShutdownMinutes)",
         ),
         (
             "rules:\n  GL201:\n    options: {maxIdleShutdownMinutes: '5'}\n",

@@ -12,6 +12,7 @@ SCHEMA_FILES = {
     "workload": "workload.schema.json",
     "quotaledger": "quotaledger.schema.json",
     "capacitylimit": "capacitylimit.schema.json",
+    "autoscaler": "autoscaler.schema.json",
     "config": "config.schema.json",
     "rule": "rule.schema.json",
     "facts": "facts.schema.json",
@@ -23,7 +24,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "kind",
         nargs="?",
         default="all",
-        help="Workload, QuotaLedger, CapacityLimit, config, rule or facts "
+        help="Workload, QuotaLedger, CapacityLimit, Autoscaler, config, rule or facts "
         "(default: all manifest kinds)",
     )
 
@@ -36,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     if name is None:
         raise UsageError(
             f"unknown schema {args.kind!r}; choose from Workload, QuotaLedger, CapacityLimit, "
-            "config, rule, facts"
+            "Autoscaler, config, rule, facts"
         )
     sys.stdout.write((bundled("schemas") / name).read_text(encoding="utf-8"))
     return 0

@@ -19,6 +19,7 @@ from linter.facts import (
     candidates,
     capacity,
     cost,
+    environment,
     memory,
     names,
     pool,
@@ -26,6 +27,7 @@ from linter.facts import (
     recovery,
     residency,
     resources,
+    scaling,
     spend,
 )
 from linter.facts.base import Fact
@@ -91,12 +93,14 @@ PROVIDERS: dict[str, Provider] = {
         residency.compute,
     ),
     "names": Provider(names.NamesFact, (), names.compute),
+    "environment": Provider(environment.EnvironmentFact, ("metadata",), environment.compute),
     "capacity": Provider(
         capacity.CapacityFact,
         ("metadata", "spec.resources", "spec.serving.replicas"),
         run=capacity.RUN,
         kinds=("Workload", "CapacityLimit"),
     ),
+    "scaling": Provider(scaling.ScalingFact, ("metadata", "spec.profile"), run=scaling.RUN),
 }
 
 RUN_WIDE = frozenset(name for name, provider in PROVIDERS.items() if provider.run is not None)

@@ -46,6 +46,7 @@ _LAZY: tuple[tuple[str, tuple[bytes, ...], Syntax], ...] = (
     ("terraform", markers.TERRAFORM, "hcl"),
     ("slurm", markers.SLURM, "shell"),
     ("kubernetes.capacity", markers.KUBERNETES_CAPACITY, "yaml"),
+    ("kubernetes.autoscalers", markers.KUBERNETES_AUTOSCALERS, "yaml"),
     ("kubernetes.production_stack", markers.PRODUCTION_STACK, "yaml"),
     ("kubernetes.objects", markers.KUBERNETES, "yaml"),
     ("dstack", markers.DSTACK, "yaml"),

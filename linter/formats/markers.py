@@ -18,6 +18,7 @@ KUBERNETES_CAPACITY: tuple[bytes, ...] = (
     b"ResourceQuota",
     b"NodePool",
 )
+KUBERNETES_AUTOSCALERS: tuple[bytes, ...] = (b"ScaledObject", b"HorizontalPodAutoscaler")
 PRODUCTION_STACK: tuple[bytes, ...] = (b"servingEngineSpec",)
 #: Every Kubernetes object has one (the kind is checked on the parsed document).
 KUBERNETES: tuple[bytes, ...] = (b"apiVersion",)

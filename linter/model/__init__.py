@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from linter.model.autoscaler import Autoscaler
 from linter.model.base import API_GROUP, API_VERSION
 from linter.model.capacity_limit import CapacityLimit
 from linter.model.quota_ledger import QuotaLedger
@@ -13,6 +14,15 @@ KINDS: dict[str, type[BaseModel]] = {
     "Workload": Workload,
     "QuotaLedger": QuotaLedger,
     "CapacityLimit": CapacityLimit,
+    "Autoscaler": Autoscaler,
 }
 
-__all__ = ["API_GROUP", "API_VERSION", "KINDS", "CapacityLimit", "QuotaLedger", "Workload"]
+__all__ = [
+    "API_GROUP",
+    "API_VERSION",
+    "KINDS",
+    "Autoscaler",
+    "CapacityLimit",
+    "QuotaLedger",
+    "Workload",
+]

@@ -176,7 +176,11 @@ def test_unsupported_version_and_unknown_kind(tmp_path: Path) -> None:
             1,
             "apiVersion 'gpulint.dev/v2' is not supported; this gpulint reads gpulint.dev/v1alpha1",
         ),
-        (5, "kind 'Budget' is not a gpulint kind (known: CapacityLimit, QuotaLedger, Workload)"),
+        (
+            5,
+            "kind 'Budget' is not a gpulint kind "
+            "(known: Autoscaler, CapacityLimit, QuotaLedger, Workload)",
+        ),
     ]
 
 

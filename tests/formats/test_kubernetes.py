@@ -78,13 +78,14 @@ containers:
 
 
 def test_the_format_is_registered_after_the_more_specific_ones() -> None:
-    """gpulint's own documents and the cluster's capacity objects (also Kubernetes objects,
-    some naming GPU resources) are recognised before a workload is looked for."""
+    """gpulint's own documents, the cluster's capacity objects and autoscalers (also Kubernetes
+    objects, some naming GPU resources) are recognised before a workload is looked for."""
     assert [f.name for f in FORMATS] == [
         "gpulint",
         "terraform",
         "slurm",
         "kubernetes-capacity",
+        "kubernetes-autoscaler",
         "production-stack",
         "kubernetes",
         "dstack",

@@ -38,6 +38,7 @@ ADAPTERS = (
     "linter.formats.terraform.readers",
     "linter.formats.slurm.job",
     "linter.formats.kubernetes.capacity",
+    "linter.formats.kubernetes.autoscalers",
     "linter.formats.kubernetes.production_stack",
     "linter.formats.kubernetes.objects",
     "linter.formats.dstack",
@@ -91,6 +92,7 @@ def test_a_kubernetes_document_imports_the_formats_before_it(tmp_path: Path) -> 
     """Recognition asks the formats in order: those up to Kubernetes, not the ones after it."""
     assert _adapters_imported(tmp_path, DEPLOYMENT) == [
         "linter.formats.kubernetes.capacity",
+        "linter.formats.kubernetes.autoscalers",
         "linter.formats.kubernetes.production_stack",
         "linter.formats.kubernetes.objects",
     ]

@@ -425,16 +425,17 @@ def test_a_server_started_with_sky_launch_is_told_to_use_skyserve(
 ) -> None:
     path = tmp_path / "serve.yaml"
     path.write_text(
-        "resources:\n  accelerators: L4:1\n  autostop: 10m\n"
+        "name: qwen-demo\nresources:\n  accelerators: L4:1\n  autostop: 10m\n"
         "run: vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 8192\n",
         encoding="utf-8",
     )
     (finding,) = lint([path], rulebook, select=("GL201",)).findings
-    assert finding.location.span.line == 1
+    assert finding.location.span.line == 2
     assert finding.fix == (
         "scale to zero (`min_replicas: 0` under service.replica_policy, served with `sky serve "
-        "up`), set an idle shutdown (`autostop` never fires while the server runs), or say why "
-        "it must stay up in `alwaysOn` in an `assume:` block of .gpulint.yaml"
+        "up`), set an idle shutdown (`autostop` never fires while the server runs), or, if it "
+        "serves steady traffic, say why it must stay up in `alwaysOn` in an `assume:` block of "
+        ".gpulint.yaml"
     )
 
 

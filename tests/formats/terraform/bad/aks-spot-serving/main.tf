@@ -23,7 +23,7 @@ resource "azurerm_kubernetes_cluster_node_pool" "a100" {
   kubernetes_cluster_id = azurerm_kubernetes_cluster.main.id
   vm_size               = "standard_nc24ads_a100_v4" # expect: GL301
   auto_scaling_enabled  = true
-  min_count             = 1 # expect: GL201
+  min_count             = 1
   max_count             = 4
   priority              = "Spot" # expect: GL204
   eviction_policy       = "Delete"

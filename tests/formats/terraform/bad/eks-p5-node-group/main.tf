@@ -18,7 +18,7 @@ resource "aws_eks_node_group" "train" {
 
   scaling_config {
     desired_size = 2
-    min_size     = 2 # expect: GL201
+    min_size     = 2
     max_size     = 4
   }
 }

@@ -12,7 +12,7 @@ resource "google_container_node_pool" "serve" {
   node_locations = ["us-central1-a", "us-central1-b"]
 
   autoscaling {
-    min_node_count = var.min_nodes # expect: GL201
+    min_node_count = var.min_nodes
     max_node_count = 3
   }
 

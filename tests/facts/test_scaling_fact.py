@@ -1,0 +1,112 @@
+"""The ``scaling`` fact: the autoscaler of the run that scales a workload (KEDA ScaledObject,
+HorizontalPodAutoscaler, gpulint's Autoscaler), and the ``environment`` fact's words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from linter.facts import Facts, run_index
+from linter.load.discovery import find_candidates
+from linter.run.runner import collect
+
+DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: chat, namespace: {namespace}, labels: {{env: Test, tier: web-front}}}}
+spec:
+  template:
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.11.0
+          args: [--model, Qwen/Qwen2.5-7B-Instruct]
+          resources: {{limits: {{nvidia.com/gpu: 1}}}}
+"""
+
+SCALED_OBJECT = """\
+apiVersion: keda.sh/v1alpha1
+kind: ScaledObject
+metadata: {{name: {name}, namespace: ml}}
+spec:
+  scaleTargetRef: {{name: chat}}
+{extra}"""
+
+HPA = """\
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: chat-hpa, namespace: ml}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: chat}
+  maxReplicas: 3
+"""
+
+
+def _facts(tmp_path: Path, *documents: str) -> dict[str, Any]:
+    """Every fact of the run's one workload."""
+    (tmp_path / "run.yaml").write_text("---\n".join(documents))
+    manifests = collect(find_candidates([str(tmp_path)], []).candidates).manifests
+    run = run_index(manifests)
+    (workload,) = [m for m in manifests if m.kind == "Workload"]
+    facts = Facts(workload, run)
+    return {"scaling": facts["scaling"], "environment": facts["environment"]}
+
+
+def test_a_scaled_object_with_keda_defaults_scales_its_deployment_to_zero(tmp_path: Path) -> None:
+    found = _facts(
+        tmp_path, DEPLOYMENT.format(namespace="ml"), SCALED_OBJECT.format(name="s", extra="")
+    )["scaling"]
+    assert found == {
+        "scaledBy": "ScaledObject ml/s",
+        "minReplicas": 0,
+        "maxReplicas": 100,
+        "scalesToZero": True,
+        "related": [
+            {
+                "file": str(tmp_path / "run.yaml"),
+                "document": 1,
+                "part": 0,
+                "path": "spec.minReplicas",
+                "message": "ScaledObject ml/s keeps 0 replicas with no load",
+            }
+        ],
+    }
+
+
+def test_an_hpa_keeps_one_replica_by_default(tmp_path: Path) -> None:
+    found = _facts(tmp_path, DEPLOYMENT.format(namespace="ml"), HPA)["scaling"]
+    assert (found["scaledBy"], found["minReplicas"], found["maxReplicas"]) == (
+        "HorizontalPodAutoscaler ml/chat-hpa",
+        1,
+        3,
+    )
+    assert found["scalesToZero"] is False
+
+
+def test_idle_replica_count_scales_to_zero_and_the_lowest_minimum_wins(tmp_path: Path) -> None:
+    idle = SCALED_OBJECT.format(name="idle", extra="  minReplicaCount: 2\n  idleReplicaCount: 0\n")
+    found = _facts(tmp_path, DEPLOYMENT.format(namespace="ml"), HPA, idle)["scaling"]
+    assert (found["scaledBy"], found["minReplicas"], found["scalesToZero"]) == (
+        "ScaledObject ml/idle",
+        0,
+        True,
+    )
+
+
+def test_an_autoscaler_in_another_namespace_does_not_scale_it(tmp_path: Path) -> None:
+    found = _facts(
+        tmp_path, DEPLOYMENT.format(namespace="prod"), SCALED_OBJECT.format(name="s", extra="")
+    )["scaling"]
+    assert (found["scaledBy"], found["scalesToZero"], found["related"]) == (None, False, [])
+
+
+def test_environment_words_are_whole_lower_case_words_with_their_place(tmp_path: Path) -> None:
+    words = _facts(tmp_path, DEPLOYMENT.format(namespace="ml-latest"))["environment"]["words"]
+    assert words == [
+        {"word": "chat", "where": "name chat"},
+        {"word": "ml", "where": "namespace ml-latest"},
+        {"word": "latest", "where": "namespace ml-latest"},
+        {"word": "test", "where": "label env: Test"},
+        {"word": "web", "where": "label tier: web-front"},
+        {"word": "front", "where": "label tier: web-front"},
+    ]
