@@ -20,6 +20,7 @@ from linter.errors import UserError
 from linter.load import Refusal, read, read_bounded
 from linter.load.positions import SourceMap
 from linter.load.repository import inside, repository_root
+from linter.model.inventory import ClusterInventory
 from linter.model.validation import describe_error, error_path
 from linter.strict_model import Strict
 
@@ -118,6 +119,11 @@ class Config(Strict):
     budgets: list[Budget] = Field(
         default_factory=list,
         description="Cost limits per path glob or label, checked by GL212 (see docs/cost.md).",
+    )
+    cluster: ClusterInventory | None = Field(
+        None,
+        description="The GPU types of the cluster and its pools: a workload that does not pin a "
+        "GPU type is sized on each it may land on (GL110).",
     )
 
     @field_validator("budgets")

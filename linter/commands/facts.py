@@ -24,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     setup = load_setup(args)
     config = setup.config.config
     manifests = collect(discover(args.paths, config.exclude), setup.config).manifests
-    run = run_index(manifests, RunInputs(tuple(config.budgets)))
+    run = run_index(manifests, RunInputs(tuple(config.budgets), cluster=config.cluster))
     residency = config.residency
     out = [
         {

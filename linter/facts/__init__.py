@@ -20,6 +20,7 @@ from linter.facts import (
     capacity,
     cost,
     environment,
+    landing,
     memory,
     names,
     pool,
@@ -29,6 +30,7 @@ from linter.facts import (
     resources,
     scaling,
     spend,
+    unpinned,
 )
 from linter.facts.base import Fact
 from linter.facts.run import RunIndex, RunInputs, RunSide, Target
@@ -61,6 +63,17 @@ PROVIDERS: dict[str, Provider] = {
         candidates.CandidatesFact,
         ("spec.model", "spec.serving", "spec.fineTuning", "spec.resources"),
         candidates.compute,
+    ),
+    "unpinned": Provider(
+        unpinned.UnpinnedFact,
+        ("spec.model", "spec.serving", "spec.fineTuning", "spec.resources"),
+        unpinned.compute,
+    ),
+    "landing": Provider(
+        landing.LandingFact,
+        ("spec.model", "spec.serving", "spec.fineTuning", "spec.resources"),
+        run=landing.RUN,
+        kinds=("Workload", "CapacityLimit"),
     ),
     "recovery": Provider(
         recovery.RecoveryFact, ("spec.checkpointing", "spec.lifecycle"), recovery.compute

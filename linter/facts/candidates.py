@@ -15,8 +15,6 @@ otherwise (unknown GPU, no model, a profile that is not sized).
 
 from __future__ import annotations
 
-import dataclasses
-
 from pydantic import Field
 
 from linter.facts import memory
@@ -63,7 +61,7 @@ def compute(subject: Subject) -> CandidatesFact:
     texts = _texts([w for w, _ in placements])
     out = []
     for (candidate, path), text in zip(placements, texts, strict=True):
-        found = _size(subject, candidate)
+        found = memory.compute_as(subject, candidate)
         runs = found.fits if found.status == CHECKED else None
         out.append(Candidate(text=text, path=path, status=found.status, runs=runs))
     return _fact(out)
@@ -82,14 +80,6 @@ def _with_placement(workload: Workload, alternative: Placement) -> Workload:
     }
     spec = workload.spec.model_copy(update={"resources": resources.model_copy(update=update)})
     return workload.model_copy(update={"spec": spec})
-
-
-def _size(subject: Subject, workload: Workload) -> memory.MemoryFact:
-    if workload is subject.workload:
-        return memory.compute(subject)
-    data = workload.model_dump(mode="json", by_alias=True, exclude_none=True)
-    manifest = dataclasses.replace(subject.manifest, model=workload, data=data)
-    return memory.compute(Subject(manifest, subject.default_residency))
 
 
 def _hardware_path(base: str, workload: Workload, alternative: Placement | None = None) -> str:

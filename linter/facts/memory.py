@@ -12,6 +12,7 @@ text (``suggestions.text``), a list CEL cannot join.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any, Literal
 
@@ -23,8 +24,9 @@ from linter.facts.base import Fact, percent
 from linter.facts.memory_sizing import ModelSource, Sizing, Status, size
 from linter.facts.placement import Placement
 from linter.facts.subject import Subject
+from linter.model import Workload
 
-__all__ = ["InferenceMemory", "MemoryFact", "compute"]
+__all__ = ["InferenceMemory", "MemoryFact", "compute", "compute_as"]
 
 GIB = 1024**3
 SMALLER_GPU_HEADROOM = 0.10
@@ -222,6 +224,15 @@ def compute(subject: Subject) -> MemoryFact:
         inference=_inference_fact(sizing, subject) if inference else None,
         training=None if inference else _training_fact(estimate),
     )
+
+
+def compute_as(subject: Subject, workload: Workload) -> MemoryFact:
+    """The memory fact of ``subject`` had it declared ``workload`` (another placement of it)."""
+    if workload is subject.workload:
+        return compute(subject)
+    data = workload.model_dump(mode="json", by_alias=True, exclude_none=True)
+    manifest = dataclasses.replace(subject.manifest, model=workload, data=data)
+    return compute(Subject(manifest, subject.default_residency))
 
 
 def _headroom(estimate: Any, inference: bool) -> float:

@@ -18,6 +18,7 @@ from linter.cache.packed import PackedList
 
 if TYPE_CHECKING:
     from linter.config import Budget
+    from linter.model.inventory import ClusterInventory
     from linter.pricing.budgets import CostBase
 
 #: Where a manifest is: display path, document number, part of the document.
@@ -28,11 +29,13 @@ Records = Collection[tuple[Target, Any]]
 
 @dataclass(frozen=True)
 class RunInputs:
-    """What run-wide facts read besides the manifests: the configuration's budgets, and the
-    cost of the same paths at a git revision that a change is compared with."""
+    """What run-wide facts read besides the manifests: the configuration's budgets and cluster
+    inventory, and the cost of the same paths at a git revision that a change is compared
+    with."""
 
     budgets: tuple[Budget, ...] = ()
     cost_base: CostBase | None = None
+    cluster: ClusterInventory | None = None
 
 
 @dataclass(frozen=True)

@@ -213,7 +213,8 @@ class Prepared:
             pack_wide([result for result in results if result.cached])
             from linter.facts.run import RunInputs
 
-            inputs = RunInputs(tuple(self.config.config.budgets), cost_base)
+            config = self.config.config
+            inputs = RunInputs(tuple(config.budgets), cost_base, config.cluster)
             run_wide = run_wide_findings(results, plan().run_wide, inputs, self.jobs)
             stored.store(results, run_wide if cost_base is None else None, digest)
         findings = finalise(results, run_wide, self.rulebook, settings)

@@ -1,0 +1,172 @@
+"""The ``landing`` fact: the GPU types a workload that does not pin one may be scheduled on, and
+whether it runs on each (the ``unpinned`` fact sizes it on every catalogued GPU).
+
+Where the GPU types come from, first found first:
+
+1. A node pool of the run that the workload selects: a Karpenter NodePool or a Terraform node
+   pool whose name, or ``key=value`` node label, is the workload's ``resources.pool``, with the
+   GPU types its nodes are pinned to (``CapacityLimit.spec.accelerators``). Several objects of
+   that name (one per cluster, or a base and its overlay) give their GPUs together.
+2. A pool of the configuration's ``cluster:`` inventory the workload selects (by name or by a
+   ``selector`` label), then the inventory's GPUs (``cluster.gpus``, else every pool's).
+
+Without any, the fact has no candidates and a rule can only say what the workload needs.
+Run-wide: a record per node pool and per unpinned workload, one index by pool name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import Field
+
+from linter.catalog.gpus import resolve_gpu
+from linter.facts import unpinned
+from linter.facts.base import Fact
+from linter.facts.memory import MemoryRecord
+from linter.facts.run import Records, RunInputs, RunSide
+from linter.facts.subject import Subject
+from linter.model import CapacityLimit, Workload
+from linter.model.manifest import Manifest
+from linter.wording import listing
+
+GIB = 1024**3
+
+
+class LandingGpu(MemoryRecord):
+    gpu: str
+    usable_gib: float = Field(description="What a framework can allocate on it.")
+    runs: bool = Field(description="The workload's memory estimate fits on it.")
+
+
+class LandingFact(Fact):
+    inventory: bool = Field(description="Some inventory says which GPUs it may land on.")
+    source: str | None = Field(
+        description="Where the GPU types come from: 'NodePool gpu-a', 'pool big of the cluster "
+        "inventory', 'the cluster inventory'."
+    )
+    count: int = Field(description="GPU types it may land on.")
+    candidates: list[LandingGpu]
+    failing: list[str] = Field(description="GPU types it does not run on.")
+    working: list[str] = Field(description="GPU types it runs on.")
+    failing_text: str
+    working_text: str
+    some_fail: bool
+    all_fail: bool
+
+
+# -- records ---------------------------------------------------------------------------------
+
+
+def record(manifest: Manifest, known: Mapping[str, Fact]) -> dict[str, Any] | None:
+    """A node pool's names and GPU types, or an unpinned workload's pool and sizing."""
+    model = manifest.model
+    if isinstance(model, CapacityLimit):
+        gpus = _canonical(model.spec.accelerators)
+        if model.spec.scope != "nodePool" or not gpus:
+            return None
+        kind = manifest.source_kind or "node pool"
+        return {
+            "nodePool": {
+                "names": sorted({model.metadata.name, *model.spec.match_pools}),
+                "display": f"{kind} {model.metadata.name}",
+                "gpus": gpus,
+            }
+        }
+    if not isinstance(model, Workload) or not unpinned.requests_untyped(model):
+        return None
+    fact = known.get("unpinned")
+    if not isinstance(fact, unpinned.UnpinnedFact):
+        fact = unpinned.compute(Subject(manifest))
+    if not fact.sized:
+        return None
+    return {"workload": {"pool": model.spec.resources.pool, "runsOn": fact.runs_on}}
+
+
+def _canonical(names: list[str]) -> list[str]:
+    out: list[str] = []
+    for name in names:
+        gpu = resolve_gpu(name)
+        if gpu is not None and gpu.name not in out:
+            out.append(gpu.name)
+    return out
+
+
+# -- the index -------------------------------------------------------------------------------
+
+
+@dataclass
+class LandingIndex:
+    #: pool name or ``key=value`` label -> (display of the first object, GPU types of all).
+    pools: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
+    inputs: RunInputs = field(default_factory=RunInputs)
+
+
+def index(records: Records, inputs: RunInputs) -> LandingIndex:
+    out = LandingIndex(inputs=inputs)
+    for _, item in records:
+        pool = item.get("nodePool")
+        if pool is None:
+            continue
+        for name in pool["names"]:
+            _, gpus = out.pools.setdefault(name, (pool["display"], []))
+            gpus.extend(gpu for gpu in pool["gpus"] if gpu not in gpus)
+    return out
+
+
+# -- the fact --------------------------------------------------------------------------------
+
+
+def _where(pool: str | None, landing: LandingIndex) -> tuple[str, list[str]] | None:
+    """(source, GPU types) the workload may land on, or None without an inventory."""
+    if pool is not None and pool in landing.pools:
+        return landing.pools[pool]
+    cluster = landing.inputs.cluster
+    if cluster is None:
+        return None
+    selected = cluster.pool_of(pool)
+    if selected is not None:
+        name, chosen = selected
+        return f"pool {name} of the cluster inventory", list(chosen.gpus)
+    gpus = cluster.every_gpu()
+    return ("the cluster inventory", gpus) if gpus else None
+
+
+def fact(item: dict[str, Any] | None, landing: LandingIndex) -> LandingFact:
+    workload = None if item is None else item.get("workload")
+    where = None if workload is None else _where(workload["pool"], landing)
+    if workload is None or where is None:
+        return _fact(None, [])
+    source, names = where
+    runs_on = set(workload["runsOn"])
+    candidates = []
+    for name in names:
+        gpu = resolve_gpu(name)
+        if gpu is None:
+            continue
+        runs = gpu.name in runs_on
+        usable = round(gpu.usable_bytes / GIB, 2)
+        candidates.append(LandingGpu(gpu=gpu.name, usable_gib=usable, runs=runs))
+    return _fact(source, candidates)
+
+
+def _fact(source: str | None, candidates: list[LandingGpu]) -> LandingFact:
+    failing = [c.gpu for c in candidates if not c.runs]
+    working = [c.gpu for c in candidates if c.runs]
+    return LandingFact(
+        inventory=bool(candidates),
+        source=source if candidates else None,
+        count=len(candidates),
+        candidates=candidates,
+        failing=failing,
+        working=working,
+        failing_text=listing(failing),
+        working_text=listing(working),
+        some_fail=bool(failing),
+        all_fail=bool(candidates) and not working,
+    )
+
+
+RUN = RunSide(record, index, fact, {"CapacityLimit": ("spec.accelerators",)})
