@@ -95,16 +95,17 @@ def test_the_image_tag_names_the_vllm_release(tmp_path: Path) -> None:
 
 
 def test_a_gpu_count_alone_is_kept_as_gpus_of_unknown_type(tmp_path: Path) -> None:
-    """``gpu: 2`` asks for any two GPUs: nothing to size, and GL009 says so at the count."""
+    """``gpu: 2`` asks for any two GPUs: sized on every GPU it may land on, and without an
+    inventory GL110 says what it needs, at the count."""
     text = (
         "type: task\ncommands: [vllm serve meta-llama/Llama-3.1-8B-Instruct]\n"
         "resources:\n  gpu: 2\n"
     )
     assert _adapt(tmp_path, text)["resources"]["gpusOfUnknownType"] == 2
     path = tmp_path / NAME
-    result = run_cli("check", "--format", "json", "--select", "GL009", str(path))
+    result = run_cli("check", "--format", "json", "--select", "GL009,GL110", str(path))
     found = [(f["ruleId"], f["line"]) for f in json.loads(result.out)["findings"]]
-    assert (result.code, found) == (0, [("GL009", 4)])
+    assert (result.code, found) == (0, [("GL110", 4)])
 
 
 @pytest.mark.parametrize(
