@@ -198,3 +198,18 @@ def test_an_unknown_gpu_in_the_inventory_is_a_config_error_at_its_line(tmp_path:
     assert result.code == 2
     assert f"{config}:4:7: cluster.pools.big.gpus: " in result.err
     assert "'A100-8' is not a GPU gpulint knows" in result.err
+
+
+def test_a_slurm_partition_selects_the_inventory_pool_of_its_name(tmp_path: Path) -> None:
+    script = (
+        "#!/bin/bash\n#SBATCH --partition=gpu\n#SBATCH --gres=gpu:2\n#SBATCH --time=01:00:00\n"
+        "vllm serve meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 2 "
+        "--max-model-len 8192\n"
+    )
+    config = "cluster:\n  gpus: [H100]\n  pools:\n    gpu: {gpus: [L4, A100-40GB]}\n"
+    found = facts(tmp_path, {"serve.sbatch": script}, config)["serve.sbatch"]["landing"]
+    assert (found["source"], found["failing"], found["allFail"]) == (
+        "pool gpu of the cluster inventory",
+        ["L4", "A100-40GB"],
+        True,
+    )

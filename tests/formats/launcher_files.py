@@ -13,7 +13,17 @@ from linter.load.positions import parse_path
 from linter.model.manifest import Manifest
 
 #: The rules the adapters feed directly (memory fit, candidates, idle, spot) and the input rule.
-ADAPTER_RULES = ("GL001", "GL101", "GL102", "GL107", "GL201", "GL202", "GL204", "GL205")
+ADAPTER_RULES = (
+    "GL001",
+    "GL101",
+    "GL102",
+    "GL107",
+    "GL110",
+    "GL201",
+    "GL202",
+    "GL204",
+    "GL205",
+)
 
 
 def adapt(tmp_path: Path, text: str, file_name: str = "task.yaml", index: int = 0) -> Adapted:
