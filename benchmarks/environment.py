@@ -1,6 +1,6 @@
-"""What a benchmark run ran on and with: the machine, the versions of every tool, the commit, and
-the anchor tools (check-jsonschema, checkov), installed into their own virtual environment when
-asked (``--install-anchors``)."""
+"""What a benchmark run ran on and with: the machine and its load, the versions of every tool,
+the commit, and the anchor tools (check-jsonschema, yamllint, checkov), installed into their own
+virtual environment when asked (``--install-anchors``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import sys
 import venv
 from pathlib import Path
 
-ANCHORS = ("check-jsonschema", "checkov")
+ANCHORS = ("check-jsonschema", "yamllint", "checkov")
 
 
 def anchors_venv(work: Path) -> Path:
@@ -54,6 +54,11 @@ def tool_version(argv: list[str]) -> str:
         return "unknown"
     found = re.search(r"\d+(?:\.\d+)+\S*", done.stdout + done.stderr)
     return found.group(0) if found else "unknown"
+
+
+def load() -> list[float]:
+    """The 1, 5 and 15 minute load averages now: how busy the machine was around the run."""
+    return [round(value, 2) for value in os.getloadavg()] if hasattr(os, "getloadavg") else []
 
 
 def machine() -> dict[str, object]:

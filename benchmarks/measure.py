@@ -1,5 +1,5 @@
-"""Run a command as a fresh process and measure it: wall time, peak memory, and a hash of what it
-printed (to compare the outputs of runs that must agree byte for byte).
+"""Run a command as a fresh process and measure it: wall time, CPU time, peak memory, and a
+hash of what it printed (to compare the outputs of runs that must agree byte for byte).
 
 Peak memory is the largest resident set of the process and every child it waited for (Linux's
 ``wait4`` reports the maximum over the tree: forked workers included), so no external ``time``
@@ -38,6 +38,9 @@ class Command:
 @dataclass(frozen=True)
 class Sample:
     wall_s: float
+    #: User plus system CPU of the process and every child it waited for: what a shared
+    #: machine's load moves far less than wall time.
+    cpu_s: float
     peak_mib: float
     exit_code: int
     output_sha256: str
@@ -56,6 +59,7 @@ class Series:
         return {
             "median_s": round(statistics.median(walls), 4),
             "min_s": round(min(walls), 4),
+            "cpu_s": round(statistics.median(s.cpu_s for s in self.samples), 4),
             "peak_mib": round(max(s.peak_mib for s in self.samples), 1),
             "runs": [[round(s.wall_s, 4), round(s.peak_mib, 1)] for s in self.samples],
             "exit_codes": sorted({s.exit_code for s in self.samples}),
@@ -82,7 +86,8 @@ def run_once(command: Command, output: Path) -> Sample:
     process.returncode = os.waitstatus_to_exitcode(status)  # already reaped: keep Popen quiet
     # ru_maxrss: KiB on Linux, bytes on macOS
     peak = usage.ru_maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024)
-    return Sample(wall, peak, process.returncode, _sha256(output))
+    cpu = usage.ru_utime + usage.ru_stime
+    return Sample(wall, cpu, peak, process.returncode, _sha256(output))
 
 
 def _sha256(path: Path) -> str:

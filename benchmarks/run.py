@@ -37,13 +37,14 @@ from environment import (
     commit,
     find_anchor,
     install_anchors,
+    load,
     machine,
     measured_env,
     tool_version,
 )
 from measure import Command, Series, measure_rounds
 from report import render
-from targets import CHECKOV, CJS, COLD, FIRST, ONE_JOB, WARM
+from targets import CHECKOV, CJS, COLD, FIRST, ONE_JOB, REFERENCE, WARM, YAMLLINT
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -76,6 +77,7 @@ def main() -> int:
     parser.add_argument("--work", type=Path, default=HERE / "_work")
     parser.add_argument("--install-anchors", action="store_true")
     parser.add_argument("--check-jsonschema", dest="cjs", default=None)
+    parser.add_argument("--yamllint", default=None)
     parser.add_argument("--checkov", default=None)
     parser.add_argument("--anchor-max", type=int, default=10000, help="most files for cjs")
     parser.add_argument("--checkov-max", type=int, default=1000)
@@ -89,6 +91,7 @@ def main() -> int:
     gpulint = str(Path(sys.executable).with_name("gpulint"))
     anchors = {
         CJS: find_anchor(CJS, work, args.cjs),
+        YAMLLINT: find_anchor(YAMLLINT, work, args.yamllint),
         CHECKOV: find_anchor(CHECKOV, work, args.checkov),
     }
     versions = {"gpulint": tool_version([gpulint, "--version"])}
@@ -96,6 +99,7 @@ def main() -> int:
         {name: tool_version([path, "--version"]) for name, path in anchors.items() if path}
     )
     measurements = []
+    load_before = load()
     for count in sorted(args.counts):
         rounds = (
             args.one_repeats
@@ -113,7 +117,8 @@ def main() -> int:
             if series.command.name == COLD:
                 row["findings"] = findings(series)
             measurements.append(row)
-            print(json.dumps({k: row[k] for k in ("set", "count", "tool", "median_s", "peak_mib")}))
+            shown = ("set", "count", "tool", "median_s", "cpu_s", "peak_mib")
+            print(json.dumps({k: row[k] for k in shown}))
     now = datetime.datetime.now(datetime.timezone.utc)
     results = {
         "date": now.strftime("%Y-%m-%d %H:%M UTC"),
@@ -121,6 +126,7 @@ def main() -> int:
         "commit": commit(REPO),
         "quick": args.quick,
         "machine": machine(),
+        "load": {"before": load_before, "after": load()},
         "versions": versions,
         "settings": {
             "one_repeats": args.one_repeats,
@@ -169,12 +175,16 @@ def plan(
         one_job = (*check, "--no-cache", "--jobs", "1", manifests)
         commands.append(Command("gpulint", ONE_JOB, one_job, parsed, work))
     schema = str(REPO / "schemas" / "gpulint.schema.json")
-    cjs, checkov = anchors[CJS], anchors[CHECKOV]
+    cjs, checkov, yamllint = anchors[CJS], anchors[CHECKOV], anchors[YAMLLINT]
     if cjs and count <= args.anchor_max:
         files = _yaml_files(work, manifests)
         commands.append(
             Command("gpulint", CJS, (cjs, "--schemafile", schema, *files), parsed, work)
         )
+    if yamllint and count == 1:  # the pre-commit anchor: one file
+        commands.append(Command("gpulint", YAMLLINT, (yamllint, manifests), parsed, work))
+    reference = (sys.executable, str(HERE / "reference.py"), "--jobs", str(_cpus()), manifests)
+    commands.append(Command("gpulint", REFERENCE, reference, parsed, work))
     if count <= LARGE:
         deployments = generate(work, "kubernetes", count)
         commands.append(
@@ -200,6 +210,12 @@ def plan(
         separate = generate(work, "separate", count)
         commands.append(Command("separate", COLD, (*check, "--no-cache", separate), parsed, work))
     return commands
+
+
+def _cpus() -> int:
+    """The CPUs gpulint's default ``--jobs`` uses, for the reference pipeline to use as many."""
+    cpus = machine()["cpus_available"]
+    return cpus if isinstance(cpus, int) else 1
 
 
 def generate(work: Path, set_name: str, count: int) -> str:

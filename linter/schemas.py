@@ -3,6 +3,11 @@ the configuration and rule files, the facts rules read, and the catalogues.
 
 Run ``python -m linter.schemas`` after changing a model; a test fails while the files in schemas/
 differ from what this produces, so the published contract cannot drift.
+
+Editors find them two ways (docs/editors.md): a ``yaml-language-server: $schema=URL`` modeline,
+which ``gpulint init`` writes, and ``schemas/schema-catalog.json``, a catalog in SchemaStore's
+format that maps file names to schema URLs. A schema's ``$id`` names it (``BASE_ID``, stable
+across releases of one format version); ``FETCH_BASE`` is where an editor downloads it.
 """
 
 from __future__ import annotations
@@ -18,6 +23,15 @@ from linter.model import KINDS, Autoscaler, CapacityLimit, QuotaLedger, Workload
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 BASE_ID = "https://gpulint.dev/schemas/v1alpha1/"
+#: Where the published schemas can be downloaded: the repository's schemas/ folder on main.
+FETCH_BASE = "https://raw.githubusercontent.com/gpulint/gpulint/main/schemas/"
+CATALOG = "schema-catalog.json"
+CATALOG_SCHEMA = "https://json.schemastore.org/schema-catalog.json"
+#: Schema file -> the file names an editor applies it to without a modeline (none for the
+#: manifests: their files have no fixed name, so they carry the modeline ``gpulint init`` writes).
+FILE_MATCH = {"config.schema.json": [".gpulint.yaml", ".gpulint.yml"]}
+#: The schemas an editor validates files against (the facts schema describes output).
+EDITED = ("gpulint.schema.json", "config.schema.json", "rule.schema.json")
 
 
 def _finish(schema: dict[str, Any], file: str, title: str) -> dict[str, Any]:
@@ -59,6 +73,21 @@ def generate() -> dict[str, dict[str, Any]]:
     return out
 
 
+def catalog(schemas: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The SchemaStore-style catalog of the schemas files are written against."""
+    entries = []
+    for file in EDITED:
+        entry: dict[str, Any] = {
+            "name": schemas[file]["title"],
+            "description": f"{schemas[file]['title']} ({schemas[file]['$id']})",
+            "url": FETCH_BASE + file,
+        }
+        if file in FILE_MATCH:
+            entry["fileMatch"] = FILE_MATCH[file]
+        entries.append(entry)
+    return {"$schema": CATALOG_SCHEMA, "version": 1, "schemas": entries}
+
+
 def render(schema: dict[str, Any]) -> str:
     return json.dumps(schema, indent=2, sort_keys=False) + "\n"
 
@@ -67,7 +96,8 @@ def main(argv: list[str]) -> int:
     from linter.catalog import schemas as catalogue_schemas
 
     target = Path(argv[0]) if argv else Path(__file__).resolve().parents[1] / "schemas"
-    for name, schema in generate().items():
+    schemas = generate()
+    for name, schema in {**schemas, CATALOG: catalog(schemas)}.items():
         (target / name).write_text(render(schema), encoding="utf-8")
         print(f"wrote {target / name}")
     return catalogue_schemas.main([str(target / "catalog")])

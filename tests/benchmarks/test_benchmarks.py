@@ -4,6 +4,7 @@ verdicts and RESULTS.md. No timing is measured or asserted here."""
 from __future__ import annotations
 
 import importlib
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -68,30 +69,44 @@ def test_generated_sets_are_the_same_for_a_seed(tmp_path: Path) -> None:
     assert first != other
 
 
-def _row(set_name: str, count: int, tool: str, median: float, peak: float = 50.0) -> dict[str, Any]:
-    return {
+def _row(
+    set_name: str,
+    count: int,
+    tool: str,
+    median: float,
+    peak: float = 50.0,
+    cpu: float | None = None,
+    findings: int | None = None,
+) -> dict[str, Any]:
+    row: dict[str, Any] = {
         "set": set_name,
         "count": count,
         "tool": tool,
         "median_s": median,
         "min_s": median,
+        "cpu_s": median if cpu is None else cpu,
         "peak_mib": peak,
         "runs": [[median, peak]],
         "outputs": [f"{set_name}-{count}"],
     }
+    if findings is not None:
+        row["findings"] = findings
+    return row
 
 
 MEASURED = [
     _row("gpulint", 1, targets.COLD, 0.30),
     _row("gpulint", 1, targets.CJS, 0.40),
-    _row("gpulint", 1000, targets.COLD, 1.0, 70),
+    _row("gpulint", 1, targets.YAMLLINT, 0.10),
+    _row("gpulint", 1000, targets.COLD, 1.0, 70, findings=4000),
     _row("gpulint", 1000, targets.WARM, 0.3, 60),
-    _row("gpulint", 10000, targets.COLD, 6.0, 90),
+    _row("gpulint", 10000, targets.COLD, 6.0, 90, cpu=11.0),
     _row("gpulint", 10000, targets.WARM, 0.5, 120),
     _row("gpulint", 10000, targets.ONE_JOB, 9.0, 90),
-    _row("gpulint", 10000, targets.CJS, 30.0, 40),
-    _row("gpulint", 20000, targets.COLD, 23.0, 150),
-    _row("kubernetes", 1000, targets.COLD, 1.0),
+    _row("gpulint", 10000, targets.CJS, 30.0, 40, cpu=33.0),
+    _row("gpulint", 10000, targets.REFERENCE, 2.0, 40, cpu=4.0),
+    _row("gpulint", 20000, targets.COLD, 23.0, 150, findings=84000),
+    _row("kubernetes", 1000, targets.COLD, 1.0, cpu=1.5),
     _row("kubernetes", 1000, targets.CHECKOV, 9.0),
     _row("shared", 10000, targets.COLD, 6.6),
     _row("separate", 10000, targets.COLD, 6.0),
@@ -103,11 +118,15 @@ MEASURED = [
 def test_each_target_is_judged_on_the_figures_of_its_run() -> None:
     verdicts = targets.evaluate(MEASURED)
     assert [(v.measured, v.met) for v in verdicts] == [
-        ("6.00 s", False),
-        ("5.00x faster", True),
-        ("9.0x faster", False),
-        ("0.75x its time", True),
+        ("0.75x its CPU", False),
+        ("3.00x its CPU", False),
+        ("2.75x its CPU", False),
+        ("5.0x faster (3.0x in CPU)", True),
+        ("9.0x faster (6.0x in CPU)", False),
         ("1.48x", True),
+        # (150 - 70) - (89 - 60) = 51 MiB over 80,000 findings
+        ("0.65 KiB", False),
+        ("5.5 s", False),
         ("1.15x", False),
         ("1.10x", True),
         ("12.0x faster", True),
@@ -145,6 +164,7 @@ def results() -> dict[str, Any]:
         },
         "versions": {"gpulint": "0.1.0", "check-jsonschema": "0.39.0", "checkov": "3.3.30"},
         "settings": {"one_repeats": 15, "repeats": 3, "large_repeats": 2},
+        "load": {"before": [3.1, 2.0, 1.5], "after": [4.0, 2.5, 1.75]},
         "measurements": MEASURED,
     }
 
@@ -157,15 +177,19 @@ def test_results_md_says_what_was_run_and_quotes_its_figures(results: dict[str, 
     assert (
         "## Summary\n\nOn 2 CPUs gpulint checks one manifest in 0.30 s (check-jsonschema: "
         "0.40 s), 1,000 manifests in 1.00 s, 10,000 manifests in 6.00 s (check-jsonschema: "
-        "30.0 s) and 20,000 manifests in 23.0 s. checkov takes 9.00 s on 1,000 Kubernetes GPU "
-        "Deployments, which gpulint checks in 1.00 s.\n"
+        "30.0 s) and 20,000 manifests in 23.0 s. In CPU-seconds, one manifest cold costs 0.30 s "
+        "(check-jsonschema 0.40 s, yamllint 0.10 s); 20,000 manifests cost 1.15 ms of CPU per "
+        "file. checkov takes 9.00 s on 1,000 Kubernetes GPU Deployments, which gpulint checks in "
+        "1.00 s.\n"
     ) in text
     assert (
-        "| 10,000 | - | 6.00 s, 90 MiB | - | 0.50 s, 120 MiB | 9.00 s, 90 MiB | 30.0 s, 40 MiB |"
-        in text
-    )
+        "| 10,000 | - | 6.00 s, CPU 11.0 s, 90 MiB | - | 0.50 s, CPU 0.50 s, 120 MiB "
+        "| 9.00 s, CPU 9.00 s, 90 MiB | 30.0 s, CPU 33.0 s, 40 MiB | - "
+        "| 2.00 s, CPU 4.00 s, 40 MiB |"
+    ) in text
     assert "| warm re-run of 10,000 with a peak under 100 MiB | 120 MiB | **not met** |" in text
-    assert "| 10,000 | 6.60 s, 50 MiB | 6.00 s, 50 MiB |" in text
+    assert "| 10,000 | 6.60 s, CPU 6.60 s, 50 MiB | 6.00 s, CPU 6.00 s, 50 MiB |" in text
+    assert "Load averages (1, 5, 15 min): 3.10, 2.00, 1.50 before the run, 4.00, 2.50, 1.75" in text
 
 
 def test_the_stage_table_gives_each_stage_per_file_and_the_floor_before_the_rules() -> None:
@@ -217,3 +241,50 @@ def test_a_pipeline_that_fails_in_its_process_stops_the_measurement(
     with pytest.raises(RuntimeError, match="a pipeline failed in its process"):
         stages._in_child(fails)
     assert "ZeroDivisionError: in the child" in capfd.readouterr().err
+
+
+WORKLOAD = """\
+apiVersion: gpulint.dev/v1alpha1
+kind: Workload
+metadata:
+  name: tiny
+spec:
+  profile: training
+  resources:
+    provider: aws
+    region: us-east-1
+    accelerator: {type: H100-80GB, count: 8}
+    capacity: spot
+  acceptableUse:
+    reviewed: false
+"""
+
+
+def test_the_reference_pipeline_reports_rule_hits_schema_errors_and_duplicates(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a.yaml").write_text(WORKLOAD, encoding="utf-8")
+    (tmp_path / "b.yaml").write_text(
+        WORKLOAD.replace("  name: tiny", "  name: tiny\n  name: again").replace(
+            "count: 8", "count: eight"
+        ),
+        encoding="utf-8",
+    )
+    (tmp_path / "c.yaml").write_text(WORKLOAD.replace("count: 8", "count: eight"), "utf-8")
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "reference.py"), "--jobs", "1", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    report = json.loads(done.stdout)
+    found = [(Path(f["file"]).name, f["rule"], f["line"]) for f in report["findings"]]
+    assert report["files"] == 3
+    assert found == [
+        ("a.yaml", "R1", 11),
+        ("a.yaml", "R4", 13),
+        ("b.yaml", "duplicate", 5),
+        ("c.yaml", "schema", 10),
+        ("c.yaml", "R1", 11),
+        ("c.yaml", "R4", 13),
+    ]

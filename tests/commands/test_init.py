@@ -41,7 +41,12 @@ def test_starter_passes_check(
 def test_default_profile_is_inference(tmp_path: Path) -> None:
     assert run_cli("init", "--dir", str(tmp_path)).code == 0
     assert "  profile: inference " in (tmp_path / "workload.yaml").read_text()
-    assert (tmp_path / ".gpulint.yaml").read_text().startswith("# gpulint configuration")
+    assert (
+        (tmp_path / ".gpulint.yaml")
+        .read_text()
+        .splitlines()[1]
+        .startswith("# gpulint configuration")
+    )
 
 
 def test_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
