@@ -69,6 +69,36 @@ class Finding:
         return (self.location.file, span.line, span.column, self.rule_id, self.message)
 
 
+#: A file that is a template (GL010): one note, at its first placeholder.
+TEMPLATE_RULE = "GL010"
+
+
+def template_note(location: Location, placeholder: str, where: str) -> Finding:
+    """The GL010 note at a template's first placeholder: ``placeholder`` as written
+    (``{{ .Values.gpus }}``, ``${IMAGE}``, ``$NUM_NODES``) and ``where`` it stands; the fix names
+    the renderer its syntax belongs to."""
+    renderer = "helm template CHART" if placeholder.startswith("{") else "envsubst < FILE"
+    message = f"this file is a template ({placeholder} {where}): gpulint lints what renders it"
+    fix = (
+        f"lint the rendered output instead: {renderer} | gpulint check - "
+        "(or give the values in an `assume:` block of .gpulint.yaml)"
+    )
+    return Finding(TEMPLATE_RULE, None, message, location, fix=fix)
+
+
+def first_template_note(findings: list[Finding]) -> list[Finding]:
+    """``findings`` with only the first GL010 note of each file: a template is said once."""
+    first: dict[str, Finding] = {}
+    for note in sorted((f for f in findings if f.rule_id == TEMPLATE_RULE), key=_position):
+        first.setdefault(note.location.file, note)
+    kept = {id(note) for note in first.values()}
+    return [f for f in findings if f.rule_id != TEMPLATE_RULE or id(f) in kept]
+
+
+def _position(finding: Finding) -> tuple[str, int, int]:
+    return finding.sort_key[:3]
+
+
 class Skipped(NamedTuple):
     """A file that was not linted, and why (said on stderr and in the report)."""
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from linter.findings import Finding, Location
+from linter.findings import Finding, Location, template_note
 from linter.formats.base import Adapted, InputFile
 from linter.load import Document
 from linter.load.positions import Path, parse_path
@@ -30,6 +31,16 @@ from linter.model.validation import error_path
 from linter.model.values import ValueProblem
 
 SCHEMA_RULE = "GL001"
+
+
+@dataclass(frozen=True)
+class Unrendered:
+    """A value that still holds a template placeholder (``replicas: $NUM_NODES``,
+    ``nvidia.com/gpu: {{ .Values.gpus }}``): the file is a template another tool fills in, so the
+    value is unknown, and the file is said to be a template once (GL010), not wrong (GL001)."""
+
+    what: str  # the file's name for the field
+    placeholder: str  # as written
 
 
 def field(path: str | Path) -> Path:
@@ -126,11 +137,16 @@ class ManifestBuilder:
         """The value set or defaulted at ``path`` so far, or None."""
         return self._values.get(field(path))
 
-    def problem(self, origin: Origin, message: str) -> None:
-        """A problem with the document in the format's own words (GL001 at its place)."""
+    def problem(self, origin: Origin, problem: str | Unrendered) -> None:
+        """A problem with the document in the format's own words (GL001 at its place), or a
+        placeholder that makes the file a template (GL010, kept once a file by the run)."""
         span, original = Provenance({(): origin}).locate((), self.document.source_map)
         location = Location(self.file.display, span, self.document.index, (), None, original)
-        self.findings.append(Finding(SCHEMA_RULE, None, message, location))
+        if isinstance(problem, Unrendered):
+            where = f"in {problem.what} is filled in only when rendered"
+            self.findings.append(template_note(location, problem.placeholder, where))
+        else:
+            self.findings.append(Finding(SCHEMA_RULE, None, problem, location))
 
     # -- building ----------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from linter.cel.flat_names import MISSING, SEPARATOR
 from linter.config import LoadedConfig
 from linter.facts import RUN_WIDE, records, run_sides, target
 from linter.facts.files_read import files_read
-from linter.findings import Finding, Location
+from linter.findings import Finding, Location, first_template_note, template_note
 from linter.formats import Format, InputFile, claimed, markers_for, recognise
 from linter.load import Document, Limits, LoadedFile, load_source, syntax_of
 from linter.load.discovery import PathCandidate
@@ -40,7 +40,6 @@ from linter.run.file_result import A_TEMPLATE, NOTHING_OURS, FileResult, LineInf
 from linter.run.wide_parts import Anchors, WidePart, defer
 
 PARSE_RULE = "GL002"
-TEMPLATE_RULE = "GL010"
 _PLACEHOLDER = re.compile(r"\{.*")
 
 
@@ -168,6 +167,7 @@ def read_file(
             continue
         result.findings.extend(adapted.findings)
         manifests.extend(adapted.manifests)
+    result.findings = first_template_note(result.findings)
     return result, manifests, loaded.text
 
 
@@ -183,12 +183,8 @@ def _load_findings(loaded: LoadedFile, display: str) -> Iterator[Finding]:
     if template is not None and template.template is not None:
         line, action = template.span.line, template.template
         span = Span(line, action.column, line, action.column + len(action.text))
-        message = (
-            f"this file is a template ({action.text} on this line is not YAML until rendered): "
-            "gpulint lints what renders it"
-        )
-        fix = "lint the rendered output instead: helm template CHART | gpulint check -"
-        yield Finding(TEMPLATE_RULE, None, message, Location(display, span), fix=fix)
+        where = "on this line is not YAML until rendered"
+        yield template_note(Location(display, span), action.text, where)
 
 
 def _check_manifests(manifests: list[Manifest], plan: FirstPass, result: FileResult) -> None:

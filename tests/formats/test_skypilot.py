@@ -324,13 +324,18 @@ def test_a_checkpoint_flag_of_an_unknown_script_under_a_mounted_bucket(tmp_path:
 def test_templated_values_are_reported_and_the_rest_is_read(tmp_path: Path) -> None:
     text = "resources:\n  infra: aws/us-east-1\n  accelerators: ${GPU_TYPE}\nrun: x\n"
     adapted = adapt(tmp_path, text)
-    assert problems(adapted) == [
+    assert [(f.rule_id, f.location.span.line, f.message) for f in adapted.findings] == [
         (
+            "GL010",
             3,
-            "accelerators is the template placeholder '${GPU_TYPE}': gpulint reads the rendered "
-            "file (render it first, or say the value in an `assume:` block of .gpulint.yaml)",
+            "this file is a template (${GPU_TYPE} in accelerators is filled in only when "
+            "rendered): gpulint lints what renders it",
         )
     ]
+    assert adapted.findings[0].fix == (
+        "lint the rendered output instead: envsubst < FILE | gpulint check - "
+        "(or give the values in an `assume:` block of .gpulint.yaml)"
+    )
     (manifest,) = adapted.manifests
     assert manifest.data["spec"]["resources"]["provider"] == "aws"
 

@@ -26,7 +26,6 @@ from linter.formats.cmdline.engines import (
 )
 from linter.formats.cmdline.launchers import LaunchCommand, recognise_launch
 from linter.formats.cmdline.shell import Command, Variable, Word, argv_commands, not_expanded
-from linter.formats.kubernetes.placeholders import unrendered
 from linter.formats.kubernetes.pods import (
     Container,
     PodSpec,
@@ -181,7 +180,8 @@ def _environment(
     container: Container, report: Report
 ) -> tuple[dict[str, str | None], dict[str, Path]]:
     """The container's ``env``: name -> value (None when it comes from elsewhere) and where each
-    value is written."""
+    value is written. A placeholder stays as written (``${LD_LIBRARY_PATH}:/usr/lib`` is for the
+    image's shell or loader); an engine setting read from it says so where it is read."""
     env: dict[str, str | None] = {}
     paths: dict[str, Path] = {}
     for index, item in enumerate(sequence(container.data.get("env"))):
@@ -191,12 +191,7 @@ def _environment(
             continue
         path = (*container.path, "env", index, "value")
         value: Any = item.get("value")
-        if isinstance(value, str):
-            message = unrendered(f"env {name} of the {container.name} container", value)
-            if message is not None:
-                report(Origin(path), message)
-                value = None
-        elif "value" in item:
+        if not isinstance(value, str) and "value" in item:
             report(
                 Origin(path),
                 f"env {name} of the {container.name} container: {value!r} must be a string; "

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import Any
 
-from linter.formats.builder import WorkloadBuilder
+from linter.formats.builder import Unrendered, WorkloadBuilder
 from linter.load.positions import Path
 from linter.load.scanning import first_placeholder
 from linter.model.base import NAME_PATTERN
@@ -41,15 +41,11 @@ def template_in(value: object) -> str | None:
 
 
 def template_problem(builder: WorkloadBuilder, path: Path, what: str, value: object) -> bool:
-    """Report a templated value (GL001 at its place); True when it was one."""
+    """Report a templated value (the file is a template: GL010, once); True when it was one."""
     placeholder = template_in(value)
     if placeholder is None:
         return False
-    builder.problem(
-        builder.at(path),
-        f"{what} is the template placeholder {placeholder!r}: gpulint reads the rendered file "
-        "(render it first, or say the value in an `assume:` block of .gpulint.yaml)",
-    )
+    builder.problem(builder.at(path), Unrendered(what, placeholder))
     return True
 
 
