@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from linter.formats.builder import WorkloadBuilder
+from linter.formats.builder import Unrendered, WorkloadBuilder
 from linter.formats.cmdline.engines import (
     EngineCommand,
     engine_arguments,
@@ -109,7 +109,7 @@ def pod_program(pod: PodSpec, report: Report, engine: str | None = None) -> Laun
     return None
 
 
-def _ignore(origin: Origin, message: str) -> None:
+def _ignore(origin: Origin, problem: str | Unrendered) -> None:
     """Problems found while only ordering containers are reported when they are read."""
 
 

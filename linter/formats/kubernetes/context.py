@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from linter.formats.base import InputFile
-from linter.formats.builder import WorkloadBuilder
+from linter.formats.builder import Unrendered, WorkloadBuilder
 from linter.formats.kubernetes.pods import lookup, mapping, whole
 from linter.formats.kubernetes.scheduling import StatedValue
 from linter.load import Document
@@ -42,8 +42,8 @@ class Context:
                 return value.strip("-")
         return self.kind.lower()
 
-    def report(self, origin: Origin, message: str) -> None:
-        self.sink.problem(origin, message)
+    def report(self, origin: Origin, problem: str | Unrendered) -> None:
+        self.sink.problem(origin, problem)
 
     def get(self, path: Path) -> Any:
         return lookup(self.data, path)

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from linter.formats.base import Adapted, InputFile
+from linter.formats.builder import Unrendered
 from linter.formats.cmdline.shell import script_commands
 from linter.formats.kubernetes import core, kserve, kubeflow, lws, ray
 from linter.formats.kubernetes.containers import recognised, run
@@ -148,7 +149,7 @@ def _runs_program(data: Mapping[str, Any]) -> bool:
     return isinstance(entrypoint, str) and recognised(script_commands([entrypoint])) is not None
 
 
-def _ignore(origin: Origin, message: str) -> None:
+def _ignore(origin: Origin, problem: str | Unrendered) -> None:
     """Recognition reads containers only to find a program; problems are reported by adapt."""
 
 

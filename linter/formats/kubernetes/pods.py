@@ -13,13 +13,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from linter.formats.builder import Unrendered
 from linter.formats.kubernetes.labels import gpu_resources
 from linter.formats.kubernetes.placeholders import unrendered
 from linter.load.positions import Path
 from linter.model.provenance import Origin
 from linter.model.values import LARGEST_WHOLE, out_of_range
 
-Report = Callable[[Origin, str], None]
+#: Where an adapter sends a problem at its place: a message, or a placeholder (a template).
+Report = Callable[[Origin, str | Unrendered], None]
 """Where a reader says what is wrong with the document (``WorkloadBuilder.problem``)."""
 
 _WHOLE = re.compile(r"\d+\Z")
