@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from linter.formats.platforms import platforms
 from linter.formats.terraform_vocabulary import vocabulary
-from linter.load.sbatch import MAGIC
+from linter.load import SLURM_MAGIC
 
 KUBERNETES_CAPACITY: tuple[bytes, ...] = (
     b"ClusterQueue",
@@ -30,4 +30,4 @@ SKYPILOT: tuple[bytes, ...] = tuple(key.encode() for key in platforms().skypilot
 #: and only these become documents.
 TERRAFORM: tuple[bytes, ...] = tuple(r.type.encode() for r in vocabulary().resources)
 #: A batch script's directives (tested at the start of a line: linter.load.sbatch).
-SLURM: tuple[bytes, ...] = tuple(magic.encode() for magic in MAGIC)
+SLURM: tuple[bytes, ...] = tuple(magic.encode() for magic in SLURM_MAGIC)

@@ -303,6 +303,11 @@ _SYNTAXES: dict[str, Syntax] = {
 }
 
 
+#: What starts a Slurm batch script's directive line (linter/load/sbatch.py reads them); here so
+#: that the byte markers (linter/formats/markers.py) need not import the script reader.
+SLURM_MAGIC = ("#SBATCH", "#SLURM")
+
+
 def syntax_of(path: str | FsPath) -> Syntax:
     """How a file is parsed, by its name: JSON, HCL (Terraform), a shell script (Slurm batch
     scripts), else YAML."""

@@ -23,12 +23,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from linter.load import SLURM_MAGIC as MAGIC
 from linter.load.composer import Document
 from linter.load.positions import Path, SourceMap, Span
 
 #: Most directive arguments read; beyond them the rest is a problem, not read.
 MAX_ARGUMENTS = 1000
-MAGIC = ("#SBATCH", "#SLURM")
 #: The path of the arguments in a document's data, and of a comment annotation's span.
 DIRECTIVES: Path = ("#SBATCH",)
 ANNOTATIONS: Path = ("#",)

@@ -24,7 +24,6 @@ from pathlib import Path
 
 from linter.load import DEFAULT_MAX_BYTES, Refusal, read_bounded, syntax_of
 from linter.load.discovery import PathCandidate
-from linter.load.terraform import is_module_file
 
 #: Most other files of a Terraform module read with one of its files.
 MAX_COMPANIONS = 64
@@ -63,6 +62,10 @@ def read_source(candidate: PathCandidate, max_bytes: int = DEFAULT_MAX_BYTES) ->
 
 def companion_names(folder_names: Sequence[str], own: str) -> list[str]:
     """The names of a module's other files among a folder's, in the order they are read."""
+    # imported here: the Terraform reader (HCL lexer, evaluator) is needed only by a run that
+    # reads a .tf file, and costs a one-file YAML run's start-up otherwise
+    from linter.load.terraform import is_module_file
+
     return sorted(name for name in folder_names if name != own and is_module_file(name))
 
 

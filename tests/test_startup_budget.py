@@ -1,0 +1,104 @@
+"""Start-up budget of a pre-commit run (issue 31): what ``gpulint check`` on one manifest
+imports and builds, counted (never timed) in a fresh interpreter.
+
+Class creation and imports are most of a one-file run's CPU (dataclasses, pydantic models and
+the validators built on their first use), so the counts are the budget: a change that makes a
+one-file run import the Terraform reader, the CEL parser or SARIF's object model, or build more
+classes or validators, fails here and says by how much. The ceilings are today's counts plus a
+little room for a new fact or rule; raise one only with a reason in the commit, and prefer a
+lazy import. ``benchmarks/RESULTS.md`` has the times.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+#: A serving workload, as a pre-commit run sees one staged file.
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "inference-chat.yaml"
+
+#: Counts the probe prints: modules imported (gpulint's and all), classes created by class
+#: statements, and pydantic models whose validator was built.
+PROBE = """\
+import builtins, contextlib, io, json, sys
+created = 0
+original = builtins.__build_class__
+def counting(*args, **kwargs):
+    global created
+    created += 1
+    return original(*args, **kwargs)
+builtins.__build_class__ = counting
+from linter.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(["check", "--no-cache", "--format", "json", "--fail-on", "never", "job.yaml"])
+from pydantic import BaseModel
+def subclasses(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from subclasses(sub)
+models = {m for m in subclasses(BaseModel) if m.__module__.startswith("linter.")}
+print(json.dumps({
+    "code": code,
+    "modules": sorted(sys.modules),
+    "classes": created,
+    "models": len(models),
+    "validators": sum(1 for m in models if m.__pydantic_complete__),
+}))
+"""
+
+#: Modules a run over one gpulint manifest never needs (prefixes).
+NOT_IMPORTED = (
+    "linter.load.hcl",
+    "linter.load.terraform",
+    "linter.load.sbatch",
+    "linter.cel.lexer",
+    "linter.cel.syntax",
+    "linter.policy.checking",
+    "linter.report.sarif",
+    "sarif_om",
+    "jsonschema",
+    "lark",
+)
+#: Ceilings: today's counts (in the comment) and a little room.
+BUDGET = {
+    "linter_modules": 185,  # 179
+    "modules": 465,  # 450
+    "classes": 1200,  # 1163
+    "models": 140,  # 135
+    "validators": 42,  # 38
+}
+
+
+def _probe(folder: Path) -> dict[str, Any]:
+    shutil.copyfile(EXAMPLE, folder / "job.yaml")
+    environment = {**os.environ, "GPULINT_CACHE_DIR": str(folder / "cache")}
+    environment.pop("GPULINT_NO_CACHE", None)
+    command = [sys.executable, "-c", PROBE]
+    # the first run fills the start-up cache (parsed rules, catalogues) a user's runs have
+    subprocess.run(command, cwd=folder, env=environment, capture_output=True, check=True)
+    done = subprocess.run(
+        command, cwd=folder, env=environment, capture_output=True, text=True, check=True
+    )
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def test_a_one_file_run_stays_within_its_start_up_budget(tmp_path: Path) -> None:
+    counts = _probe(tmp_path)
+    modules = counts["modules"]
+    assert counts["code"] == 0
+    assert [m for m in modules if m.startswith(NOT_IMPORTED)] == []
+    measured = {
+        "linter_modules": sum(1 for m in modules if m.startswith("linter")),
+        "modules": len(modules),
+        "classes": counts["classes"],
+        "models": counts["models"],
+        "validators": counts["validators"],
+    }
+    over = {name: value for name, value in measured.items() if value > BUDGET[name]}
+    assert over == {}, f"over the start-up budget {BUDGET}: {measured}"
