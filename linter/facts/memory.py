@@ -24,6 +24,7 @@ from linter.facts.base import Fact, percent
 from linter.facts.memory_sizing import ModelSource, Sizing, Status, size
 from linter.facts.placement import Placement
 from linter.facts.subject import Subject
+from linter.load.positions import Path
 from linter.model import Workload
 
 __all__ = ["InferenceMemory", "MemoryFact", "compute", "compute_as"]
@@ -40,6 +41,9 @@ LOWER_PRECISIONS = {
     "int8": ("int4",),
 }
 RefusalCause = Literal["weights", "context"]
+UtilizationOrigin = Literal["stated", "engine-default", "release-default"]
+_CONTEXT: Path = ("spec", "serving", "maxContextTokens")
+_UTILIZATION: Path = ("spec", "serving", "gpuMemoryUtilization")
 
 
 def _alias(name: str) -> str:
@@ -90,9 +94,15 @@ class InferenceMemory(MemoryRecord):
     max_num_seqs: int = Field(description="--max-num-seqs in effect (declared or the default).")
     context: int = Field(description="Tokens per sequence sized (maxContextTokens).")
     context_defaulted: bool = Field(
-        description="maxContextTokens is unset: the model's maximum context is sized."
+        description="The file does not set maxContextTokens: the model's maximum context, the "
+        "engine's default, is sized."
     )
     gpu_memory_utilization: float = Field(description="Share of each GPU the engine may use.")
+    utilization_origin: UtilizationOrigin = Field(
+        description="Where gpuMemoryUtilization comes from: stated in the file; engine-default, "
+        "the engine's own default the adapter filled in (TGI --cuda-memory-fraction 1.0); "
+        "release-default, unset, so the vLLM release's default is sized."
+    )
     kv_cache_tokens: int | None = Field(description="vLLM's 'GPU KV cache size: N tokens'.")
     max_concurrency: float | None = Field(
         description="vLLM's 'Maximum concurrency for <context> tokens per request'."
@@ -246,12 +256,13 @@ def _headroom(estimate: Any, inference: bool) -> float:
 
 def _inference_fact(sizing: Sizing, subject: Subject) -> InferenceMemory:
     estimate = sizing.estimate
+    serving = subject.workload.spec.serving
     cause = estimate.refusal_cause
     batch_fits = None
     if estimate.max_batch_at_context is not None:
         batch_fits = estimate.batch <= estimate.max_batch_at_context
     return InferenceMemory(
-        engine=(subject.workload.spec.serving.engine or "vllm").lower(),
+        engine=(serving.engine or "vllm").lower(),
         engine_version=estimate.engine_version,
         accounting=estimate.accounting,
         tensor_parallel=estimate.gpus,
@@ -268,8 +279,9 @@ def _inference_fact(sizing: Sizing, subject: Subject) -> InferenceMemory:
         batch_declared=sizing.batch_declared,
         max_num_seqs=estimate.max_num_seqs,
         context=estimate.context,
-        context_defaulted=sizing.context_defaulted,
+        context_defaulted=_unstated(subject, _CONTEXT, serving.max_context_tokens),
         gpu_memory_utilization=estimate.gpu_memory_utilization,
+        utilization_origin=_utilization_origin(subject),
         kv_cache_tokens=estimate.kv_cache_tokens,
         max_concurrency=estimate.max_concurrency,
         starts=estimate.starts,
@@ -284,6 +296,20 @@ def _inference_fact(sizing: Sizing, subject: Subject) -> InferenceMemory:
         context_exceeds_model_max=estimate.context_exceeds_model_max,
         suggestions=_suggestions(sizing) if cause == "weights" else None,
     )
+
+
+def _unstated(subject: Subject, path: Path, value: object) -> bool:
+    """The file does not state the value: it is unset, or an adapter filled in the engine's
+    default (which messages must name as the default, not as the file's)."""
+    return value is None or subject.manifest.provenance.is_default(path)
+
+
+def _utilization_origin(subject: Subject) -> UtilizationOrigin:
+    if subject.workload.spec.serving.gpu_memory_utilization is None:
+        return "release-default"
+    if subject.manifest.provenance.is_default(_UTILIZATION):
+        return "engine-default"
+    return "stated"
 
 
 def _training_fact(estimate: Any) -> TrainingMemory:

@@ -63,7 +63,6 @@ class Sizing:
     source: ModelSource | None = None
     where: Placement | None = None
     mode: Mode | None = None
-    context_defaulted: bool = False
     batch_declared: bool = False
     settings: dict[str, Any] = field(default_factory=dict)
 
@@ -226,7 +225,6 @@ def _inference(
         source=source,
         where=where,
         mode="inference",
-        context_defaulted=serving.max_context_tokens is None,
         batch_declared=serving.max_batch_size is not None,
         settings=settings,
     )

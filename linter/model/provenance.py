@@ -62,6 +62,12 @@ class Provenance:
         """The file's own name for a normalised path (the path itself for gpulint's format)."""
         return self.names.get(path) or format_path(path)
 
+    def is_default(self, path: Path) -> bool:
+        """The value at exactly ``path`` is one the engine or platform chooses, not the file
+        (an adapter may fill it in: the model's maximum context for an unset --max-model-len)."""
+        origin = self.origins.get(path)
+        return origin is not None and origin.kind == "default"
+
     def assumed(self) -> list[tuple[Path, Origin]]:
         """The values that configuration supplied, not the file."""
         return [(path, o) for path, o in self.origins.items() if o.kind == "assumed"]

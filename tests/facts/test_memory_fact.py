@@ -47,6 +47,7 @@ def test_refusal_for_one_full_length_sequence_quotes_vllm(tmp_path: Path) -> Non
         "To serve at least one request with the model's max seq len (131072), (16.00 GiB KV cache"
     )
     assert (inference["gpuMemoryUtilization"], inference["engineVersion"]) == (0.92, "0.33.0")
+    assert inference["utilizationOrigin"] == "release-default"
 
 
 def test_every_serving_setting_reaches_the_estimate(tmp_path: Path) -> None:
@@ -71,6 +72,7 @@ def test_every_serving_setting_reaches_the_estimate(tmp_path: Path) -> None:
     assert inference["engineVersion"] == "0.11.0"
     assert inference["maxNumSeqs"] == 64 and inference["batchDeclared"] is True
     assert inference["gpuMemoryUtilization"] == 0.95
+    assert (inference["utilizationOrigin"], inference["contextDefaulted"]) == ("stated", False)
     assert inference["overheadGiB"] == 0.2  # eager: no CUDA graphs; v0.11 counts none anyway
     assert inference["starts"] is True and inference["batchFits"] is False
     assert fact["assumed"] == []

@@ -105,12 +105,16 @@ def test_the_vllm_default_context_is_named_and_pointed_where_the_flag_is_missing
     path = HERE / "kubernetes" / "bad" / "default-context.yaml"
     (finding,) = [f for f in lint([path], rulebook).findings if f.rule_id == "GL102"]
     assert finding.location.source_path == ("spec", "template", "spec", "containers", 0, "args")
-    assert "one sequence of 131072 tokens" in finding.message
-    assert finding.fix is not None
-    assert (
-        "--max-model-len in the vllm container's args (unset: vLLM uses the model's maximum "
-        "context, 131,072 tokens)" in finding.fix
+    assert finding.message.startswith(
+        "one sequence of 131072 tokens (the model's maximum context: the engine's default, as "
+        "--max-model-len in the vllm container's args is unset) needs"
     )
+    assert (
+        "at vLLM 0.11.0's default GPU memory utilization 0.9, as --gpu-memory-utilization in the "
+        "vllm container's args is unset, so vLLM refuses to start" in finding.message
+    )
+    assert finding.fix is not None
+    assert finding.fix.startswith("set --max-model-len in the vllm container's args to at most ")
 
 
 def test_a_training_job_and_a_service_on_one_node_pool_across_files(rulebook: Rulebook) -> None:

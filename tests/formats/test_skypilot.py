@@ -47,7 +47,7 @@ def test_published_style_vllm_service(tmp_path: Path) -> None:
             "tensorParallel": 1,
             "pipelineParallel": 1,
             "dataParallel": 1,
-            "gpuMemoryUtilization": 0.9,
+            "gpuMemoryUtilization": None,  # the release's default (the memory fact's)
             "enforceEager": False,
         },
         "resources": {
@@ -455,3 +455,39 @@ def test_a_broken_file_is_reported_when_its_text_says_skypilot(
     assert [(Path(f.location.file).name, f.rule_id) for f in result.findings] == [
         ("broken.yaml", "GL002")
     ]
+
+
+@pytest.mark.parametrize(
+    ("command", "share"),
+    [
+        # unset: the release's default, from the engine catalogue (v0.10.1: 0.9)
+        (
+            "vllm serve meta-llama/Llama-3.1-8B-Instruct",
+            "vLLM 0.10.1's default GPU memory utilization 0.9, as --gpu-memory-utilization in "
+            "`run` is unset",
+        ),
+        # TGI's own default, filled in by the adapter from its flag table
+        (
+            "text-generation-launcher --model-id meta-llama/Llama-3.1-8B-Instruct",
+            "the engine's default memory fraction 1.0, as --cuda-memory-fraction in `run` is unset",
+        ),
+    ],
+)
+def test_an_engine_default_is_named_as_the_default_not_as_the_files(
+    tmp_path: Path, rulebook: Rulebook, command: str, share: str
+) -> None:
+    """A command that sets neither the context nor the memory share: the message names both as
+    defaults, and the finding points at the program that leaves them out (issue 28)."""
+    path = tmp_path / "sky.yaml"
+    path.write_text(
+        "resources:\n  accelerators: L4:1\n  image_id: docker:vllm/vllm-openai:v0.10.1\n"
+        f"run: |\n  {command}\n"
+    )
+    (finding,) = lint([path], rulebook, select=("GL102",)).findings
+    assert (finding.location.span.line, finding.location.span.column) == (5, 3)
+    assert finding.message.startswith(
+        "one sequence of 131072 tokens (the model's maximum context: the engine's default, as "
+        f"{'--max-model-len' if command.startswith('vllm') else '--max-total-tokens'} in `run` "
+        "is unset) needs "
+    )
+    assert f"runtime at {share}, so vLLM refuses to start" in finding.message

@@ -76,7 +76,7 @@ CASES: dict[str, tuple[str, str, str, list[tuple[str, int, str, str]]]] = {
             (
                 "GL102",
                 6,
-                "one sequence of 131072 tokens (the model's maximum context, as spec.serving.maxContextTokens is unset) needs 16 GiB of KV cache per GPU, but only 3.56 GiB is left on each of 1 x L4 after 14.96 GiB of weights, activations and runtime at spec.serving.gpuMemoryUtilization 0.92 (vLLM 0.33.0's default, as it is unset), so vLLM refuses to start: To serve at least one request with the model's max seq len (131072), (16.00 GiB KV cache is needed, which is larger than the available KV cache memory (3.56 GiB). Based on the available memory, the estimated maximum model length is 29168. Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
+                "one sequence of 131072 tokens (the model's maximum context: the engine's default, as spec.serving.maxContextTokens is unset) needs 16 GiB of KV cache per GPU, but only 3.56 GiB is left on each of 1 x L4 after 14.96 GiB of weights, activations and runtime at vLLM 0.33.0's default GPU memory utilization 0.92, as spec.serving.gpuMemoryUtilization is unset, so vLLM refuses to start: To serve at least one request with the model's max seq len (131072), (16.00 GiB KV cache is needed, which is larger than the available KV cache memory (3.56 GiB). Based on the available memory, the estimated maximum model length is 29168. Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
                 "set spec.serving.maxContextTokens to at most 29168 tokens (what vLLM's --max-model-len auto would choose), use more or larger GPUs, or an fp8 KV cache (spec.serving.kvCachePrecision)",
             )
         ],
@@ -293,11 +293,35 @@ def variable(rule_id: str, name: str, values: dict[str, object]) -> object:
 
 
 @pytest.mark.parametrize("value", [1.0, 0.92, 0.925, 0.5])
-def test_a_share_reads_as_the_file_writes_it(value: float) -> None:
-    inference = {"gpuMemoryUtilization": value}
+@pytest.mark.parametrize(
+    ("origin", "expected"),
+    [
+        ("stated", "--gpu-memory-utilization in `run` {value}"),
+        (
+            "release-default",
+            "vLLM 0.11.0's default GPU memory utilization {value}, as "
+            "--gpu-memory-utilization in `run` is unset",
+        ),
+        (
+            "engine-default",
+            "the engine's default memory fraction {value}, as "
+            "--gpu-memory-utilization in `run` is unset",
+        ),
+    ],
+)
+def test_a_share_reads_as_the_file_writes_it(value: float, origin: str, expected: str) -> None:
+    """The share in effect, by the file's name for it, or named as a default: an adapter may
+    fill the engine's default in, but the message never says the file holds it."""
+    inference = {
+        "gpuMemoryUtilization": value,
+        "utilizationOrigin": origin,
+        "engineVersion": "0.11.0",
+    }
+    names = {"gpuMemoryUtilization": "--gpu-memory-utilization in `run`"}
+    expected = expected.format(value=value)
     for rule_id in ("GL101", "GL102"):
-        found = variable(rule_id, "utilization", {"facts": {"memory": {"inference": inference}}})
-        assert found == str(value)
+        facts = {"memory": {"inference": inference}, "names": names}
+        assert variable(rule_id, "utilizationSetting", {"facts": facts}) == expected
 
 
 @pytest.mark.parametrize("value", [40.0, 32.8, 23.78, 1174.22])

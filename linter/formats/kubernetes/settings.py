@@ -149,7 +149,7 @@ def default_context(
         normalised(CONTEXT_FIELD),
         maximum,
         f"{engine.title} default: the model's maximum context ({maximum:,} tokens)",
-        name=f"{name} (unset: {engine.title} uses the model's maximum context, {maximum:,} tokens)",
+        name=name,
         lacking=lacking,
     )
 
