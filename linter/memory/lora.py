@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from linter.memory.architecture import Architecture
-from linter.memory.training_layout import Projection, layer_layout
+from linter.memory.training_layout import Projection, layer_layout, layer_layout_counts
 
 #: Model types whose fused experts and router peft adapts through its v4 -> v5 conversion.
 CONVERTED_MOE_TYPES = (
@@ -113,9 +113,10 @@ def lora_parameters(arch: Architecture, config: LoraConfig) -> int:
     """Trainable adapter parameters over every layer; ValueError when the targets match no
     projection (peft raises too)."""
     total = 0
-    for index in range(arch.num_hidden_layers):
-        for projection in layer_layout(arch, index).projections:
-            total += adapter_parameters(projection, adapter_rank(arch, config, projection))
+    for layout, layers in layer_layout_counts(arch):
+        for projection in layout.projections:
+            rank = adapter_rank(arch, config, projection)
+            total += layers * adapter_parameters(projection, rank)
     if not total:
         raise ValueError(
             f"lora targets {', '.join(config.target_modules or ())} match no projection of "

@@ -14,6 +14,8 @@ projection takes, so projections reading the same tensor share what they keep fo
 
 from __future__ import annotations
 
+import functools
+from collections import Counter
 from dataclasses import dataclass
 
 from linter.memory.architecture import STATE, Architecture
@@ -153,13 +155,34 @@ def _mlp(arch: Architecture, intermediate: int, prefix: str = "") -> tuple[Proje
     )
 
 
+#: Architectures whose layouts are remembered: a run sizes a few models, each many times (every
+#: layer of every phase of every alternative of every workload that names it).
+REMEMBERED = 64
+
+
 def layer_layout(arch: Architecture, index: int) -> LayerLayout:
-    """The projections of decoder layer ``index`` (0-based)."""
-    if arch.layer_types and arch.layer_types[index] == STATE and arch.state_mixer is not None:
+    """The projections of decoder layer ``index`` (0-based): one of at most four layouts of the
+    model, by its mixer (state or attention) and whether its MLP is routed experts."""
+    state = bool(arch.layer_types) and arch.layer_types[index] == STATE
+    routed = arch.is_moe and index >= arch.dense_layers
+    return _layout(arch, state and arch.state_mixer is not None, routed)
+
+
+@functools.lru_cache(maxsize=REMEMBERED)
+def layer_layout_counts(arch: Architecture) -> tuple[tuple[LayerLayout, int], ...]:
+    """Each distinct layout of the model's decoder layers with how many layers have it, in
+    the order of the layers: a sum over layers is a sum over these, each times its count."""
+    counts = Counter(layer_layout(arch, index) for index in range(arch.num_hidden_layers))
+    return tuple(counts.items())
+
+
+@functools.lru_cache(maxsize=4 * REMEMBERED)
+def _layout(arch: Architecture, state: bool, routed: bool) -> LayerLayout:
+    if state:
         mixer, mixer_projections = "state", _state_mixer(arch)
     else:
         mixer, mixer_projections = _attention(arch)
-    if not (arch.is_moe and index >= arch.dense_layers):
+    if not routed:
         return LayerLayout(mixer, mixer_projections, _mlp(arch, arch.intermediate_size), (), None)
     h, e, i = arch.hidden_size, arch.num_experts, arch.moe_intermediate_size
     shared = _mlp(arch, arch.shared_expert_intermediate_size, "shared_expert.")

@@ -47,7 +47,7 @@ from linter.memory.training_activations import (
     norm_bytes,
 )
 from linter.memory.training_backward import layer_backward
-from linter.memory.training_layout import layer_layout
+from linter.memory.training_layout import layer_layout_counts
 from linter.memory.training_regime import Regime
 from linter.memory.training_state import ModelState
 
@@ -282,32 +282,38 @@ def _large(elements: int, element_bytes: int) -> int:
     return 1 if elements * element_bytes >= LARGE_BLOCK else 0
 
 
+def _large_blocks(matrices: list[tuple[int, int]], element_bytes: int) -> int:
+    """How many of the (elements, count) matrices are large blocks."""
+    return sum(count * _large(elements, element_bytes) for elements, count in matrices)
+
+
 def fragmentation_bytes(arch: Architecture, phase: Phase, shape: StepShape) -> int:
     """Allocator slack at ``phase``: a stranded half-granule per live large block."""
     regime, lora = shape.setting.regime, shape.setting.lora
     weight_bytes = regime.param_bytes if regime.base_trainable else 2
     trained_bytes = regime.param_bytes
-    matrices: list[int] = [arch.vocab_size * arch.hidden_size] * (
-        1 if arch.tie_word_embeddings else 2
-    )
-    adapters: list[int] = []
+    # (elements, how many such matrices): each layout's projections once, times its layers
+    matrices: list[tuple[int, int]] = [
+        (arch.vocab_size * arch.hidden_size, 1 if arch.tie_word_embeddings else 2)
+    ]
+    adapters: list[tuple[int, int]] = []
     adapted_per_layer = 0
-    for index in range(arch.num_hidden_layers):
-        for projection in layer_layout(arch, index).projections:
-            matrices.append(projection.parameters)
+    for layout, layers in layer_layout_counts(arch):
+        for projection in layout.projections:
+            matrices.append((projection.parameters, layers))
             rank = adapter_rank(arch, lora, projection) if lora else 0
             if rank:
                 experts = max(1, projection.experts)
-                adapters += [rank * experts * projection.in_features]
-                adapters += [rank * experts * projection.out_features]
-                adapted_per_layer += 1
+                adapters.append((rank * experts * projection.in_features, layers))
+                adapters.append((rank * experts * projection.out_features, layers))
+                adapted_per_layer += layers
     trained = matrices if regime.base_trainable else adapters
-    blocks = sum(_large(size, weight_bytes) for size in matrices)
+    blocks = _large_blocks(matrices, weight_bytes)
     if phase.terms.get("adapter_weights"):
-        blocks += sum(_large(size, trained_bytes) for size in adapters)
+        blocks += _large_blocks(adapters, trained_bytes)
     for term, per in _BLOCKS_PER_TERM.items():
         if phase.terms.get(term):
-            blocks += per * sum(_large(size, trained_bytes) for size in trained)
+            blocks += per * _large_blocks(trained, trained_bytes)
     kept_layers = 1 if shape.checkpointing else arch.num_hidden_layers
     activation = shape.tokens * arch.hidden_size * regime.compute_bytes >= LARGE_BLOCK
     if activation and phase.terms.get("held_logits"):
