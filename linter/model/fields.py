@@ -34,6 +34,7 @@ FIELDS: dict[str, Field] = {
     "quantization": _field("spec.model.quantization", "quantization"),
     "engine": _field("spec.serving.engine"),
     "engineVersion": _field("spec.serving.engineVersion", "engine-version"),
+    "device": _field("spec.serving.device", "device"),
     "maxBatchSize": _field("spec.serving.maxBatchSize"),
     "maxContextTokens": _field("spec.serving.maxContextTokens"),
     "maxNumBatchedTokens": _field("spec.serving.maxNumBatchedTokens"),

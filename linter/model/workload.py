@@ -19,6 +19,8 @@ Precision = Literal[
     "fp32", "bf16", "fp16", "fp8", "fp8-block", "int8", "int4", "nf4", "mxfp4", "nvfp4"
 ]
 Capacity = Literal["on-demand", "spot", "reserved"]
+#: Hardware other than a GPU that a serving engine's build runs on.
+Device = Literal["cpu", "tpu", "neuron", "gaudi", "xpu"]
 LawfulBasis = Literal[
     "consent",
     "contract",
@@ -51,6 +53,11 @@ class Model(Strict):
 
 class Serving(Strict):
     engine: str | None = Field(None, description="vllm, sglang, tgi, triton, ...")
+    device: Device | None = Field(
+        None,
+        description="Hardware other than a GPU the engine's build runs on (its image, or the "
+        "device the workload requests instead of a GPU); unset: a GPU build.",
+    )
     engine_version: str | None = Field(
         None,
         pattern=r"^v?[0-9]+(\.[0-9]+){0,2}$",
@@ -201,6 +208,11 @@ class Resources(Strict):
         description="GPUs per node the workload requests without saying which type (a Kubernetes "
         "nvidia.com/gpu limit with no GPU node selector, a dstack gpu count): memory cannot be "
         "checked until the type is declared in accelerator.",
+    )
+    gpu_count_unknown: bool | None = Field(
+        None,
+        description="GPUs are requested but how many cannot be read (a template placeholder, a "
+        "value the platform rejects): nothing that needs the count is judged.",
     )
     nodes: int = Field(1, ge=1, le=100_000)
     capacity: Capacity = "on-demand"

@@ -22,6 +22,8 @@ from linter.formats.cmdline.launchers import METHOD_FIELD
 from linter.formats.kubernetes import scheduling, settings
 from linter.formats.kubernetes.containers import LaunchedProgram, pod_program
 from linter.formats.kubernetes.context import Context
+from linter.formats.kubernetes.devices import requested_device, writes_gpu_request
+from linter.formats.kubernetes.labels import gpu_resources
 from linter.formats.kubernetes.pods import PodSpec, Report, mapping, pod_gpus
 from linter.formats.kubernetes.scheduling import NodeSelection, Placement, StatedValue
 from linter.load import Document
@@ -117,6 +119,8 @@ def build(document: Document, file: InputFile, unit: Unit) -> Adapted:
         else Placement()
     )
     gpus = _accelerator(builder, unit, placement, metadata, report)
+    if gpus is None and unit.pod is not None:
+        _without_gpus(builder, unit.pod, program, profile)
     _placement(builder, placement)
     _counts(builder, unit, profile)
     for path, found in unit.values.items():
@@ -274,6 +278,22 @@ def _accelerator(
             name=alternative.name,
         )
     return count
+
+
+def _without_gpus(
+    builder: WorkloadBuilder, pod: PodSpec, program: LaunchedProgram | None, profile: Profile
+) -> None:
+    """A pod whose GPUs are not read: requested but unreadable (a GL001 already), or what it
+    runs on instead (a TPU, a CPU build); where its GPUs would be requested."""
+    if writes_gpu_request(pod):
+        builder.set("spec.resources.gpuCountUnknown", True, Origin(pod.path))
+        return
+    device = requested_device(pod, program)
+    if profile == "inference" and device is not None:
+        builder.set("spec.serving.device", device.value, device.origin, name=device.name)
+    if program is not None and builder.name_of(_ACCELERATOR) is None:
+        limits = " or ".join(gpu_resources())
+        builder.call(_ACCELERATOR, f"{limits} in the limits of {program.owner}")
 
 
 def _gpu_count(unit: Unit, report: Report) -> tuple[int, StatedValue | None]:
