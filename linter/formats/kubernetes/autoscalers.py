@@ -24,7 +24,7 @@ from pydantic import Field
 from linter.catalog import load_file
 from linter.catalog.base import Catalogue, Record
 from linter.formats.base import Adapted, InputFile
-from linter.formats.builder import ManifestBuilder
+from linter.formats.builder import ManifestBuilder, Unrendered
 from linter.formats.kubernetes.pods import lookup, mapping, whole
 from linter.formats.markers import KUBERNETES_AUTOSCALERS
 from linter.formats.vocabulary import vocabulary_file
@@ -107,8 +107,10 @@ class _Reader:
         )
         self.failed = False
 
-    def fail(self, origin: Origin, message: str) -> None:
-        self.builder.problem(origin, message)
+    def fail(self, origin: Origin, problem: str | Unrendered) -> None:
+        """A value the API does not take, or a placeholder (the file is a template): either way
+        the replicas it keeps are not known, so the document yields no autoscaler."""
+        self.builder.problem(origin, problem)
         self.failed = True
 
     def text(self, path: Path, default: str | None = None) -> None:
