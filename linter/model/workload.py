@@ -252,6 +252,13 @@ class Checkpointing(Strict):
     interval_minutes: float | None = Field(None, gt=0)
     uri: str | None = None
     resume_from_latest: bool | None = None
+    decided_in: str | None = Field(
+        None,
+        min_length=1,
+        description="A file gpulint does not read that decides the fields left unset (a "
+        "training script it does not know, a trainer config outside the repository): they are "
+        "unknown there, not absent.",
+    )
 
 
 class Data(Strict):

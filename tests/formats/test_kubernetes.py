@@ -806,7 +806,11 @@ def test_a_ray_job_entrypoint_and_its_cluster_lifetime() -> None:
         """
     )
     assert spec(manifest)["lifecycle"] == {"idleShutdownMinutes": 0}
-    assert spec(manifest)["checkpointing"] == {"enabled": False, "uri": "/ckpt"}
+    assert spec(manifest)["checkpointing"] == {
+        "enabled": False,
+        "uri": "/ckpt",
+        "decidedIn": "train.py",
+    }
     assert spec(manifest)["resources"]["nodes"] == 2
     assert origin(manifest, "spec.checkpointing.enabled") == ("spec", "entrypoint")
 

@@ -295,7 +295,8 @@ def test_a_bucket_copied_to_the_node_does_not_keep_checkpoints(tmp_path: Path) -
     )
     manifest = workload(adapt(tmp_path, text))
     checkpointing = manifest.data["spec"]["checkpointing"]
-    assert checkpointing == {"enabled": True, "resumeFromLatest": False}
+    # the script gpulint does not know may resume by itself: unknown, not "starts from zero"
+    assert checkpointing == {"enabled": True, "decidedIn": "train.py"}
     assert manifest.provenance.name(("spec", "checkpointing", "uri")) == (
         "--output_dir /ckpt/run1 in `run`, on `file_mounts` /ckpt, which does not outlive the "
         "node: use a bucket in `file_mounts` with mode: MOUNT, or a volume"
@@ -317,8 +318,35 @@ def test_a_checkpoint_flag_of_an_unknown_script_under_a_mounted_bucket(tmp_path:
     assert manifest.data["spec"]["checkpointing"] == {
         "uri": "gcs://team-ckpts/run42",
         "enabled": True,
+        "decidedIn": "my_train.py",
     }
     assert origin_line(manifest, "spec.checkpointing.uri") == (8, 42)
+    assert origin_line(manifest, "spec.checkpointing.decidedIn") == (8, 13)
+
+
+@pytest.mark.parametrize(
+    ("run", "decided_in"),
+    [
+        ("python train.py", "train.py"),
+        ("python -u -m team.finetune --epochs 3", "team.finetune"),
+        ("cd /sky_workdir && bash scripts/finetune.sh 8", "scripts/finetune.sh"),
+        ("./finetune.sh", "./finetune.sh"),
+        ("axolotl train examples/llama-3/qlora.yml", "examples/llama-3/qlora.yml"),
+        ("tune run lora_finetune_distributed --config llama3_1/8B_lora", "llama3_1/8B_lora"),
+        # a known program whose flags say everything, and a command that runs no script
+        ("trl sft --model_name_or_path m --output_dir /tmp/o", None),
+        ("nvidia-smi && sleep infinity", None),
+    ],
+)
+def test_the_file_that_decides_checkpointing(
+    tmp_path: Path, run: str, decided_in: str | None
+) -> None:
+    """A script gpulint does not know, or a trainer config it does not read, decides the
+    checkpoint settings the command leaves unsaid."""
+    text = f"resources: {{accelerators: A100:1, use_spot: true}}\nrun: {run}\n"
+    checkpointing = workload(adapt(tmp_path, text)).data["spec"].get("checkpointing", {})
+    assert checkpointing.get("decidedIn") == decided_in
+    assert "resumeFromLatest" not in checkpointing or decided_in is None
 
 
 def test_templated_values_are_reported_and_the_rest_is_read(tmp_path: Path) -> None:

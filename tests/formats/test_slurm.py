@@ -151,7 +151,7 @@ def test_a_launcher_inside_a_bash_c_string_and_gpus_of_unknown_type(tmp_path: Pa
     assert spec["checkpointing"] == {
         "enabled": True,
         "uri": "/shared/ckpt",
-        "resumeFromLatest": False,
+        "decidedIn": "train.py",
     }
     span, _ = manifest.provenance.locate(("spec", "checkpointing", "uri"), manifest.source_map)
     assert (span.line, span.column, span.end_column) == (6, 15, 40)

@@ -9,6 +9,11 @@ says where it writes (its trainer's checkpoint flag: ``--output_dir``, ``--ckpt_
 ``--save-dir /ckpt``), whether saving is on (``--save_steps -1`` turns it off; a trainer's own
 default where it has one, such as OpenRLHF's ``--save_steps -1``), and whether it resumes
 (``--resume_from_checkpoint``); without a resume flag it starts from step zero.
+
+What a file gpulint does not read decides is unknown, not absent: a training script it does not
+know (``python train.py``, ``bash finetune.sh``; the script may save and resume by itself) and a
+trainer's config file (``axolotl train config.yml``) are named in ``checkpointing.decidedIn``,
+and the trainer's defaults are not assumed for what they may set.
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ from dataclasses import dataclass, replace
 
 from linter.formats.builder import WorkloadBuilder
 from linter.formats.cmdline.arguments import parse_value
-from linter.formats.cmdline.launchers import LaunchCommand, trainer_table
+from linter.formats.cmdline.launchers import LaunchCommand, deciding_file, trainer_table
+from linter.formats.cmdline.programs import program
 from linter.formats.cmdline.scripts import CommandScripts, Reading, setting_name, setting_origin
 from linter.formats.cmdline.shell import Word
 from linter.model.provenance import Origin
@@ -27,6 +33,8 @@ from linter.model.provenance import Origin
 _URI = "checkpointing.uri"
 _ENABLED = "checkpointing.enabled"
 _RESUME = "checkpointing.resumeFromLatest"
+_SHELLS = frozenset(("bash", "sh"))
+_SHELL_SCRIPT = ".sh"
 
 
 @dataclass(frozen=True)
@@ -82,8 +90,9 @@ def apply_checkpoints(
         evidence = _from_paths(builder, reading, mounts, where, hints)
     if evidence is not None:
         builder.place("spec.checkpointing", evidence)
+    unread = _decided_in(builder, reading, where)
     _enabled(builder, launch, evidence, where)
-    _resume(builder, launch, where)
+    _resume(builder, launch, where, unread)
     if evidence is None:
         flag = _flag_of(launch, _URI) or "--output_dir"
         builder.call(
@@ -206,11 +215,53 @@ def _enabled(
     builder.set("spec.checkpointing.enabled", True, replace(evidence, kind="default", note=note))
 
 
+def _decided_in(builder: WorkloadBuilder, reading: Reading, where: Where) -> bool:
+    """Name the file that decides checkpointing when gpulint does not read it: the trainer's
+    config file, else a training script it does not know (run by a launcher or directly, the
+    first such command when no launch is recognised). Whether one was named."""
+    found = _unread_file(reading)
+    if found is None:
+        return False
+    word, located = found
+    origin = located.origin(builder, word)
+    name = f"{word.text} in `{where.script}`"
+    builder.set("spec.checkpointing.decidedIn", word.text, origin, name=name)
+    return True
+
+
+def _unread_file(reading: Reading) -> tuple[Word, CommandScripts] | None:
+    if reading.launch is not None:
+        command, located = reading.launch
+        word = deciding_file(command)
+        return None if word is None else (word, located)
+    for located in reading.commands:
+        script = _script_run(located.command.words)
+        if script is not None:
+            return script, located
+    return None
+
+
+def _script_run(words: Sequence[Word]) -> Word | None:
+    """The script a command runs: ``python train.py``, ``python -m pkg.train``, ``bash x.sh``,
+    ``./x.sh``."""
+    started = program(words)
+    if started is None:
+        return None
+    if started.kind != "executable" or started.name.endswith(_SHELL_SCRIPT):
+        return started.word
+    if started.name in _SHELLS and started.args and not started.args[0].text.startswith("-"):
+        return started.args[0]
+    return None
+
+
 def _resume(
-    builder: WorkloadBuilder, launch: tuple[LaunchCommand, CommandScripts] | None, where: Where
+    builder: WorkloadBuilder,
+    launch: tuple[LaunchCommand, CommandScripts] | None,
+    where: Where,
+    unread: bool,
 ) -> None:
     """Resuming from the latest checkpoint: the command's resume flag, else the trainer starts
-    from step zero."""
+    from step zero, unless a file gpulint does not read decides it."""
     resume_flag = _flag_of(launch, _RESUME)
     if launch is not None and _RESUME in launch[0].settings:
         command, located = launch
@@ -228,7 +279,7 @@ def _resume(
         if resume_flag
         else f"a resume flag on the training command in `{where.script}`"
     )
-    if launch is not None and builder.has("spec.checkpointing.enabled"):
+    if launch is not None and builder.has("spec.checkpointing.enabled") and not unread:
         command, located = launch
         table = trainer_table(command.trainer)
         without = resume_flag or "a resume flag"

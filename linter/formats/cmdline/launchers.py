@@ -118,6 +118,18 @@ def recognise_launch(command: Command) -> LaunchCommand | None:
     return _result(_PYTHON, trainer, started.word, started.word, arguments, None)
 
 
+def deciding_file(launch: LaunchCommand) -> Word | None:
+    """The file gpulint does not read that decides what the command leaves unsaid: the trainer's
+    config file (``axolotl train config.yml``), else a script whose trainer is not known (``python
+    train.py``, read with the default vocabulary)."""
+    config = launch.settings.get(_CONFIG_FIELD) or launch.unresolved.get(_CONFIG_FIELD)
+    if config is not None and config.value_word is not None:
+        return config.value_word
+    if launch.trainer == catalogue().default_trainer:
+        return launch.script
+    return None
+
+
 @functools.cache
 def catalogue() -> LauncherCatalogue:
     """The launchers data file, parsed and validated once."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from linter.formats.builder import WorkloadBuilder
 from linter.formats.cmdline.arguments import FlagTable, Setting
 from linter.formats.cmdline.engines import EngineCommand, engine_table
-from linter.formats.cmdline.launchers import LaunchCommand, trainer_table
+from linter.formats.cmdline.launchers import LaunchCommand, deciding_file, trainer_table
 from linter.formats.cmdline.releases import set_release
 from linter.formats.kubernetes.containers import LaunchedProgram
 from linter.formats.kubernetes.placeholders import unrendered
@@ -19,6 +19,8 @@ from linter.model.values import exists
 
 MODEL_FIELD = "model.id"
 CONTEXT_FIELD = "serving.maxContextTokens"
+#: The file that decides the checkpoint settings a launch leaves unsaid.
+DECIDED_FIELD = "checkpointing.decidedIn"
 #: A flag note saying the engine uses the model's maximum context when the flag is unset.
 MODEL_MAXIMUM = "unset: the model's maximum context"
 #: Fields whose flag messages should name even when the command does not set them.
@@ -70,6 +72,11 @@ def apply(builder: WorkloadBuilder, program: LaunchedProgram) -> None:
             set_release(builder, program.engine.engine, image, Origin(where), name)
     if program.launch is not None:
         _name_unset(builder, program, trainer_table(program.launch.trainer))
+        deciding = deciding_file(program.launch)
+        if deciding is not None:
+            origin = program.origin(builder, deciding)
+            name = program.describe(deciding.text, deciding)
+            builder.set(normalised(DECIDED_FIELD), deciding.text, origin, name=name)
 
 
 def _set(builder: WorkloadBuilder, program: LaunchedProgram, setting: Setting) -> None:
