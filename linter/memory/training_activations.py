@@ -267,8 +267,29 @@ def _adapters(
             saved.add("adapter_activations", 4 * layout.router.in_features + 4 * rank)
 
 
+def layers_saved(arch: Architecture, setting: ActivationSetting) -> list[LayerSaved]:
+    """:func:`layer_saved` of every decoder layer, computed once per :func:`layer_kind` (the
+    layers of one kind share one record: read it, never change it)."""
+    by_kind: dict[tuple[str | None, bool, bool], LayerSaved] = {}
+    out = []
+    for index in range(arch.num_hidden_layers):
+        kind = layer_kind(arch, index)
+        if kind not in by_kind:
+            by_kind[kind] = layer_saved(arch, index, setting)
+        out.append(by_kind[kind])
+    return out
+
+
+def layer_kind(arch: Architecture, index: int) -> tuple[str | None, bool, bool]:
+    """All that :func:`layer_saved` reads of ``index``: the layer's type (its mixer and
+    attention window), whether it is the first layer, and whether its MLP is routed experts."""
+    kind = arch.layer_types[index] if arch.layer_types else None
+    return kind, index == 0, arch.is_moe and index >= arch.dense_layers
+
+
 def layer_saved(arch: Architecture, index: int, setting: ActivationSetting) -> LayerSaved:
-    """What decoder layer ``index`` keeps for backward once its forward has run."""
+    """What decoder layer ``index`` keeps for backward once its forward has run (it reads the
+    index only as :func:`layer_kind` says: keep the two in step)."""
     regime = setting.regime
     layout = layer_layout(arch, index)
     saved = LayerSaved()

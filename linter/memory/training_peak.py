@@ -42,7 +42,7 @@ from linter.memory.lora import adapter_rank
 from linter.memory.training_activations import (
     ActivationSetting,
     LayerSaved,
-    layer_saved,
+    layers_saved,
     merge_terms,
     norm_bytes,
 )
@@ -152,7 +152,7 @@ def step_phases(arch: Architecture, state: ModelState, shape: StepShape) -> list
         "gathered_weights": state.gathered_weights,
         "cublas_workspaces": CUBLAS_THREADS * shape.cublas_workspace,
     }
-    saved = [layer_saved(arch, i, setting) for i in range(layers)]
+    saved = layers_saved(arch, setting)
     loss = _loss_terms(arch, shape)
     held = loss["held"]
     top_peak = layer_backward(arch, layers - 1, setting, shape.checkpointing)
