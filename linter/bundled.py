@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from linter import __version__
+from linter import version
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -25,7 +25,7 @@ def package_stamp() -> str:
     """gpulint's version, the Python version, and the size and modification time of every file
     of the installed package: a changed gpulint (a development checkout, a reinstall of the same
     version) never reuses what an older one cached."""
-    stamps = [__version__, sys.version.split()[0]]
+    stamps = [version(), sys.version.split()[0]]
     # os.walk without the bytecode folders: Path.rglob over them took ~10 ms of every start-up.
     for folder, subfolders, names in os.walk(_PACKAGE):
         subfolders[:] = sorted(name for name in subfolders if name != "__pycache__")

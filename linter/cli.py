@@ -11,11 +11,19 @@ import os
 import sys
 from collections.abc import Sequence
 
-from linter import __version__
+from linter import version
 from linter.commands import COMMANDS
 from linter.run import garbage_collection
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed package's version, read only when asked for."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        sys.stdout.write(f"gpulint {version()}\n")
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="gpulint",
         description="Lint AI/GPU workload manifests before a GPU is provisioned.",
     )
-    parser.add_argument("--version", action="version", version=f"gpulint {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module in COMMANDS.items():

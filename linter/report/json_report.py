@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from linter import __version__
+from linter import version
 from linter.report.record import Rendered, RenderOptions, Report
 from linter.report.serialise import finding_to_dict
 from linter.report.summary import counts
@@ -17,7 +17,7 @@ def render(report: Report, options: RenderOptions) -> Rendered:
     names = report.rule_names()
     document = {
         "schemaVersion": SCHEMA_VERSION,
-        "tool": {"name": "gpulint", "version": __version__},
+        "tool": {"name": "gpulint", "version": version()},
         # baseline matches are only counted (summary.baselined), as before they were
         "findings": [
             finding_to_dict(f, names.get(f.rule_id)) for f in report.findings if not f.baseline

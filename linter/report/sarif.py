@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 import attr
 import sarif_om as om
 
-from linter import __version__
+from linter import version
 from linter.findings import Finding, Location
 from linter.load.positions import format_path
 from linter.policy import docs
@@ -183,8 +183,8 @@ def build(report: Report, options: RenderOptions | None = None) -> Sarif:
         tool=om.Tool(
             driver=om.ToolComponent(
                 name="gpulint",
-                version=__version__,
-                semantic_version=__version__,
+                version=version(),
+                semantic_version=version(),
                 information_uri=INFORMATION_URI,
                 rules=[_descriptor(rule) for rule in rules],
             )
