@@ -78,6 +78,10 @@ class InferenceMemory(MemoryRecord):
     weights_gib: float | None = Field(description="Weights per GPU.")
     activation_gib: float | None = Field(description="Activation peak of the profiling run.")
     overhead_gib: float = Field(description="Non-torch memory and CUDA graphs per GPU.")
+    activations_and_runtime_gib: float = Field(
+        description="The activation peak and the overhead together: what the KV pool loses per "
+        "GPU besides the weights."
+    )
     kv_pool_gib: float | None = Field(
         description="What is left for the KV cache per GPU (vLLM's 'Available KV cache memory')."
     )
@@ -270,6 +274,9 @@ def _inference_fact(sizing: Sizing, subject: Subject) -> InferenceMemory:
         weights_gib=_gib(estimate.weights_bytes_per_gpu),
         activation_gib=_gib(estimate.activation_bytes),
         overhead_gib=round(estimate.overhead_bytes / GIB, 2),
+        activations_and_runtime_gib=round(
+            ((estimate.activation_bytes or 0) + estimate.overhead_bytes) / GIB, 2
+        ),
         kv_pool_gib=_gib(estimate.kv_pool_bytes),
         sequence_kv_gib=_gib(estimate.sequence_kv_bytes),
         kv_cache_gib=_gib(estimate.kv_cache_bytes_per_gpu),

@@ -57,7 +57,7 @@ CASES: dict[str, tuple[str, str, str, list[tuple[str, int, str, str]]]] = {
             (
                 "GL102",
                 7,
-                "one sequence of 131072 tokens needs 16 GiB of KV cache per GPU, but only 4.22 GiB is left on each of 1 x L4 after 14.96 GiB of weights, activations and runtime at spec.serving.gpuMemoryUtilization 0.95, so vLLM refuses to start: To serve at least one request with the model's max seq len (131072), (16.00 GiB KV cache is needed, which is larger than the available KV cache memory (4.22 GiB). Based on the available memory, the estimated maximum model length is 34576. Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
+                "one sequence of 131072 tokens needs 16 GiB of KV cache per GPU, but only 4.22 GiB is left on each of 1 x L4 after 14.96 GiB of weights and 1.76 GiB of activations and runtime at spec.serving.gpuMemoryUtilization 0.95, so vLLM refuses to start: To serve at least one request with the model's max seq len (131072), (16.00 GiB KV cache is needed, which is larger than the available KV cache memory (4.22 GiB). Based on the available memory, the estimated maximum model length is 34576. Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
                 "set spec.serving.maxContextTokens to at most 34576 tokens (what vLLM's --max-model-len auto would choose), use more or larger GPUs, or an fp8 KV cache (spec.serving.kvCachePrecision)",
             ),
         ],
@@ -76,7 +76,7 @@ CASES: dict[str, tuple[str, str, str, list[tuple[str, int, str, str]]]] = {
             (
                 "GL102",
                 6,
-                "one sequence of 131072 tokens (the model's maximum context: the engine's default, as spec.serving.maxContextTokens is unset) needs 16 GiB of KV cache per GPU, but only 3.56 GiB is left on each of 1 x L4 after 14.96 GiB of weights, activations and runtime at vLLM 0.33.0's default GPU memory utilization 0.92, as spec.serving.gpuMemoryUtilization is unset, so vLLM refuses to start: To serve at least one request with the model's max seq len (131072), (16.00 GiB KV cache is needed, which is larger than the available KV cache memory (3.56 GiB). Based on the available memory, the estimated maximum model length is 29168. Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
+                "one sequence of 131072 tokens (the model's maximum context: the engine's default, as spec.serving.maxContextTokens is unset) needs 16 GiB of KV cache per GPU, but only 3.56 GiB is left on each of 1 x L4 after 14.96 GiB of weights and 1.76 GiB of activations and runtime at vLLM 0.33.0's default GPU memory utilization 0.92, as spec.serving.gpuMemoryUtilization is unset, so vLLM refuses to start: To serve at least one request with the model's max seq len (131072), (16.00 GiB KV cache is needed, which is larger than the available KV cache memory (3.56 GiB). Based on the available memory, the estimated maximum model length is 29168. Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
                 "set spec.serving.maxContextTokens to at most 29168 tokens (what vLLM's --max-model-len auto would choose), use more or larger GPUs, or an fp8 KV cache (spec.serving.kvCachePrecision)",
             )
         ],
