@@ -23,6 +23,7 @@ from linter.facts import (
     landing,
     memory,
     names,
+    parallelism,
     pool,
     quota,
     recovery,
@@ -106,6 +107,11 @@ PROVIDERS: dict[str, Provider] = {
         residency.compute,
     ),
     "names": Provider(names.NamesFact, (), names.compute),
+    "parallelism": Provider(
+        parallelism.ParallelismFact,
+        ("spec.serving", "spec.resources", "spec.lifecycle"),
+        parallelism.compute,
+    ),
     "environment": Provider(environment.EnvironmentFact, ("metadata",), environment.compute),
     "capacity": Provider(
         capacity.CapacityFact,

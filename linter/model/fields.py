@@ -67,6 +67,7 @@ FIELDS: dict[str, Field] = {
     "region": _field("spec.resources.region", "region"),
     "instanceType": _field("spec.resources.instanceType", "instance-type"),
     "accelerator": _field("spec.resources.accelerator", "accelerator"),
+    "acceleratorCount": _field("spec.resources.accelerator.count"),
     "alternatives": _field("spec.resources.alternatives"),
     "nodes": _field("spec.resources.nodes"),
     "capacity": _field("spec.resources.capacity", "capacity"),
