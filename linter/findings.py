@@ -51,6 +51,8 @@ class Finding:
     related: tuple[Location, ...] = ()
     suppressed_reason: str | None = None
     fix: str | None = None
+    #: The figures the check names (rule ``properties:``), for scripts: JSON and SARIF carry them.
+    properties: tuple[tuple[str, str | int | float | bool], ...] = ()
     # matched an entry of the run's --baseline (then ``suppressed_reason`` names the file):
     # left out of the report's findings like a suppressed one, but counted, and in SARIF a
     # result with an external suppression

@@ -169,4 +169,4 @@ def _fact(source: str | None, candidates: list[LandingGpu]) -> LandingFact:
     )
 
 
-RUN = RunSide(record, index, fact, {"CapacityLimit": ("spec.accelerators",)})
+RUN = RunSide(record, index, fact)

@@ -26,7 +26,7 @@ from linter.load.positions import format_path, parse_path
 from linter.model.manifest import Manifest
 from linter.policy.loader import CompiledCheck, CompiledRule
 from linter.policy.selection import RuleSettings, resolve_severity
-from linter.policy.template import Read, looked_up_data
+from linter.policy.template import Read, Scalar, looked_up_data
 
 EVALUATION_RULE = "GL006"
 Rules = Sequence[tuple[CompiledRule, RuleSettings]]
@@ -87,6 +87,7 @@ class _Fired:
     related: tuple[dict[str, Any], ...]
     message: str
     fix: str | None
+    properties: tuple[tuple[str, Scalar], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -523,6 +524,7 @@ def _fire(check: CompiledCheck, context: Any, read: Read) -> _Fired:
         related,
         check.message.render(context, read),
         check.fix.render(context, read) if check.fix else None,
+        tuple((name, template.value(context, read)) for name, template in check.properties),
     )
 
 
@@ -543,6 +545,7 @@ def _finding(rule: CompiledRule, fired: _Fired, target: Target, find: Find) -> F
         target.location(path),
         related,
         fix=fired.fix,
+        properties=fired.properties,
     )
 
 

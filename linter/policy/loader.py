@@ -41,6 +41,8 @@ class CompiledCheck:
     related: Any | None
     #: How to read ``related`` without CEL when it is a plain path (they all are, so far).
     related_lookup: Lookup | None = None
+    #: The finding's properties: name -> template (``properties:``), in the file's order.
+    properties: tuple[tuple[str, Template], ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -197,6 +199,10 @@ def compile_rule(
             raise error_at(located, (*where, "path"), str(err)) from None
         message = _template(check.message, (*where, "message"))
         fix = _template(check.fix, (*where, "fix")) if check.fix is not None else None
+        properties = tuple(
+            (name, _template(text, (*where, "properties", name)))
+            for name, text in check.properties.items()
+        )
         checks.append(
             CompiledCheck(
                 program(check.violation, (*where, "violation")),
@@ -206,6 +212,7 @@ def compile_rule(
                 fix,
                 program(check.related, (*where, "related")),
                 analysis.lookup(check.related) if check.related is not None else None,
+                properties,
             )
         )
     applies, each = program(meta.applies, ("applies",)), program(meta.each, ("each",))
@@ -218,6 +225,7 @@ def compile_rule(
     for compiled in checks:
         reporting += [compiled.related, *compiled.path.programs, *compiled.message.programs]
         reporting += compiled.fix.programs if compiled.fix else []
+        reporting += [p for _, template in compiled.properties for p in template.programs]
     verdict_names = _variables(verdict)
     names = verdict_names | _variables(reporting)
     work_models = analysis.work_models(meta)

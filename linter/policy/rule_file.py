@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, StringConstraints
 
 from linter.strict_model import Strict
 
 RULE_ID = r"^[A-Z][A-Z0-9]*[0-9]{3}$"
 RULE_NAME = r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$"
+#: A finding property's name: camelCase, as JSON reports spell keys.
+PROPERTY_NAME = r"^[a-z][A-Za-z0-9]*$"
 
 
 class OptionSpec(Strict):
@@ -56,6 +58,12 @@ class Check(Strict):
         None,
         description="CEL yielding a list of {file, document, path, message} maps: other places "
         "involved (shown as SARIF related locations).",
+    )
+    properties: dict[Annotated[str, StringConstraints(pattern=PROPERTY_NAME)], str] = Field(
+        default_factory=dict,
+        description="Figures a finding carries for scripts (JSON `properties`, SARIF result "
+        "properties): name -> a template like message; one plain placeholder keeps the value's "
+        "type (a number stays a number).",
     )
 
 

@@ -37,6 +37,10 @@ class Placeholder:
     lookup: Lookup | None  # how to read it without CEL, for a plain path
 
 
+#: A finding property's value.
+Scalar = str | int | float | bool
+
+
 @dataclass(frozen=True)
 class Template:
     parts: tuple[str | Placeholder, ...]  # literal text, or a placeholder
@@ -61,6 +65,17 @@ class Template:
             except (cel.CelError, ValueError, TypeError):  # TypeError: a spec the value lacks
                 out.append("?")
         return "".join(out)
+
+    def value(self, context: Any, read: Read) -> Scalar:
+        """What a finding's property holds: the value itself when the template is one plain
+        placeholder that reads a number, a flag or a text (``{facts.unpinned.requiredGiB}``
+        is 68.42, not "68.42"); otherwise the rendered text."""
+        if len(self.parts) == 1 and isinstance(self.parts[0], Placeholder):
+            part = self.parts[0]
+            found = _looked_up(part.lookup, read) if part.lookup and not part.spec else MISSING
+            if isinstance(found, bool | int | float | str):
+                return found
+        return self.render(context, read)
 
 
 def _looked_up(lookup: Lookup, read: Read) -> Any:

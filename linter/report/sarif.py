@@ -123,10 +123,12 @@ def _result(
     )
 
 
-def _properties(finding: Finding) -> dict[str, str] | None:
-    """The fix and the manifest paths (normalised, and as written when adapted), for scripts."""
+def _properties(finding: Finding) -> dict[str, Any] | None:
+    """The fix, the manifest paths (normalised, and as written when adapted) and the figures
+    the rule names (its ``properties:``), for scripts."""
     location = finding.location
     properties = {
+        **dict(finding.properties),
         "fix": finding.fix,
         "path": format_path(location.path) if location.path else None,
         "sourcePath": format_path(location.source_path) if location.source_path else None,

@@ -33,6 +33,7 @@ def finding_to_dict(finding: Finding, rule_name: str | None) -> dict[str, Any]:
         "severity": None if finding.severity is None else finding.severity.value,
         "message": finding.message,
         "fix": finding.fix,
+        "properties": dict(finding.properties),
         **location_to_dict(finding.location),
         "related": [location_to_dict(r) for r in finding.related],
         "suppressed": None

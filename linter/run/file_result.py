@@ -209,13 +209,14 @@ def encode_finding(finding: Finding, strings: Strings) -> list[Any]:
         _encode_location(finding.location, strings),
         [_encode_location(related, strings) for related in finding.related],
         strings.number(finding.suppressed_reason),
+        [[name, value] for name, value in finding.properties],
     ]
 
 
 def decode_finding(data: Sequence[Any], strings: Strings) -> Finding:
     """Inverse of :func:`encode_finding`; raises KeyError, TypeError or ValueError on data of
     another shape."""
-    rule_id, severity, message, fix, location, related, suppressed = data
+    rule_id, severity, message, fix, location, related, suppressed, properties = data
     if not isinstance(rule_id, str):
         raise TypeError("a rule id is a string")
     return Finding(
@@ -226,7 +227,15 @@ def decode_finding(data: Sequence[Any], strings: Strings) -> Finding:
         tuple(_decode_location(item, strings) for item in related),
         strings.text(suppressed),
         strings.text(fix),
+        tuple(_property(item) for item in properties),
     )
+
+
+def _property(item: Any) -> tuple[str, str | int | float | bool]:
+    name, value = item
+    if not isinstance(name, str) or not isinstance(value, str | int | float | bool):
+        raise TypeError("a finding property is a name and a number, flag or text")
+    return name, value
 
 
 def check_findings(

@@ -213,3 +213,47 @@ def test_a_slurm_partition_selects_the_inventory_pool_of_its_name(tmp_path: Path
         ["L4", "A100-40GB"],
         True,
     )
+
+
+FIXTURES = Path(__file__).parent.parent / "formats" / "kubernetes" / "bad"
+
+
+@pytest.mark.parametrize(
+    ("folder", "severity", "failing", "working"),
+    [
+        ("nodepool-l4-and-h100", "warning", "L4", "H100-80GB"),
+        ("nodepool-l4-only", "error", "L4", "none"),
+    ],
+)
+def test_json_carries_the_verdict_and_its_figures(
+    folder: str, severity: str, failing: str, working: str
+) -> None:
+    result = run_cli("check", "--format", "json", "--select", "GL110", str(FIXTURES / folder))
+    (finding,) = json.loads(result.out)["findings"]
+    assert (finding["severity"], Path(finding["file"]).name, finding["line"]) == (
+        severity,
+        "deployment.yaml",
+        24,
+    )
+    assert finding["properties"] == {
+        "requiredGiB": 67.48,
+        "gpus": 2,
+        "source": "NodePool gpu",
+        "failing": failing,
+        "working": working,
+    }
+
+
+def test_sarif_carries_the_figures_beside_the_fix() -> None:
+    path = FIXTURES / "untyped-gpus-70b.yaml"
+    result = run_cli("check", "--format", "sarif", "--select", "GL110", str(path))
+    (found,) = json.loads(result.out)["runs"][0]["results"]
+    assert (found["ruleId"], found["level"]) == ("GL110", "note")
+    assert found["locations"][0]["physicalLocation"]["region"]["startLine"] == 23
+    properties = found["properties"]
+    assert {key: properties[key] for key in ("requiredGiB", "gpus", "smallestGpu")} == {
+        "requiredGiB": 68.42,
+        "gpus": 2,
+        "smallestGpu": "A100-80GB",
+    }
+    assert properties["smallestGpuGiB"] == 80.0

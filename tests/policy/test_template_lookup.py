@@ -80,3 +80,24 @@ def test_a_format_spec_the_value_lacks_renders_a_question_mark() -> None:
     read = {"facts__x": None, "facts__y": [1]}.get
     context = cel.new_context({"facts__x": None, "facts__y": [1]})
     assert template.render(context, read) == "[?] [?]"
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "expected"),
+    [
+        ("{facts.x}", 68.42, 68.42),
+        ("{facts.x}", 2, 2),
+        ("{facts.x}", True, True),
+        ("{facts.x}", "A100-80GB", "A100-80GB"),
+        ("{facts.x}", [1, 2], "1, 2"),
+        ("{facts.x}", None, "unset"),
+        ("{facts.x:.1f}", 68.42, "68.4"),
+        ("{facts.x} GiB", 68.42, "68.42 GiB"),
+    ],
+)
+def test_a_property_keeps_a_plain_placeholders_value(text: str, value: Any, expected: Any) -> None:
+    """One plain placeholder gives its number, flag or text; anything else the rendered text."""
+    prepared = {"facts__x": value}
+    template = parse_template(text, Analyser())
+    found = template.value(cel.new_context(prepared), lambda name: prepared.get(name, MISSING))
+    assert (found, type(found)) == (expected, type(expected))
