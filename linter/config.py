@@ -1,20 +1,31 @@
-"""Project configuration: ``.gpulint.yaml`` found upwards from the working directory (up to the
-repository root, never above it), or ``[tool.gpulint]`` in pyproject.toml. Validated; every error
-names the file and, for YAML, the line.
+"""Project configuration: ``.gpulint.yaml`` (or ``[tool.gpulint]`` in pyproject.toml), the nearest
+one above each file, up to the repository root and never above it. Validated; every error names
+the file and, for YAML, the line.
+
+The run's configuration is the one found from the working directory (or named with
+``--config``); it alone holds the run-wide keys (``RUN_WIDE_KEYS``: the exit threshold, budgets,
+the cluster inventory, rule folders, the size limit, exclusions). A file's configuration, the nearest above it, decides
+the rest for that file: which rules run, their severities and options, assumptions and the
+residency default. A configuration may ``extend`` another (a path relative to its folder, inside
+the repository, at most ``MAX_EXTEND_DEPTH`` deep, no cycles): it starts from that one's values
+and the keys it sets replace them (``rules`` per rule id; both files' ``assume`` blocks apply,
+each relative to its own folder, the extending file's winning for the same field).
 
 A configuration found in the repository is the repository's: it may not reach outside it
-(symbolic links out of the repository are not read, ``rulesDirs`` must stay inside). A file named
-with ``--config`` is the user's own choice and is read wherever it is.
+(symbolic links out of the repository are not read, ``rulesDirs`` and ``extend`` must stay
+inside). A file named with ``--config`` is the user's own choice and is read wherever it is.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic.alias_generators import to_camel
 
 from linter.errors import UserError
 from linter.load import Refusal, read, read_bounded
@@ -25,10 +36,15 @@ from linter.model.validation import describe_error, error_path
 from linter.strict_model import Strict
 
 if TYPE_CHECKING:
-    from linter.model.assumptions import AssumeBlock
+    from linter.model.assumptions import AssumeBlock, Assumption
 
 CONFIG_NAMES = (".gpulint.yaml", ".gpulint.yml")
 CONFIG_MAX_BYTES = 1024 * 1024
+DEFAULT_FAIL_ON = "error"
+#: How many configurations one may ``extend`` in a chain.
+MAX_EXTEND_DEPTH = 8
+#: Keys read from the run's configuration only: they decide the run, not one file.
+RUN_WIDE_KEYS = ("fail_on", "budgets", "cluster", "rules_dirs", "max_file_size", "exclude")
 FailOn = Literal["error", "warning", "note", "never"]
 
 
@@ -94,6 +110,11 @@ class Budget(Strict):
 class Config(Strict):
     """The schema of ``.gpulint.yaml`` (and of ``[tool.gpulint]``)."""
 
+    extend: str | None = Field(
+        None,
+        description="Another configuration this one starts from (a path relative to this "
+        "file's folder, inside the repository): the keys set here replace its values.",
+    )
     fail_on: FailOn | None = None
     select: list[str] = Field(
         default_factory=list, description="Rule ids or prefixes to run (default: all)."
@@ -146,13 +167,18 @@ class LoadedConfig:
         path: Path | None,
         source_map: SourceMap | None,
         digest: str = "",
+        parent: LoadedConfig | None = None,
+        own_keys: frozenset[str] | None = None,
     ) -> None:
         self.config = config
+        # the keys this file itself sets (not those it takes from the configuration it extends)
+        self.own_keys = frozenset(config.model_fields_set) if own_keys is None else own_keys
         self.path = path
         self.source_map = source_map
         # of the file's bytes: messages name its lines ("assumed from .gpulint.yaml:12"), so a
         # result kept for one layout of the same settings is not another's
         self.digest = digest
+        self.parent = parent  # the configuration it extends; its assume blocks apply too
         self.assume = self._assume_blocks()
 
     def _assume_blocks(self) -> tuple[AssumeBlock, ...]:
@@ -175,6 +201,44 @@ class LoadedConfig:
                 values.append(Assumption(path, checked, self.position(where)))
             blocks.append(AssumeBlock(tuple(entry.paths), tuple(values)))
         return tuple(blocks)
+
+    def check_run_wide_keys(self, run: LoadedConfig) -> None:
+        """A file's configuration below the run's may repeat the run-wide keys (``failOn:
+        error`` in a starter), never change them: the run reads them from its own
+        configuration, and a value here that says otherwise would be silently ignored."""
+        for name in RUN_WIDE_KEYS:
+            if name not in self.own_keys:
+                continue
+            mine, theirs = _run_wide_value(self.config, name), _run_wide_value(run.config, name)
+            if mine != theirs:
+                key = to_camel(name)
+                where = run.path if run.path is not None else "no configuration: the defaults"
+                raise self.error(
+                    (key,),
+                    f"{key} applies to the whole run and is read from the run's configuration "
+                    f"({where}), which gives {theirs!r}: remove it here, or set it there",
+                )
+
+    def assumptions(self, named: str, display: str) -> tuple[Assumption, ...]:
+        """The assumptions for a file (``named``: where it is; ``display``: its name in reports,
+        used when it lies outside this configuration's folder): the extended configuration's
+        first, then this one's, a later one winning for the same field."""
+        from linter.model.assumptions import assumptions_for
+
+        inherited = self.parent.assumptions(named, display) if self.parent else ()
+        own = assumptions_for(self._relative(named, display), self.assume) if self.assume else ()
+        if not inherited:
+            return own
+        return tuple({a.path: a for a in (*inherited, *own)}.values())
+
+    def _relative(self, named: str, display: str) -> str:
+        """A file's path as ``assume:`` globs match it: relative to this configuration's
+        folder."""
+        try:
+            absolute = Path(os.path.abspath(named))
+            return absolute.relative_to(self.base.absolute()).as_posix()
+        except ValueError:
+            return display
 
     def position(self, where: tuple[Any, ...]) -> str:
         """``.gpulint.yaml:12`` for a key of this config, as messages name it."""
@@ -219,20 +283,65 @@ def find_config(start: Path) -> Path | None:
     start = start.absolute()
     root = repository_root(start)
     for directory in (start, *start.parents):
-        for name in CONFIG_NAMES:
-            if (directory / name).is_file():
-                return directory / name
-        pyproject = directory / "pyproject.toml"
-        if pyproject.is_file() and _pyproject_table(pyproject, root)[0] is not None:
-            return pyproject
+        found = _config_in(directory, root)
+        if found is not None:
+            return found
         if directory == root:
             break
     return None
 
 
-def load_config(path: Path | None, root: Path | None = None) -> LoadedConfig:
-    """Read and validate the config at ``path``. With ``root`` (a config found in a
-    repository), the file must lie inside it, links resolved."""
+class ConfigFinder:
+    """The nearest configuration above each folder, up to the repository root; each folder is
+    looked at once and each configuration loaded once, however many files share it."""
+
+    def __init__(self) -> None:
+        self._nearest: dict[Path, Path | None] = {}
+        self._loaded: dict[Path, LoadedConfig] = {}
+
+    def for_file(self, path: Path, root: Path) -> LoadedConfig | None:
+        """The configuration that applies to the file at ``path`` in the repository at
+        ``root``; None when there is none up to the root."""
+        found = self._find(Path(os.path.abspath(path.parent)), root.absolute())
+        if found is None:
+            return None
+        if found not in self._loaded:
+            self._loaded[found] = load_config(found, root)
+        return self._loaded[found]
+
+    def _find(self, directory: Path, root: Path) -> Path | None:
+        walked = []
+        found: Path | None = None
+        for folder in (directory, *directory.parents):
+            if folder in self._nearest:
+                found = self._nearest[folder]
+                break
+            walked.append(folder)
+            found = _config_in(folder, root)
+            if found is not None or folder == root or not folder.is_relative_to(root):
+                break
+        for folder in walked:
+            self._nearest[folder] = found
+        return found
+
+
+def _config_in(directory: Path, root: Path | None) -> Path | None:
+    """``directory``'s own configuration file, if it has one."""
+    for name in CONFIG_NAMES:
+        if (directory / name).is_file():
+            return directory / name
+    pyproject = directory / "pyproject.toml"
+    if pyproject.is_file() and _pyproject_table(pyproject, root)[0] is not None:
+        return pyproject
+    return None
+
+
+def load_config(
+    path: Path | None, root: Path | None = None, extending: tuple[Path, ...] = ()
+) -> LoadedConfig:
+    """Read and validate the config at ``path``, and what it extends. With ``root`` (a config
+    found in a repository), the file must lie inside it, links resolved; ``extending`` are the
+    configurations that extend this one, innermost first (to refuse a cycle)."""
     if path is None:
         return LoadedConfig(Config(), None, None)
     if path.name == "pyproject.toml":
@@ -257,7 +366,57 @@ def load_config(path: Path | None, root: Path | None = None) -> LoadedConfig:
         raise LoadedConfig(Config(), path, source_map).error(
             where, describe_error(error, where)
         ) from None
-    return LoadedConfig(config, path, source_map, digest)
+    own = LoadedConfig(config, path, source_map, digest)
+    if config.extend is None:
+        return own
+    parent = _extended(own, root, (path, *extending))
+    merged = _merged(parent.config, config)
+    digest = hashlib.sha256(f"{digest} {parent.digest}".encode()).hexdigest()
+    return LoadedConfig(
+        merged, path, source_map, digest, parent, frozenset(config.model_fields_set)
+    )
+
+
+def _run_wide_value(config: Config, name: str) -> Any:
+    """A run-wide key's value, the default spelled out (no ``failOn`` is ``failOn: error``)."""
+    value = getattr(config, name)
+    if name == "fail_on" and value is None:
+        return DEFAULT_FAIL_ON
+    if isinstance(value, list):
+        return [v.model_dump() if isinstance(v, Strict) else v for v in value]
+    return value
+
+
+def _extended(child: LoadedConfig, root: Path | None, chain: tuple[Path, ...]) -> LoadedConfig:
+    """The configuration ``child`` extends: inside the repository, not already in the chain,
+    at most MAX_EXTEND_DEPTH deep."""
+    assert child.path is not None and child.config.extend is not None
+    entry = child.config.extend
+    target = child.base / entry
+    boundary = root or repository_root(child.base)
+    if not inside(target, boundary):
+        raise child.error(("extend",), f"extend: {entry!r} is outside the repository ({boundary})")
+    if not target.is_file():
+        raise child.error(("extend",), f"extend: {entry!r} is not a file")
+    if any(os.path.realpath(target) == os.path.realpath(seen) for seen in chain):
+        cycle = " -> ".join(str(p) for p in (*reversed(chain), target))
+        raise child.error(("extend",), f"extend: a cycle ({cycle})")
+    if len(chain) > MAX_EXTEND_DEPTH:
+        raise child.error(
+            ("extend",), f"extend: more than {MAX_EXTEND_DEPTH} configurations in a chain"
+        )
+    return load_config(target, boundary, chain)
+
+
+def _merged(parent: Config, child: Config) -> Config:
+    """``parent`` with the keys ``child`` sets replacing its values (``rules`` per rule id);
+    ``assume`` stays the child's own (LoadedConfig.assumptions applies the parent's too)."""
+    update: dict[str, Any] = {"extend": child.extend, "assume": child.assume}
+    for name in child.model_fields_set - {"extend", "assume"}:
+        update[name] = getattr(child, name)
+    if "rules" in child.model_fields_set:
+        update["rules"] = {**parent.rules, **child.rules}
+    return parent.model_copy(update=update)
 
 
 def _pyproject_table(path: Path, root: Path | None) -> tuple[dict[str, Any] | None, str]:

@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 
 HELP = "lint manifests (files or directories, recursively)"
 FAIL_LEVELS = ("error", "warning", "note", "never")
-DEFAULT_FAIL_ON = "error"
 
 
 def _split(values: list[str]) -> list[str]:
@@ -118,6 +117,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from linter.commands.setup import load_setup
+    from linter.config import DEFAULT_FAIL_ON, ConfigFinder
     from linter.errors import UsageError
     from linter.findings import Severity
     from linter.load.discovery import MAX_DEPTH
@@ -150,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
         cache=cache,
         extra=_stdin(args, setup.config) if "-" in paths else (),
         want_lines=args.format in ("sarif", "gitlab") or bool(args.baseline or args.write_baseline),
+        finder=None if args.config else ConfigFinder(),
     )
     reported = None
     if args.whole_repository and args.paths:

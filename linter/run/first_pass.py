@@ -14,7 +14,6 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 
 from linter.cel.flat_names import MISSING, SEPARATOR
 from linter.config import LoadedConfig
@@ -23,12 +22,10 @@ from linter.facts.files_read import files_read
 from linter.findings import Finding, Location, first_template_note, template_note
 from linter.formats import Format, InputFile, claimed, markers_for, recognise
 from linter.load import Document, Limits, LoadedFile, load_source, syntax_of
-from linter.load.discovery import PathCandidate
 from linter.load.lists import expand_lists
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import Span, parse_path
 from linter.load.sources import Source, read_digest
-from linter.model.assumptions import assumptions_for
 from linter.model.manifest import Manifest
 from linter.policy.evaluator import Evaluator, Values, activation, is_run_wide, profile_of
 from linter.policy.loader import CompiledRule
@@ -140,7 +137,10 @@ def read_file(
         name=os.path.basename(candidate.location),
         companions=source.companions,
     )
-    assumed = assumptions_for(_relative(candidate, config), config.assume)
+    # a rendered template on standard input matches as the template it names (a name only: it
+    # is never read)
+    named = candidate.display if candidate.content is not None else candidate.location
+    assumed = config.assumptions(named, candidate.display)
     file = InputFile(candidate.display, candidate.path, loaded.text, assumed)
     recognised = [] if loaded.unrelated else _recognised(loaded, file)
     # A file that was not read at all could hold anything, so it is always reported; one that
@@ -246,18 +246,6 @@ def _recognised(loaded: LoadedFile, file: InputFile) -> list[tuple[Document, For
         if input_format is not None:
             out.append((document, input_format))
     return out
-
-
-def _relative(candidate: PathCandidate, config: LoadedConfig) -> str:
-    """The candidate's path as ``assume:`` globs match it: relative to the config's folder.
-    A rendered template on standard input matches as the template it names (a name only: it
-    is never read)."""
-    named = candidate.display if candidate.content is not None else candidate.location
-    try:
-        absolute = Path(os.path.abspath(named))
-        return absolute.relative_to(config.base.absolute()).as_posix()
-    except ValueError:
-        return candidate.display
 
 
 def _lines(text: str, result: FileResult) -> dict[int, LineInfo]:

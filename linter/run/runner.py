@@ -8,13 +8,14 @@ second pass's too when no file changed.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from linter.cache.packed import CHUNK_ITEMS
-from linter.config import LoadedConfig
+from linter.config import ConfigFinder, LoadedConfig
 from linter.findings import Finding, Skipped
 from linter.load import DEFAULT_MAX_BYTES
 from linter.load.discovery import Discovery, PathCandidate, chart_templates_reason, find_candidates
@@ -23,6 +24,7 @@ from linter.policy.loader import CompiledRule, Rulebook
 from linter.policy.selection import RuleSettings, Selection, resolve_severity
 from linter.report.record import Report, RuleInfo
 from linter.run import garbage_collection
+from linter.run.file_configs import ConfigGroup, group_by_config
 from linter.run.file_result import FileResult, LineInfo, pack_wide
 from linter.run.result_cache import ResultCache
 from linter.run.result_key import run_key
@@ -111,10 +113,13 @@ def lint_paths(
     extra: Sequence[PathCandidate] = (),
     want_lines: bool = False,
     cost_base: CostBase | None = None,
+    finder: ConfigFinder | None = None,
 ) -> RunResult:
     """Lint files and directories (and ``extra`` candidates already read: standard input); see
     :func:`prepare` and :meth:`Prepared.run`."""
-    prepared = prepare(paths, rulebook, config, selection, root, jobs, cache, extra, want_lines)
+    prepared = prepare(
+        paths, rulebook, config, selection, root, jobs, cache, extra, want_lines, finder
+    )
     return prepared.run(cost_base)
 
 
@@ -128,24 +133,26 @@ def prepare(
     cache: ResultCache | None = None,
     extra: Sequence[PathCandidate] = (),
     want_lines: bool = False,
+    finder: ConfigFinder | None = None,
 ) -> Prepared:
     """A run up to its first file linted: the files it lints and, with ``cache``, the key of
     its inputs and each file read and hashed, so that an unchanged run can be answered before
     anything is linted. With ``want_lines``, the result keeps the fingerprint and text of every
-    line a finding points at."""
+    line a finding points at. With ``finder``, each file is linted with the configuration
+    nearest to it (linter/run/file_configs.py); without, with ``config``."""
     discovery = find_candidates(paths, config.config.exclude, root)
     candidates = [*discovery.candidates, *extra]
-    run_key = _key(rulebook, config, selection, want_lines) if cache else ""
+    groups = group_by_config(candidates, selection, rulebook, finder)
+    run_key = _key(rulebook, groups, selection, want_lines) if cache else ""
     hashed = None
     if cache is not None:
         max_bytes = _max_bytes(config)
         hashed = [Hashed.of(read_source(candidate, max_bytes)) for candidate in candidates]
-    settings = selection.settings(rulebook)
     return Prepared(
         discovery,
         candidates,
         rulebook,
-        settings,
+        groups[0].settings,
         config,
         selection,
         jobs,
@@ -153,6 +160,7 @@ def prepare(
         run_key,
         hashed,
         want_lines,
+        groups,
     )
 
 
@@ -171,6 +179,7 @@ class Prepared:
     run_key: str
     hashed: list[Hashed] | None
     want_lines: bool
+    groups: list[ConfigGroup]  # the run's configuration first (linter/run/file_configs.py)
 
     @property
     def files_key(self) -> str:
@@ -198,25 +207,29 @@ class Prepared:
         and the second pass's when no file changed. ``cost_base`` is what the budgets'
         increase limits compare with (read in the second pass only, so cached results stay
         valid)."""
-        settings = self.settings
-        enabled = [(rule, settings[rule.id]) for rule in self.rulebook if rule.id in settings]
-        plan = _Plan(enabled, self.config, self.want_lines)
+        plans = self._plans()
         max_bytes = _max_bytes(self.config)
         stored = RunCache(self.cache, self.run_key)
-        results = _first_pass(self.candidates, self.hashed, plan, stored, max_bytes, self.jobs)
+        results = _first_pass(self.candidates, self.hashed, plans, stored, max_bytes, self.jobs)
         digest = files_digest([result.key for result in results])
         unchanged = all(result.cached for result in results)
         run_wide = stored.run_wide(digest, results) if unchanged and cost_base is None else None
         if run_wide is None:
             for index in stored.restore_wide(results):  # a damaged entry: lint the file again
-                results[index] = lint_file(read_source(self.candidates[index], max_bytes), plan())
+                source = read_source(self.candidates[index], max_bytes)
+                results[index] = lint_file(source, plans[index]())
             pack_wide([result for result in results if result.cached])
             from linter.facts.run import RunInputs
 
             config = self.config.config
             inputs = RunInputs(tuple(config.budgets), cost_base, config.cluster)
-            run_wide = run_wide_findings(results, plan().run_wide, inputs, self.jobs)
+            evaluators = [plan().run_wide for plan in plans]
+            run_wide = run_wide_findings(results, evaluators, inputs, self.jobs)
             stored.store(results, run_wide if cost_base is None else None, digest)
+        settings = [self.groups[0].settings] * len(results)
+        for group in self.groups[1:]:
+            for index in group.members:
+                settings[index] = group.settings
         findings = finalise(results, run_wide, self.rulebook, settings)
         skipped = [
             *(Skipped(t, chart_templates_reason(t)) for t in self.discovery.chart_templates),
@@ -228,6 +241,31 @@ class Prepared:
         # keyed by the files as linted (one edited since it was hashed is linted as it is now)
         files_key = self._with_discovery(digest) if self.cache else ""
         return self._result(findings, checked, skipped, lines, files_key, list(reads.items()))
+
+    def _changed_by_configs(self) -> tuple[list[str], list[str]]:
+        """The rules the configurations turned off and the severities they changed, for the
+        run summary; a file's configuration below the run's says where (``GL202 under ml/``),
+        so that no folder turns a rule off without it showing."""
+        disabled = self.selection.disabled_by_config(self.rulebook)
+        severities = self.selection.severities_by_config(self.rulebook)
+        for group in self.groups[1:]:
+            folder = os.path.relpath(group.config.base) + "/"
+            selection = group.selection
+            disabled += [f"{i} under {folder}" for i in selection.disabled_by_config(self.rulebook)]
+            changed = selection.severities_by_config(self.rulebook)
+            severities += [f"{change} under {folder}" for change in changed]
+        return disabled, severities
+
+    def _plans(self) -> list[_Plan]:
+        """Each file's first-pass plan: one per configuration, shared by its files."""
+        plans: list[_Plan] = [None] * len(self.candidates)  # type: ignore[list-item]
+        for group in self.groups:
+            settings = group.settings
+            enabled = [(rule, settings[rule.id]) for rule in self.rulebook if rule.id in settings]
+            plan = _Plan(enabled, group.config, self.want_lines)
+            for index in group.members:
+                plans[index] = plan
+        return plans
 
     def _result(
         self,
@@ -247,8 +285,7 @@ class Prepared:
             lines,
             self.discovery.excluded,
             self.discovery.too_deep,
-            self.selection.disabled_by_config(self.rulebook),
-            self.selection.severities_by_config(self.rulebook),
+            *self._changed_by_configs(),
             run_key=self.run_key,
             files_key=files_key,
             reads=reads or [],
@@ -276,12 +313,21 @@ class _Plan:
         return self._made
 
 
-def _key(rulebook: Rulebook, config: LoadedConfig, selection: Selection, lines: bool) -> str:
+def _key(
+    rulebook: Rulebook, groups: Sequence[ConfigGroup], selection: Selection, lines: bool
+) -> str:
     """The result cache's key for this run's inputs (linter/run/result_key.py says what it
-    covers); each file's result is stored under it by the file's path and content hash."""
+    covers); each file's result is stored under it by the file's path and content hash. Every
+    configuration of the run is in it by where it is: which applies to a file follows from the
+    file's path and where they are, so the files themselves stay out (a file added does not
+    change the key of the others)."""
+    configs = sorted(
+        f"config {group.config.path} {group.config.digest}\0"
+        + group.config.config.model_dump_json()
+        for group in groups
+    )
     inputs = [
-        config.config.model_dump_json(),
-        f"config {config.path} {config.digest}",
+        *configs,
         repr(selection.select),
         repr(selection.ignore),
         f"lines {lines}",
@@ -293,7 +339,7 @@ def _key(rulebook: Rulebook, config: LoadedConfig, selection: Selection, lines: 
 def _first_pass(
     candidates: Sequence[PathCandidate],
     hashed: Sequence[Hashed] | None,
-    plan: _Plan,
+    plans: Sequence[_Plan],
     stored: RunCache,
     max_bytes: int,
     jobs: int,
@@ -305,10 +351,11 @@ def _first_pass(
     can; only the files left are forked out: sending a restored result back from a worker
     costs more than restoring it."""
     if hashed is None:
-        return _lint_all(candidates, plan, max_bytes, jobs)
+        return _lint_all(candidates, plans, max_bytes, jobs)
     outcomes: list[FileResult | None] = []
     left: list[PathCandidate] = []
-    for file in hashed:
+    left_plans: list[_Plan] = []
+    for file, plan in zip(hashed, plans, strict=True):
         candidate = file.candidate
         restored = stored.restore(
             candidate.display, candidate.explicit, file.digest, file.line_count
@@ -316,12 +363,13 @@ def _first_pass(
         outcomes.append(restored)
         if restored is None:
             left.append(candidate)
-    linted = iter(_lint_all(left, plan, max_bytes, jobs))
+            left_plans.append(plan)
+    linted = iter(_lint_all(left, left_plans, max_bytes, jobs))
     return [outcome if outcome is not None else next(linted) for outcome in outcomes]
 
 
 def _lint_all(
-    candidates: Sequence[PathCandidate], plan: _Plan, max_bytes: int, jobs: int
+    candidates: Sequence[PathCandidate], plans: Sequence[_Plan], max_bytes: int, jobs: int
 ) -> list[FileResult]:
     """Read and lint ``candidates``, in order; their wide parts packed (linter/cache/packed.py), so
     that they also travel back from workers in a few bytes."""
@@ -329,9 +377,10 @@ def _lint_all(
     def chunk(start: int, stop: int) -> list[FileResult]:
         results: list[FileResult] = []
         for first in range(start, stop, CHUNK_ITEMS):
+            last = min(stop, first + CHUNK_ITEMS)
             done = [
-                lint_file(read_source(candidate, max_bytes), plan())
-                for candidate in candidates[first : min(stop, first + CHUNK_ITEMS)]
+                lint_file(read_source(candidates[index], max_bytes), plans[index]())
+                for index in range(first, last)
             ]
             pack_wide(done)
             results.extend(done)
@@ -339,7 +388,8 @@ def _lint_all(
         return results
 
     if candidates:
-        plan()  # before forking, so that every worker has it
+        for plan in {id(plan): plan for plan in plans}.values():
+            plan()  # before forking, so that every worker has it
         garbage_collection.lives_on()
     parts = fork_map(chunk, len(candidates), jobs)
     if parts is None:

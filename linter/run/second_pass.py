@@ -32,17 +32,22 @@ RELATED_FILES_KEPT = 256
 
 
 def run_wide_findings(
-    results: Sequence[FileResult], evaluator: Evaluator, inputs: RunInputs, jobs: int = 1
+    results: Sequence[FileResult],
+    evaluators: Sequence[Evaluator],
+    inputs: RunInputs,
+    jobs: int = 1,
 ) -> list[Finding]:
     """The run-wide rules' findings, from the results of every file and the run's other
-    inputs (budgets, the cost base). The indices are built once, before the files are
-    evaluated in forked workers for large runs (each finding depends only on its manifest and
-    the indices, so the order and the findings are those of one process). Each file's parts
-    are unpacked while it is read (linter/cache/packed.py): nothing holds every file's at once."""
+    inputs (budgets, the cost base); each file's manifests are judged by its own evaluator
+    (its configuration's rules) against indices of every file. The indices are built once,
+    before the files are evaluated in forked workers for large runs (each finding depends only
+    on its manifest and the indices, so the order and the findings are those of one process).
+    Each file's parts are unpacked while it is read (linter/cache/packed.py): nothing holds
+    every file's at once."""
     from linter.facts import run_sides
     from linter.facts.run import RunIndex
 
-    if not evaluator:
+    if not any(evaluators):
         return []
     run = RunIndex(run_sides(), inputs)
     for result in results:
@@ -53,8 +58,8 @@ def run_wide_findings(
 
     def evaluate(start: int, stop: int) -> list[Finding]:
         found: list[Finding] = []
-        for result in results[start:stop]:
-            found.extend(_evaluate_file(result, evaluator, run, find))
+        for index in range(start, stop):
+            found.extend(_evaluate_file(results[index], evaluators[index], run, find))
         return found
 
     chunks = fork_map(evaluate, len(results), jobs)
@@ -130,15 +135,17 @@ def finalise(
     results: Sequence[FileResult],
     run_wide: Sequence[Finding],
     rulebook: Rulebook,
-    settings: dict[str, RuleSettings],
+    settings_of: Sequence[dict[str, RuleSettings]],
 ) -> list[Finding]:
-    """Apply each file's suppressions, then the configured selection and severities."""
+    """Apply each file's suppressions, then its configuration's selection and severities
+    (``settings_of``: one per result)."""
     by_file: dict[str, list[Finding]] = {}
     for finding in run_wide:
         by_file.setdefault(finding.location.file, []).append(finding)
-    known, ran = set(rulebook.by_id), set(settings)
+    known = set(rulebook.by_id)
     final = []
-    for result in results:
+    for result, settings in zip(results, settings_of, strict=True):
+        ran = set(settings)
         findings = [*result.findings, *by_file.pop(result.display, [])]
         if not findings and not result.suppressions:
             continue

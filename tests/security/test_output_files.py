@@ -14,10 +14,11 @@ internal error that left an empty file; the report goes to a temporary beside it
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import REPO, run_cli
 from hostile_repository import SPOT_JOB, run_child
 
 SHELL_RC = "export PATH=/usr/bin\n"
@@ -92,7 +93,7 @@ def test_an_absolute_path_into_the_working_directory_is_checked(
 def test_gpulint_test_refuses_a_linked_report(repository: tuple[Path, Path]) -> None:
     work, outside = repository
     rules = work / "policies"
-    (rules / "tests").mkdir(parents=True)
+    shutil.copytree(REPO / "examples" / "policies", rules)  # a folder with rules to test
     (work / "junit.xml").symlink_to(outside / ".bashrc")
     result = run_cli("test", str(rules), "--format", "junit", "-o", "junit.xml")
     assert result.code == 2
