@@ -4,12 +4,13 @@ the file and, for YAML, the line.
 
 The run's configuration is the one found from the working directory (or named with
 ``--config``); it alone holds the run-wide keys (``RUN_WIDE_KEYS``: the exit threshold, budgets,
-the cluster inventory, rule folders, the size limit, exclusions). A file's configuration, the nearest above it, decides
-the rest for that file: which rules run, their severities and options, assumptions and the
-residency default. A configuration may ``extend`` another (a path relative to its folder, inside
-the repository, at most ``MAX_EXTEND_DEPTH`` deep, no cycles): it starts from that one's values
-and the keys it sets replace them (``rules`` per rule id; both files' ``assume`` blocks apply,
-each relative to its own folder, the extending file's winning for the same field).
+the cluster inventory, rule folders, the size limit, exclusions). A file's configuration, the
+nearest above it, decides the rest for that file: which rules run, their severities and
+options, assumptions and the residency default. A configuration may ``extend`` another (a path
+relative to its folder, inside the repository, at most ``MAX_EXTEND_DEPTH`` deep, no cycles): it
+starts from that one's values and the keys it sets replace them (``rules`` per rule id; both
+files' ``assume`` blocks apply, each relative to its own folder, the extending file's winning
+for the same field).
 
 A configuration found in the repository is the repository's: it may not reach outside it
 (symbolic links out of the repository are not read, ``rulesDirs`` and ``extend`` must stay
