@@ -32,21 +32,33 @@ def _training(tmp_path: Path, fixture: str) -> dict[str, Any]:
     }
 
 
-#: fixture -> GPU, GiB per GPU, fits, micro-batch, sequence, sharding. --fsdp no_shard holds the
-#: whole model state on each GPU; the SkyPilot run's --gradient_accumulation_steps 8 keeps the
-#: gradient shard allocated between micro-batches (19.74 GiB against 18.17 without it).
+#: fixture -> GPU, GiB per GPU, fits, micro-batch, sequence, sharding, GPUs sharded over. --fsdp
+#: no_shard holds the whole model state on each GPU; the SkyPilot run's
+#: --gradient_accumulation_steps 8 keeps the gradient shard allocated between micro-batches
+#: (19.74 GiB against 18.17 without it); the dstack task is sharded by the name of accelerate's
+#: config file (fsdp1.yaml) over 2 nodes x 8 GPUs.
 CASES = [
-    ("kubernetes/good/fsdp-full-finetune-job.yaml", "A100-40GB", 18.17, True, 4, 2048, "fsdp"),
-    ("kubernetes/bad/fsdp-no-shard.yaml", "A100-40GB", 126.77, False, 4, 2048, "none"),
-    ("kubernetes/good/accelerate-zero3-job.yaml", "A100-80GB", 32.74, True, 2, 4096, "zero3"),
-    ("skypilot/good/fsdp-full-finetune.yaml", "A100-40GB", 19.74, True, 4, 2048, "fsdp"),
+    ("kubernetes/good/fsdp-full-finetune-job.yaml", "A100-40GB", 18.17, True, 4, 2048, "fsdp", 8),
+    ("kubernetes/bad/fsdp-no-shard.yaml", "A100-40GB", 126.77, False, 4, 2048, "none", 8),
+    ("kubernetes/good/accelerate-zero3-job.yaml", "A100-80GB", 32.74, True, 2, 4096, "zero3", 8),
+    ("skypilot/good/fsdp-full-finetune.yaml", "A100-40GB", 19.74, True, 4, 2048, "fsdp", 8),
+    (
+        "dstack/good/task-fsdp-accelerate-config.dstack.yml",
+        "H100-PCIe",
+        16.98,
+        True,
+        1,
+        1024,
+        "fsdp",
+        16,
+    ),
 ]
 
 
 @pytest.mark.parametrize(
-    ("fixture", "gpu", "gib", "fits", "micro_batch", "sequence", "sharding"), CASES
+    ("fixture", "gpu", "gib", "fits", "micro_batch", "sequence", "sharding", "world"), CASES
 )
-def test_eight_gpu_full_fine_tune_is_sized_per_shard(
+def test_multi_gpu_full_fine_tune_is_sized_per_shard(
     tmp_path: Path,
     fixture: str,
     gpu: str,
@@ -55,6 +67,7 @@ def test_eight_gpu_full_fine_tune_is_sized_per_shard(
     micro_batch: int,
     sequence: int,
     sharding: str,
+    world: int,
 ) -> None:
     assert _training(tmp_path, fixture) == {
         "gpu": gpu,
@@ -63,5 +76,5 @@ def test_eight_gpu_full_fine_tune_is_sized_per_shard(
         "microBatch": micro_batch,
         "sequenceLength": sequence,
         "sharding": sharding,
-        "worldSize": 8,
+        "worldSize": world,
     }

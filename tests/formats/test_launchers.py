@@ -106,6 +106,7 @@ def test_accelerate_launches_axolotl() -> None:
     assert (launch.launcher, launch.trainer) == ("accelerate", "axolotl")
     assert _values(launch) == {
         "launcher.configFile": "fsdp.yaml",
+        "fineTuning.sharding": "fsdp",
         "launcher.processes": 16,
         "resources.nodes": 2,
         "model.id": "meta/y",
@@ -272,6 +273,7 @@ _FIELDS = {
     "fineTuning.sequenceLength",
     "fineTuning.gradientCheckpointing",
     "fineTuning.gradientAccumulationSteps",
+    "training.deepspeedConfig",
     "checkpointing.uri",
     "checkpointing.enabled",
     "checkpointing.resumeFromLatest",
@@ -361,4 +363,46 @@ def test_openrlhf_zero_stage_micro_batch_and_checkpointing() -> None:
         "fineTuning.sharding": "zero3",
         "fineTuning.microBatchSize": 2,
         "fineTuning.gradientCheckpointing": True,
+    }
+
+
+@pytest.mark.parametrize(
+    ("command", "sharding"),
+    [
+        ("accelerate launch --config_file=examples/accelerate_configs/fsdp1.yaml sft.py", "fsdp"),
+        ("accelerate launch --config_file configs/deepspeed_zero3.yaml sft.py", "zero3"),
+        ("deepspeed train.py --deepspeed examples/deepspeed/ds_z3_config.json", "zero3"),
+        ("torchrun train.py --deepspeed ds_z2_offload_config.json", "zero2"),
+        ("torchrun train.py --deepspeed ds_z0_config.json", "none"),
+        # a flag wins over the file's name; a name that says nothing sets nothing
+        ("accelerate launch --config_file fsdp.yaml --zero_stage 2 sft.py", "zero2"),
+        ("accelerate launch --config_file configs/multi_gpu.yaml sft.py", None),
+    ],
+)
+def test_sharding_from_a_config_file_name(command: str, sharding: str | None) -> None:
+    """The file is not read; its name says the sharding (TRL's accelerate_configs,
+    LLaMA-Factory's ds_z3_config.json)."""
+    launch = _launch(command + " --model_name_or_path m")
+    assert _values(launch).get("fineTuning.sharding") == sharding
+
+
+def test_sharding_from_a_name_points_at_the_config_file() -> None:
+    launch = _launch("deepspeed train.py --model_name_or_path m --deepspeed ds_z3.json")
+    sharding = launch.settings["fineTuning.sharding"]
+    assert (sharding.flag, sharding.value_word) == ("--deepspeed", Word("ds_z3.json", 0, 54, 64))
+
+
+def test_peft_sft_script_spellings() -> None:
+    """huggingface/peft examples/sft/train.py: --max_seq_len, --use_peft_lora and
+    --use_4bit_quantization (QLoRA)."""
+    launch = _launch(
+        'python train.py --model_name_or_path "deepseek-ai/DeepSeek-V2-Lite" --max_seq_len 512 '
+        "--per_device_train_batch_size 8 --use_peft_lora True --use_4bit_quantization True"
+    )
+    assert _values(launch) == {
+        "model.id": "deepseek-ai/DeepSeek-V2-Lite",
+        "fineTuning.sequenceLength": 512,
+        "fineTuning.microBatchSize": 8,
+        "fineTuning.method": "qlora",
+        "fineTuning.loadIn4bit": True,
     }

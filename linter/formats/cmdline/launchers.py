@@ -40,6 +40,9 @@ METHOD_FIELD = "fineTuning.method"
 _RANK_FIELD = "fineTuning.loraRank"
 _FOUR_BIT_FIELD = "fineTuning.loadIn4bit"
 _CONFIG_FIELD = "training.configFile"
+_SHARDING_FIELD = "fineTuning.sharding"
+#: Config files whose name may say the sharding: DeepSpeed's, then the launcher's.
+_SHARDING_CONFIGS = ("training.deepspeedConfig", "launcher.configFile")
 _PYTHON = "python"
 
 
@@ -74,6 +77,9 @@ class Launcher(FlagTable):
 
 class LauncherCatalogue(Catalogue):
     hints: list[Hint] = Field(default_factory=list)
+    sharding_hints: list[Hint] = Field(
+        default_factory=list, description="The sharding a config file's name says."
+    )
     launchers: list[Launcher] = Field(min_length=1)
     trainers: list[Trainer] = Field(min_length=1)
     default_trainer: str = Field(description="The vocabulary of any other script.")
@@ -203,6 +209,9 @@ def _result(
     method = _method(settings, trainer, script_hint)
     if method is not None:
         settings[METHOD_FIELD] = method
+    sharding = _sharding(settings)
+    if sharding is not None:
+        settings[_SHARDING_FIELD] = sharding
     return LaunchCommand(
         launcher,
         trainer.name,
@@ -212,6 +221,21 @@ def _result(
         arguments.unresolved,
         arguments.problems,
     )
+
+
+def _sharding(settings: Mapping[str, Setting]) -> Setting | None:
+    """The sharding a DeepSpeed or launcher config file is named for (``fsdp1.yaml``,
+    ``ds_z3_config.json``), when no flag sets it: the file itself is not read."""
+    if _SHARDING_FIELD in settings:
+        return None
+    for field in _SHARDING_CONFIGS:
+        config = settings.get(field)
+        if config is None or not isinstance(config.value, str):
+            continue
+        named = hint(catalogue().sharding_hints, config.value.rsplit("/", 1)[-1])
+        if named is not None:
+            return Setting(_SHARDING_FIELD, named, config.flag, config.flag_word, config.value_word)
+    return None
 
 
 def _method(
