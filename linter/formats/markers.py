@@ -17,6 +17,7 @@ KUBERNETES_CAPACITY: tuple[bytes, ...] = (
     b"LocalQueue",
     b"ResourceQuota",
     b"NodePool",
+    b"ResourceFlavor",
 )
 KUBERNETES_AUTOSCALERS: tuple[bytes, ...] = (b"ScaledObject", b"HorizontalPodAutoscaler")
 PRODUCTION_STACK: tuple[bytes, ...] = (b"servingEngineSpec",)

@@ -7,7 +7,8 @@ workloads draw on a limit is decided by its scope (linter/facts/capacity.py): a 
 through the ``localQueue`` entries that name it (a workload carries the localQueue's
 ``matchLabels`` and is in its namespace), a ``namespace`` by the workloads' namespace, a
 ``nodePool`` by their pool (its name or one of its ``matchPools``). A ``localQueue`` has no
-limits of its own: it names the queue its workloads are admitted to.
+limits of its own: it names the queue its workloads are admitted to. A ``flavor`` (a Kueue
+ResourceFlavor) has none either: it says which GPU types the nodes of a queue's flavor have.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from linter.model.base import API_VERSION, Metadata
 from linter.model.workload import Capacity
 from linter.strict_model import Strict
 
-Scope = Literal["queue", "localQueue", "namespace", "nodePool"]
+Scope = Literal["queue", "localQueue", "namespace", "nodePool", "flavor"]
 
 
 class Limit(Strict):
@@ -58,7 +59,7 @@ class Limit(Strict):
 class CapacityLimitSpec(Strict):
     scope: Scope = Field(
         description="queue (Kueue ClusterQueue), localQueue (Kueue LocalQueue), namespace "
-        "(ResourceQuota) or nodePool (Karpenter NodePool)."
+        "(ResourceQuota), nodePool (Karpenter NodePool) or flavor (Kueue ResourceFlavor)."
     )
     cluster_queue: str | None = Field(
         None, min_length=1, description="localQueue: the queue its workloads are admitted to."
@@ -80,7 +81,8 @@ class CapacityLimitSpec(Strict):
     )
     accelerators: list[str] = Field(
         default_factory=list,
-        description="nodePool: the GPU types its nodes may have, as written (empty: not pinned).",
+        description="nodePool, flavor: the GPU types its nodes may have, as written (empty: not "
+        "pinned).",
     )
     capacity: list[Capacity] = Field(
         default_factory=list,
@@ -99,8 +101,12 @@ class CapacityLimitSpec(Strict):
             raise ValueError("matchLabels are set on a localQueue, and only there")
         if self.scope != "queue" and self.cohort is not None:
             raise ValueError("only a queue belongs to a cohort")
-        if self.scope != "nodePool" and (self.accelerators or self.capacity or self.match_pools):
-            raise ValueError("matchPools, accelerators and capacity describe a nodePool")
+        if self.scope != "nodePool" and (self.capacity or self.match_pools):
+            raise ValueError("matchPools and capacity describe a nodePool")
+        if self.scope not in ("nodePool", "flavor") and self.accelerators:
+            raise ValueError("accelerators describe a nodePool or a flavor")
+        if self.scope == "flavor" and self.limits:
+            raise ValueError("a flavor has no limits of its own (its queues' apply)")
         for limit in self.limits:
             if self.scope != "queue" and limit.flavor is not None:
                 raise ValueError("only a queue's limits have flavors")

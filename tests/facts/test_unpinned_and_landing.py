@@ -257,3 +257,22 @@ def test_sarif_carries_the_figures_beside_the_fix() -> None:
         "smallestGpu": "A100-80GB",
     }
     assert properties["smallestGpuGiB"] == 80.0
+
+
+def test_a_kueue_queue_lands_on_the_gpus_of_its_flavors(tmp_path: Path) -> None:
+    folder = FIXTURES / "kueue-l4-flavor"
+    files = {path.name: path.read_text(encoding="utf-8") for path in folder.iterdir()}
+    found = facts(tmp_path, files)["job.yaml"]["landing"]
+    assert (found["source"], found["failing"], found["allFail"]) == (
+        "ClusterQueue serving (flavor l4)",
+        ["L4"],
+        True,
+    )
+
+
+def test_a_flavor_that_pins_no_gpu_leaves_the_queue_unknown(tmp_path: Path) -> None:
+    folder = FIXTURES / "kueue-l4-flavor"
+    files = {path.name: path.read_text(encoding="utf-8") for path in folder.iterdir()}
+    files["queues.yaml"] = files["queues.yaml"].replace("nominalQuota: 0}", "nominalQuota: 4}")
+    found = facts(tmp_path, files)["job.yaml"]["landing"]
+    assert (found["inventory"], found["source"]) == (False, None)

@@ -32,7 +32,7 @@ def _limits(path: Path) -> list[Manifest]:
 
 
 def test_a_cluster_queue_is_one_limit_per_flavor_with_its_cohort() -> None:
-    queue, local = _limits(FIXTURES / "good" / "kueue-admin-setup.yaml")
+    _, _, queue, local = _limits(FIXTURES / "good" / "kueue-admin-setup.yaml")
     assert (queue.format, queue.source_kind, queue.kind) == (
         "kubernetes-capacity",
         "ClusterQueue",
@@ -60,8 +60,19 @@ def test_a_cluster_queue_is_one_limit_per_flavor_with_its_cohort() -> None:
     }
 
 
+def test_a_resource_flavor_is_the_gpu_types_its_node_labels_pin() -> None:
+    default, spot, _, _ = _limits(FIXTURES / "good" / "kueue-admin-setup.yaml")
+    assert (default.source_kind, default.data["spec"]) == ("ResourceFlavor", {"scope": "flavor"})
+    assert spot.data["spec"] == {"scope": "flavor", "accelerators": ["h100"]}
+    where = spot.location(("spec", "accelerators", 0))
+    assert (where.span.line, where.source_path) == (
+        14,
+        ("spec", "nodeLabels", "karpenter.k8s.aws/instance-gpu-name"),
+    )
+
+
 def test_each_value_points_at_its_key_in_the_objects_own_words() -> None:
-    queue, local = _limits(FIXTURES / "good" / "kueue-admin-setup.yaml")
+    _, _, queue, local = _limits(FIXTURES / "good" / "kueue-admin-setup.yaml")
     gpus = ("spec", "limits", 1, "gpus")
     assert queue.provenance.name(gpus) == "nominalQuota of nvidia.com/gpu in flavor spot-h100"
     location = queue.location(gpus)
@@ -140,7 +151,8 @@ def test_problems_are_said_in_the_objects_words(rulebook: Rulebook) -> None:
         ("v1", "ResourceQuota", True),
         ("karpenter.sh/v1", "NodePool", True),
         ("karpenter.sh/v1beta1", "NodePool", True),
-        ("kueue.x-k8s.io/v1beta1", "ResourceFlavor", False),
+        ("kueue.x-k8s.io/v1beta1", "ResourceFlavor", True),
+        ("kueue.x-k8s.io/v1beta1", "WorkloadPriorityClass", False),
         ("container.cnrm.cloud.google.com/v1beta1", "ContainerNodePool", False),
         ("example.com/v1", "NodePool", False),
         ("apps/v1", "ResourceQuota", False),
@@ -164,8 +176,9 @@ def test_broken_yaml_of_these_kinds_is_not_claimed() -> None:
 def test_a_folder_of_other_kubernetes_objects_is_skipped(
     tmp_path: Path, rulebook: Rulebook
 ) -> None:
-    (tmp_path / "flavor.yaml").write_text(
-        "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ResourceFlavor\nmetadata: {name: default}\n"
+    (tmp_path / "priority.yaml").write_text(
+        "apiVersion: kueue.x-k8s.io/v1beta1\nkind: WorkloadPriorityClass\n"
+        "metadata: {name: low}\nvalue: 100\n"
     )
     result = lint([tmp_path], rulebook)
     assert (result.files_checked, result.findings) == (0, [])

@@ -15,6 +15,9 @@ NodePool lets workloads hold at once, read as ``CapacityLimit`` documents.
   a GPU resource is the limit; workloads whose pool is its name or ``karpenter.sh/nodepool=<name>``
   draw on it; the GPU types and capacity types its template's requirements (operator ``In``) or
   labels pin are recorded.
+- Kueue ``ResourceFlavor``: scope ``flavor``, no limit; the GPU types its ``spec.nodeLabels``
+  pin (the accelerator labels of ``data/kubernetes.yaml``), which a queue's flavor of that name
+  gives the workloads it admits.
 
 GPU resources are the device plugins' (``data/kubernetes_capacity.yaml``, with sources);
 ``cpu``, ``memory`` and the rest are not read. A value that is not what the object's API takes
@@ -36,6 +39,7 @@ from linter.catalog.base import Catalogue, SourcedName
 from linter.catalog.gpus import Vendor
 from linter.formats.base import Adapted, InputFile
 from linter.formats.builder import ManifestBuilder
+from linter.formats.kubernetes.labels import catalogue
 from linter.formats.kubernetes.quantity import parse_quantity
 from linter.formats.markers import KUBERNETES_CAPACITY
 from linter.formats.vocabulary import vocabulary_file
@@ -306,11 +310,27 @@ def _pins(reader: _CapacityReader, template: Path) -> None:
             reader.set(("spec", field, index), value, where, f"{key} {value}")
 
 
+def _resource_flavor(reader: _CapacityReader) -> None:
+    """Scope ``flavor``: the GPU types its ``spec.nodeLabels`` pin the flavor's nodes to (the
+    GPU labels a node selector names a type by)."""
+    reader.set("spec.scope", "flavor", ("kind",), "kind")
+    reader.mapping(("spec",))
+    keys = {label.key for label in catalogue().accelerator_labels}
+    labels = ("spec", "nodeLabels")
+    found = 0
+    for key in reader.mapping(labels):
+        value = reader.string((*labels, key)) if key in keys else None
+        if value is not None:
+            reader.set(("spec", "accelerators", found), value, (*labels, key), f"{key} {value}")
+            found += 1
+
+
 _READERS: dict[tuple[str, str], Callable[[_CapacityReader], None]] = {
     ("kueue.x-k8s.io", "ClusterQueue"): _cluster_queue,
     ("kueue.x-k8s.io", "LocalQueue"): _local_queue,
     ("", "ResourceQuota"): _resource_quota,
     ("karpenter.sh", "NodePool"): _node_pool,
+    ("kueue.x-k8s.io", "ResourceFlavor"): _resource_flavor,
 }
 
 
@@ -322,8 +342,8 @@ def _reader_of(data: Mapping[str, Any]) -> Callable[[_CapacityReader], None] | N
 
 
 def recognises(data: Mapping[str, Any], source: InputFile) -> bool:
-    """Kueue ClusterQueue and LocalQueue, core ResourceQuota and Karpenter NodePool objects, by
-    their API group and kind (any version of the group)."""
+    """Kueue ClusterQueue, LocalQueue and ResourceFlavor, core ResourceQuota and Karpenter NodePool
+    objects, by their API group and kind (any version of the group)."""
     return _reader_of(data) is not None
 
 
