@@ -112,10 +112,17 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="lint the whole repository (run-wide rules: quota ledgers, pools, budgets see every "
         "file) but report only findings in the PATHs named; the pre-commit hook's mode",
     )
+    parser.add_argument(
+        "--calibration",
+        metavar="FILE",
+        help="a calibration file (gpulint memory --from-log writes its entries) that corrects "
+        "the memory estimates for the GPUs and engine versions it measured",
+    )
     add_config_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    from linter.commands.memory_view import calibration_option
     from linter.commands.setup import load_setup
     from linter.config import DEFAULT_FAIL_ON, ConfigFinder
     from linter.errors import UsageError
@@ -151,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
         extra=_stdin(args, setup.config) if "-" in paths else (),
         want_lines=args.format in ("sarif", "gitlab") or bool(args.baseline or args.write_baseline),
         finder=None if args.config else ConfigFinder(),
+        calibration=calibration_option(args.calibration),
     )
     reported = None
     if args.whole_repository and args.paths:

@@ -152,7 +152,8 @@ def run(args: argparse.Namespace) -> int:
     if args.manifests:
         from linter.commands.setup import load_configuration
 
-        reports = memory_view.from_manifests(args.manifests, load_configuration(args))
+        calibration = memory_view.calibration_option(args.calibration)
+        reports = memory_view.from_manifests(args.manifests, load_configuration(args), calibration)
     else:
         reports = [memory_view.from_flags(args)]
     if args.format == "json":

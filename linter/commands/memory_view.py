@@ -87,13 +87,15 @@ def _precision(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _calibration(args: argparse.Namespace) -> Any:
+def calibration_option(path: str | None) -> Any:
+    """``--calibration FILE`` of ``memory`` and ``check``: the calibration, or None; a file
+    that cannot be used is a one-line error (exit 2)."""
     from linter.memory.calibration import CalibrationError, load_calibration
 
-    if not args.calibration:
+    if not path:
         return None
     try:
-        return load_calibration(Path(args.calibration))
+        return load_calibration(Path(path))
     except CalibrationError as err:
         raise UsageError(str(err)) from None
 
@@ -149,7 +151,7 @@ def from_flags(args: argparse.Namespace) -> dict[str, Any]:
                 max_num_seqs=args.max_num_seqs,
                 enforce_eager=args.enforce_eager,
                 engine_version=args.engine_version,
-                calibration=_calibration(args),
+                calibration=calibration_option(args.calibration),
                 pipeline_parallel=args.pipeline_parallel,
                 expert_parallel=args.expert_parallel,
                 kv_cache_memory_bytes=args.kv_cache_memory_bytes,
@@ -208,7 +210,7 @@ def from_log(args: argparse.Namespace) -> str:
         engine_version=args.engine_version or log.settings.engine_version,
     )
     try:
-        comparison = replay(arch, gpu, settings, log.logged, _calibration(args))
+        comparison = replay(arch, gpu, settings, log.logged, calibration_option(args.calibration))
     except ValueError as err:
         raise UsageError(str(err)) from None
     return render_replay(comparison, model or "model", args.from_log)
@@ -261,9 +263,11 @@ def render_replay(comparison: Any, label: str, source: str) -> str:
     return "\n".join(lines)
 
 
-def from_manifests(paths: list[str], config: LoadedConfig) -> list[dict[str, Any]]:
+def from_manifests(
+    paths: list[str], config: LoadedConfig, calibration: Any = None
+) -> list[dict[str, Any]]:
     """Size every workload in the manifests (the same estimate rules use, with the
-    configuration's exclusions and ``assume:`` blocks)."""
+    configuration's exclusions and ``assume:`` blocks, and ``calibration``)."""
     from linter.facts.memory_sizing import size
     from linter.load.discovery import discover
     from linter.run.runner import collect
@@ -272,7 +276,7 @@ def from_manifests(paths: list[str], config: LoadedConfig) -> list[dict[str, Any
     for manifest in collect(discover(paths, config.config.exclude), config).manifests:
         if manifest.kind != "Workload":
             continue
-        sizing = size(manifest)
+        sizing = size(manifest, calibration)
         if sizing.status != "checked":
             out.append(
                 {

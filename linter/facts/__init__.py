@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from linter.facts import (
     candidates,
@@ -37,6 +37,9 @@ from linter.facts.base import Fact
 from linter.facts.run import RunIndex, RunInputs, RunSide, Target
 from linter.facts.subject import Subject
 from linter.model.manifest import Manifest
+
+if TYPE_CHECKING:
+    from linter.memory.calibration import Calibration
 
 
 @dataclass(frozen=True)
@@ -160,9 +163,10 @@ class Facts(Mapping[str, Any]):
         manifest: Manifest,
         run: RunIndex | None = None,
         default_residency: Sequence[str] = (),
+        calibration: Calibration | None = None,
     ) -> None:
         self._manifest = manifest
-        self._subject = Subject(manifest, default_residency)
+        self._subject = Subject(manifest, default_residency, calibration)
         self._providers = {n: p for n, p in PROVIDERS.items() if manifest.kind in p.kinds}
         self._run = run
         self._models: dict[str, Fact] = {}

@@ -209,7 +209,7 @@ def _gib(value: int | None) -> float | None:
 
 
 def compute(subject: Subject) -> MemoryFact:
-    sizing = size(subject.manifest)
+    sizing = size(subject.manifest, subject.calibration)
     if sizing.status != "checked":
         declared = subject.workload.spec.model.parameters
         return MemoryFact.unchecked(
@@ -246,7 +246,7 @@ def compute_as(subject: Subject, workload: Workload) -> MemoryFact:
         return compute(subject)
     data = workload.model_dump(mode="json", by_alias=True, exclude_none=True)
     manifest = dataclasses.replace(subject.manifest, model=workload, data=data)
-    return compute(Subject(manifest, subject.default_residency))
+    return compute(Subject(manifest, subject.default_residency, subject.calibration))
 
 
 def _headroom(estimate: Any, inference: bool) -> float:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from linter.facts import estimates
 from linter.facts.placement import Placement, resolve_placement
@@ -24,6 +24,9 @@ from linter.load.repository import repository_root
 from linter.load.sources import FileRead
 from linter.model import Workload
 from linter.model.manifest import Manifest
+
+if TYPE_CHECKING:
+    from linter.memory.calibration import Calibration
 
 DEFAULT_TRAINING_SEQUENCE = 2048
 #: Context sized when neither the workload nor the model says one.
@@ -129,8 +132,10 @@ def _architecture(
     )
 
 
-def size(manifest: Manifest) -> Sizing:
-    """Size a workload's memory from its manifest; never raises for bad input."""
+def size(manifest: Manifest, calibration: Calibration | None = None) -> Sizing:
+    """Size a workload's memory from its manifest; never raises for bad input. A
+    ``calibration`` corrects the serving estimate for the GPUs and engine versions it
+    measured (linter/memory/calibration.py)."""
     workload = manifest.model
     assert isinstance(workload, Workload)
     spec = workload.spec
@@ -151,7 +156,7 @@ def size(manifest: Manifest) -> Sizing:
         return Sizing("unknown-model", problem)
     try:
         if spec.profile == "inference":
-            sizing = _inference(workload, where, arch, source)
+            sizing = _inference(workload, where, arch, source, calibration)
         else:
             sizing = _training(workload, where, arch, source)
     except (ValueError, OverflowError) as err:
@@ -186,7 +191,11 @@ def _gpu_assumption(where: Placement) -> list[str]:
 
 
 def _inference(
-    workload: Workload, where: Placement, arch: Any, source: ModelSource | None
+    workload: Workload,
+    where: Placement,
+    arch: Any,
+    source: ModelSource | None,
+    calibration: Calibration | None,
 ) -> Sizing:
     spec = workload.spec
     serving = spec.serving
@@ -215,6 +224,7 @@ def _inference(
         "enforce_eager": bool(serving.enforce_eager),
         "engine_version": serving.engine_version,
         "kv_cache_memory_bytes": serving.kv_cache_memory_bytes,
+        "calibration": calibration,
     }
     estimate = estimates.inference(arch, **settings)
     return Sizing(

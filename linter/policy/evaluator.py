@@ -412,7 +412,10 @@ def explain(error: Exception) -> str:
 
 
 def activation(
-    manifest: Manifest, default_residency: Sequence[str] = (), run: Any = None
+    manifest: Manifest,
+    default_residency: Sequence[str] = (),
+    run: Any = None,
+    calibration: Any = None,
 ) -> dict[str, Any]:
     """The variables a rule sees: the document under its kind's name and as ``document``, and
     ``facts``. Built once per manifest and shared by every rule."""
@@ -420,7 +423,7 @@ def activation(
     return {
         "document": document,
         kind_variable(manifest.kind): document,
-        "facts": Facts(manifest, run, default_residency),
+        "facts": Facts(manifest, run, default_residency, calibration),
     }
 
 

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from typing import TYPE_CHECKING
 
 from linter.cel.flat_names import MISSING, SEPARATOR
 from linter.config import LoadedConfig
@@ -36,6 +37,9 @@ from linter.run.failures import contained
 from linter.run.file_result import A_TEMPLATE, NOTHING_OURS, FileResult, LineInfo
 from linter.run.wide_parts import Anchors, WidePart, defer
 
+if TYPE_CHECKING:
+    from linter.memory.calibration import Calibration
+
 PARSE_RULE = "GL002"
 _PLACEHOLDER = re.compile(r"\{.*")
 
@@ -51,6 +55,7 @@ class FirstPass:
     anchors: dict[str, Anchors] = field(default_factory=dict)
     want_lines: bool = False  # keep fingerprints and line texts (SARIF, baselines)
     limits: Limits = field(default_factory=Limits)
+    calibration: Calibration | None = None  # ``check --calibration``: memory corrections
 
     @classmethod
     def plan(
@@ -58,6 +63,7 @@ class FirstPass:
         rules: Sequence[tuple[CompiledRule, RuleSettings]],
         config: LoadedConfig,
         want_lines: bool,
+        calibration: Calibration | None = None,
     ) -> FirstPass:
         local = [(r, s) for r, s in rules if not is_run_wide(r)]
         wide = [(r, s) for r, s in rules if is_run_wide(r)]
@@ -76,7 +82,7 @@ class FirstPass:
             kind: Anchors(frozenset(exact.get(kind, ())), frozenset(subtrees.get(kind, ())))
             for kind in exact.keys() | subtrees.keys()
         }
-        return cls(config, Evaluator(local), run_wide, anchors, want_lines)
+        return cls(config, Evaluator(local), run_wide, anchors, want_lines, calibration=calibration)
 
 
 def _pointed_at(rule: CompiledRule, kind: str) -> Iterator[tuple[ManifestPath, bool]]:
@@ -206,7 +212,7 @@ def _check_manifest(
     here: dict[tuple[str, int, int], Manifest],
 ) -> None:
     """The local rules over one manifest, and what pass 2 needs of it."""
-    variables = activation(manifest, plan.config.config.residency)
+    variables = activation(manifest, plan.config.config.residency, calibration=plan.calibration)
     values = Values(variables)
     profile = profile_of(manifest)
     findings = list(

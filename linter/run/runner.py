@@ -34,6 +34,7 @@ from linter.run.workers import fork_map
 from linter.wording import plural
 
 if TYPE_CHECKING:  # the engine, facts and formats are imported only when something is linted
+    from linter.memory.calibration import Calibration
     from linter.model.manifest import Manifest
     from linter.pricing.budgets import CostBase
     from linter.run.first_pass import FirstPass
@@ -114,11 +115,22 @@ def lint_paths(
     want_lines: bool = False,
     cost_base: CostBase | None = None,
     finder: ConfigFinder | None = None,
+    calibration: Calibration | None = None,
 ) -> RunResult:
     """Lint files and directories (and ``extra`` candidates already read: standard input); see
     :func:`prepare` and :meth:`Prepared.run`."""
     prepared = prepare(
-        paths, rulebook, config, selection, root, jobs, cache, extra, want_lines, finder
+        paths,
+        rulebook,
+        config,
+        selection,
+        root,
+        jobs,
+        cache,
+        extra,
+        want_lines,
+        finder,
+        calibration,
     )
     return prepared.run(cost_base)
 
@@ -134,16 +146,18 @@ def prepare(
     extra: Sequence[PathCandidate] = (),
     want_lines: bool = False,
     finder: ConfigFinder | None = None,
+    calibration: Calibration | None = None,
 ) -> Prepared:
     """A run up to its first file linted: the files it lints and, with ``cache``, the key of
     its inputs and each file read and hashed, so that an unchanged run can be answered before
     anything is linted. With ``want_lines``, the result keeps the fingerprint and text of every
     line a finding points at. With ``finder``, each file is linted with the configuration
-    nearest to it (linter/run/file_configs.py); without, with ``config``."""
+    nearest to it (linter/run/file_configs.py); without, with ``config``. A ``calibration``
+    corrects the memory estimates (``check --calibration``)."""
     discovery = find_candidates(paths, config.config.exclude, root)
     candidates = [*discovery.candidates, *extra]
     groups = group_by_config(candidates, selection, rulebook, finder)
-    run_key = _key(rulebook, groups, selection, want_lines) if cache else ""
+    run_key = _key(rulebook, groups, selection, want_lines, calibration) if cache else ""
     hashed = None
     if cache is not None:
         max_bytes = _max_bytes(config)
@@ -161,6 +175,7 @@ def prepare(
         hashed,
         want_lines,
         groups,
+        calibration,
     )
 
 
@@ -180,6 +195,7 @@ class Prepared:
     hashed: list[Hashed] | None
     want_lines: bool
     groups: list[ConfigGroup]  # the run's configuration first (linter/run/file_configs.py)
+    calibration: Calibration | None = None
 
     @property
     def files_key(self) -> str:
@@ -262,7 +278,7 @@ class Prepared:
         for group in self.groups:
             settings = group.settings
             enabled = [(rule, settings[rule.id]) for rule in self.rulebook if rule.id in settings]
-            plan = _Plan(enabled, group.config, self.want_lines)
+            plan = _Plan(enabled, group.config, self.want_lines, self.calibration)
             for index in group.members:
                 plans[index] = plan
         return plans
@@ -301,8 +317,9 @@ class _Plan:
         enabled: Sequence[tuple[CompiledRule, RuleSettings]],
         config: LoadedConfig,
         lines: bool,
+        calibration: Calibration | None,
     ) -> None:
-        self._arguments = (enabled, config, lines)
+        self._arguments = (enabled, config, lines, calibration)
         self._made: FirstPass | None = None
 
     def __call__(self) -> FirstPass:
@@ -314,7 +331,11 @@ class _Plan:
 
 
 def _key(
-    rulebook: Rulebook, groups: Sequence[ConfigGroup], selection: Selection, lines: bool
+    rulebook: Rulebook,
+    groups: Sequence[ConfigGroup],
+    selection: Selection,
+    lines: bool,
+    calibration: Calibration | None,
 ) -> str:
     """The result cache's key for this run's inputs (linter/run/result_key.py says what it
     covers); each file's result is stored under it by the file's path and content hash. Every
@@ -331,6 +352,7 @@ def _key(
         repr(selection.select),
         repr(selection.ignore),
         f"lines {lines}",
+        f"calibration {calibration!r}",
     ]
     rules = (f"{rule.source}\0{rule.meta.model_dump_json()}" for rule in rulebook)
     return run_key(inputs, rules)

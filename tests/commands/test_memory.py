@@ -363,3 +363,73 @@ def test_a_manifest_that_does_not_fit_exits_1(tmp_path: Path) -> None:
     result = run_cli("memory", str(manifest))
     assert result.code == 1, result.err
     assert "DOES NOT FIT" in result.out
+
+
+SERVE = """\
+apiVersion: gpulint.dev/v1alpha1
+kind: Workload
+metadata:
+  name: chat
+spec:
+  profile: inference
+  model:
+    id: openai/gpt-oss-20b
+  serving:
+    engine: vllm
+    engineVersion: "0.19.0"
+    gpuMemoryUtilization: 0.65
+    maxBatchSize: 16
+    maxContextTokens: 131072
+  resources:
+    accelerator: {type: A100-80GB, count: 1}
+  lifecycle: {scaleToZero: true}
+"""
+CALIBRATION = """\
+calibrations:
+  - gpu: A100-80GB
+    engine_version: "0.19"
+    non_kv_delta_bytes: -1387786162
+    source: "a start-up log"
+"""
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_check_applies_calibration_as_memory_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cached: bool
+) -> None:
+    """The same correction in both commands (1,387,786,162 bytes less outside the KV cache
+    moves it from 1,609,570 to 1,665,977 tokens); a kept report is not reused across it."""
+    if cached:
+        monkeypatch.delenv("GPULINT_NO_CACHE")
+        monkeypatch.setenv("GPULINT_CACHE_DIR", str(tmp_path / "cache"))
+    manifest = tmp_path / "serve.yaml"
+    manifest.write_text(SERVE, encoding="utf-8")
+    calibration = tmp_path / "calibration.yaml"
+    calibration.write_text(CALIBRATION, encoding="utf-8")
+    plain = run_cli("check", "--select", "GL102", str(manifest))
+    calibrated = run_cli(
+        "check", "--select", "GL102", "--calibration", str(calibration), str(manifest)
+    )
+    prefix = f"{manifest}:13:5: GL102 [warning] spec.serving.maxBatchSize 16, but the KV cache"
+    assert (plain.code, calibrated.code) == (0, 0)
+    assert plain.out.splitlines()[0] == (
+        f"{prefix} holds 12 sequences of 131072 tokens at once on each of 1 x A100-80GB (GPU KV "
+        "cache size 1609570 tokens, maximum concurrency 12.28x): vLLM starts and queues the rest"
+    )
+    assert calibrated.out.splitlines()[0] == (
+        f"{prefix} holds 12 sequences of 131072 tokens at once on each of 1 x A100-80GB (GPU KV "
+        "cache size 1665977 tokens, maximum concurrency 12.71x): vLLM starts and queues the rest"
+    )
+    sized = memory_json(str(manifest), "--calibration", str(calibration))
+    assert sized[0]["kv_cache_tokens"] == 1665977
+    assert memory_json(str(manifest))[0]["kv_cache_tokens"] == 1609570
+
+
+def test_check_refuses_a_bad_calibration_file(tmp_path: Path) -> None:
+    calibration = tmp_path / "calibration.yaml"
+    calibration.write_text("calibrations:\n  - gpu: H100\n    engine_version: x\n", "utf-8")
+    result = run_cli("check", "--calibration", str(calibration), str(REPO / "examples"))
+    assert (result.code, result.out) == (2, "")
+    assert result.err.startswith(
+        f"gpulint: error: {calibration}:3:5: calibrations.0.engine_version"
+    )
