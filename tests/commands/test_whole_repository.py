@@ -131,3 +131,22 @@ def test_readme_shows_the_real_output(quota_repo: Path) -> None:
     assert command == "$ gpulint check --whole-repository train-a.yaml"
     result = run_cli(*command.removeprefix("$ gpulint ").split())
     assert (result.code, result.out) == (1, shown)
+
+
+def test_the_hook_is_given_the_files_discovery_reads() -> None:
+    """The hook's ``files`` pattern takes exactly the extensions a directory run reads (any
+    case), so a staged Terraform module or batch script is linted like a staged manifest."""
+    import re
+
+    from ruamel.yaml import YAML
+
+    from linter.load.discovery import EXTENSIONS
+
+    (hook,) = YAML(typ="safe").load((REPO / ".pre-commit-hooks.yaml").read_text("utf-8"))
+    assert (hook["entry"], hook["args"]) == ("gpulint check --whole-repository", ["--"])
+    pattern = re.compile(hook["files"])
+    for extension in EXTENSIONS:
+        for name in (f"deploy/x{extension}", f"X{extension.upper()}"):
+            assert pattern.search(name), name
+    for name in ("x.tfvars", "x.txt", "x.py", "yaml", "x.yaml.bak"):
+        assert not pattern.search(name), name
