@@ -79,6 +79,10 @@ class ManagedQuota(Fact):
 
 class QuotaFact(Fact):
     cloud: bool = Field(description="Runs on a cloud gpulint knows quotas of (aws, gcp, azure).")
+    ledger_kept: bool = Field(
+        description="The run holds a QuotaLedger entry: quota is recorded in the repository, so "
+        "a quota no entry covers is missing, not merely unrecorded."
+    )
     accelerators: list[AcceleratorQuota]
     managed_apis: list[ManagedQuota]
     offered_in_region: bool | None = Field(
@@ -345,9 +349,16 @@ def _managed_quota(item: dict[str, Any], quotas: QuotaIndex) -> list[ManagedQuot
 
 def fact(item: dict[str, Any] | None, quotas: QuotaIndex) -> QuotaFact:
     if item is None or "draws" not in item:
-        return QuotaFact(cloud=False, accelerators=[], managed_apis=[], offered_in_region=None)
+        return QuotaFact(
+            cloud=False,
+            ledger_kept=bool(quotas.entries),
+            accelerators=[],
+            managed_apis=[],
+            offered_in_region=None,
+        )
     return QuotaFact(
         cloud=item["cloud"],
+        ledger_kept=bool(quotas.entries),
         accelerators=_accelerator_quota(item, quotas),
         managed_apis=_managed_quota(item, quotas),
         offered_in_region=item["offered"],

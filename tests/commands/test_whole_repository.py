@@ -28,9 +28,11 @@ def found(out: str) -> list[str]:
 
 
 def test_a_staged_job_alone_is_judged_without_its_ledger(quota_repo: Path) -> None:
-    """What the hook did before: the named file alone, so no ledger covers it."""
+    """What the hook did before: the named file alone, so no ledger is in the run (warnings:
+    gpulint cannot tell a missing quota from an unrecorded one)."""
     result = run_cli("check", "train-a.yaml")
-    assert result.code == 1
+    assert result.code == 0
+    assert "GL301 [warning]" in result.out
     assert found(result.out) == [
         "train-a.yaml:19:5: GL301",
         "train-a.yaml:19:5: GL301",

@@ -17,15 +17,26 @@ from conftest import REPO, run_cli
 JUNIT = xmlschema.XMLSchema(str(REPO / "tests/data/junit.xsd"))
 GITLAB = json.loads((REPO / "tests/data/gitlab-codequality.schema.json").read_text())
 QUOTA = REPO / "examples/quota-repo/train-a.yaml"
+_ELSEWHERE = """---
+apiVersion: gpulint.dev/v1alpha1
+kind: QuotaLedger
+metadata:
+  name: europe
+spec:
+  entries:
+    - {provider: gcp, region: europe-west4, quota: NVIDIA_A100_GPUS, approved: 8}
+"""
 
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A repository root holding examples/quota-repo/train-a.yaml as jobs/train-a.yaml: two
-    GL301 errors on line 19 and a GL203 note on line 20; run from the jobs/ folder."""
+    """A repository root holding examples/quota-repo/train-a.yaml as jobs/train-a.yaml, with a
+    QuotaLedger after it that covers another region only: two GL301 errors on line 19 (the
+    repository keeps a ledger, so an uncovered quota is an error) and a GL203 note on line 20;
+    run from the jobs/ folder."""
     (tmp_path / ".git").mkdir()
     (tmp_path / "jobs").mkdir()
-    shutil.copy(QUOTA, tmp_path / "jobs/train-a.yaml")
+    (tmp_path / "jobs/train-a.yaml").write_text(QUOTA.read_text() + _ELSEWHERE)
     monkeypatch.chdir(tmp_path / "jobs")
     return tmp_path
 
