@@ -236,7 +236,14 @@ def test_an_engine_reading_its_environment_points_at_the_env_value() -> None:
         """
     )
     manifest = one(text)
-    assert spec(manifest)["serving"] == {"engine": "tgi", "tensorParallel": 2}
+    assert spec(manifest)["serving"] == {
+        "engine": "tgi",
+        "tensorParallel": 2,
+        "gpuMemoryUtilization": 1.0,
+    }
+    # TGI's own memory cap, not vLLM's utilisation default, pointing at the container's args
+    cap = manifest.provenance.origin(("spec", "serving", "gpuMemoryUtilization"))
+    assert (cap.kind, cap.note) == ("default", "TGI default: --cuda-memory-fraction 1.0")
     assert origin(manifest, "spec.model.id") == (
         "spec",
         "template",
@@ -288,6 +295,7 @@ def test_tgi_configured_by_env_in_a_cloud_or_any_image(image: str) -> None:
         "tensorParallel": 2,
         "maxInputTokens": 1562,
         "maxContextTokens": 2048,
+        "gpuMemoryUtilization": 1.0,
     }
     assert origin(manifest, "spec.serving.maxContextTokens")[-3:] == ("env", 3, "value")
 

@@ -78,3 +78,22 @@ def test_multi_gpu_full_fine_tune_is_sized_per_shard(
         "sharding": sharding,
         "worldSize": world,
     }
+
+
+def test_tgi_nf4_on_two_l4_is_sized_with_tgis_memory_cap(tmp_path: Path) -> None:
+    """QUANTIZE=bitsandbytes-nf4 sizes the 70B weights at 4 bits, and TGI's default memory
+    fraction (1.0) applies, not vLLM's 0.92 (which would leave no room for one sequence)."""
+    (tmp_path / ".git").mkdir()
+    copy = tmp_path / "tgi.yaml"
+    shutil.copy(HERE / "kubernetes/good/tgi-70b-nf4-two-l4.yaml", copy)
+    result = run_cli("facts", str(copy))
+    (workload,) = json.loads(result.out)
+    memory = workload["facts"]["memory"]
+    inference = memory["inference"]
+    assert (memory["status"], memory["precision"], memory["gpu"]) == ("checked", "nf4", "L4")
+    assert (memory["requiredGiB"], memory["availableGiB"]) == (21.51, 22.04)
+    assert (inference["starts"], inference["context"], inference["gpuMemoryUtilization"]) == (
+        True,
+        8192,
+        1.0,
+    )

@@ -86,6 +86,14 @@ def test_method_names_as_vllm_spells_them() -> None:
     assert precision_of_method("modelopt_fp4") == "nvfp4"
 
 
+def test_tgi_bitsandbytes_methods() -> None:
+    """TGI --quantize: bitsandbytes-nf4 and -fp4 store 4-bit blocks of 64 (the NF4 layout); TGI's
+    plain bitsandbytes is 8-bit (read as bitsandbytes-int8, unlike vLLM's 4-bit default)."""
+    assert precision_of_method("bitsandbytes-nf4") == "nf4"
+    assert precision_of_method("bitsandbytes-fp4") == "nf4"
+    assert precision_of_method("bitsandbytes-int8") == "int8"
+
+
 def test_unknown_quantisation_is_refused_with_the_reason() -> None:
     config = {"model_type": "llama", "quantization_config": {"quant_method": "hqq"}}
     with pytest.raises(ArchitectureError, match="quantization method 'hqq' is not modelled"):

@@ -343,9 +343,9 @@ def _engine_defaults(builder: WorkloadBuilder, unit: Unit, program: LaunchedProg
         where = f"{program.owner}'s {program.flag_part()}"
         undecided = settings.undecided(program.engine)
         engine = program.engine.engine
-        settings.default_context(builder, engine, where, program.lacking(), undecided)
+        settings.engine_defaults(builder, engine, where, program.lacking(), undecided)
     elif unit.options_at is not None:
-        settings.default_context(builder, *unit.options_at, unit.undecided)
+        settings.engine_defaults(builder, *unit.options_at, unit.undecided)
 
 
 def _name_annotations(builder: WorkloadBuilder) -> None:

@@ -19,6 +19,8 @@ from linter.model.values import exists
 
 MODEL_FIELD = "model.id"
 CONTEXT_FIELD = "serving.maxContextTokens"
+#: The engine's cap on the GPU memory it uses (vLLM's utilisation, TGI's memory fraction).
+MEMORY_CAP_FIELD = "serving.gpuMemoryUtilization"
 #: The file that decides the checkpoint settings a launch leaves unsaid.
 DECIDED_FIELD = "checkpointing.decidedIn"
 #: A flag note saying the engine uses the model's maximum context when the flag is unset.
@@ -122,17 +124,26 @@ def undecided(found: EngineCommand | LaunchCommand) -> frozenset[str]:
     return frozenset(auto | set(found.unresolved))
 
 
-def default_context(
+def engine_defaults(
     builder: WorkloadBuilder,
     engine_name: str,
     where: str,
     lacking: Path,
     declared: frozenset[str] = frozenset(),
 ) -> None:
+    """The engine's own defaults for what the file does not set: its context and its memory
+    cap. ``where`` is where a setting would be written (``the vllm container's args``),
+    ``lacking`` the object findings on it point at, and ``declared`` the fields the file sets to
+    something only known at run time."""
+    _default_context(builder, engine_name, where, lacking, declared)
+    _default_memory_cap(builder, engine_name, where, lacking, declared)
+
+
+def _default_context(
+    builder: WorkloadBuilder, engine_name: str, where: str, lacking: Path, declared: frozenset[str]
+) -> None:
     """The engine's context when the file does not set it: the model's maximum, when the engine
-    says so and the model is catalogued. ``where`` is where the setting would be written (``the
-    vllm container's args``), ``lacking`` the object findings on it point at, and ``declared``
-    the fields the file sets to something only known at run time."""
+    says so and the model is catalogued."""
     if builder.has(normalised(CONTEXT_FIELD)) or CONTEXT_FIELD in declared:
         return
     engine = engine_table(engine_name)
@@ -157,6 +168,28 @@ def default_context(
         maximum,
         f"{engine.title} default: the model's maximum context ({maximum:,} tokens)",
         name=name,
+        lacking=lacking,
+    )
+
+
+def _default_memory_cap(
+    builder: WorkloadBuilder, engine_name: str, where: str, lacking: Path, declared: frozenset[str]
+) -> None:
+    """The engine's own default memory cap when the file does not set it (TGI's
+    --cuda-memory-fraction 1.0), so that it is not read as vLLM's utilisation default; an engine
+    whose table has no such default (vLLM: it depends on the release) is left to the facts."""
+    path = normalised(MEMORY_CAP_FIELD)
+    if builder.has(path) or MEMORY_CAP_FIELD in declared:
+        return
+    engine = engine_table(engine_name)
+    flag = next((f for f in engine.flags if f.field == MEMORY_CAP_FIELD), None)
+    if flag is None or flag.default is None:
+        return
+    builder.default(
+        path,
+        flag.default,
+        f"{engine.title} default: {flag.names[0]} {flag.default}",
+        name=f"{flag.names[0]} in {where}",
         lacking=lacking,
     )
 
