@@ -6,6 +6,7 @@ import argparse
 import codecs
 import dataclasses
 import json
+import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -47,6 +48,17 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=FORMATS, default="text")
     parser.add_argument(
         "--output", "-o", metavar="FILE", help="write the report here instead of stdout"
+    )
+    parser.add_argument(
+        "--statistics",
+        action="store_true",
+        help="text: a count per rule instead of the findings",
+    )
+    parser.add_argument(
+        "--quiet",
+        "-q",
+        action="store_true",
+        help="text: the findings alone (no related places, summary or notes on stderr)",
     )
     parser.add_argument(
         "--select",
@@ -179,9 +191,9 @@ def run(args: argparse.Namespace) -> int:
     configured_fail_on = setup.config.config.fail_on
     if args.fail_on is None and configured_fail_on not in (None, DEFAULT_FAIL_ON):
         result = dataclasses.replace(result, fail_on=configured_fail_on)
-    for skipped in result.skipped:
+    for skipped in () if args.quiet else result.skipped:
         _note(f"skipped {skipped.file}: {skipped.reason}")
-    for folder in result.too_deep:
+    for folder in () if args.quiet else result.too_deep:
         _note(f"skipped the folders in {folder}: more than {MAX_DEPTH} levels deep")
     note = result.configuration_note()
     if note and args.format != "text":  # the text report says it in its summary
@@ -286,9 +298,8 @@ def _output_key(
     with ``--whole-repository``, the files reported on)."""
     overrides = args.fail_on if config.config.fail_on is not None else None
     files = sorted(reported) if reported is not None else None
-    return json.dumps(
-        [args.format, str(options.base), str(options.root), options.category, overrides, files]
-    )
+    places = [str(options.base), str(options.root), options.category]
+    return json.dumps([args.format, *places, overrides, files, options.statistics, options.quiet])
 
 
 def _whole_repository(args: argparse.Namespace) -> list[str]:
@@ -308,6 +319,7 @@ def _whole_repository(args: argparse.Namespace) -> list[str]:
 def _options(args: argparse.Namespace) -> RenderOptions:
     """Colour when printing to a terminal; SARIF URIs relative to --sarif-root, else the git
     root above the working directory."""
+    from linter.commands.colour import wants_colour
     from linter.errors import UsageError
     from linter.load.repository import repository_root
     from linter.report.record import RenderOptions
@@ -319,8 +331,17 @@ def _options(args: argparse.Namespace) -> RenderOptions:
         if not root.is_dir():
             raise UsageError(f"--sarif-root {args.sarif_root}: not a directory")
         root = root.absolute()
-    color = args.format == "text" and args.output is None and sys.stdout.isatty()
-    return RenderOptions(color=color, base=cwd, root=root, category=args.sarif_category)
+    color = args.format == "text" and wants_colour(
+        os.environ, terminal=sys.stdout.isatty(), to_file=args.output is not None
+    )
+    return RenderOptions(
+        color=color,
+        statistics=args.statistics,
+        quiet=args.quiet,
+        base=cwd,
+        root=root,
+        category=args.sarif_category,
+    )
 
 
 def _write_baseline(result: RunResult, target: Path) -> int:

@@ -41,9 +41,12 @@ class Report:
 
 @dataclass(frozen=True)
 class RenderOptions:
-    """Settings some formats use: colour for text, URI roots and a category for SARIF."""
+    """Settings some formats use: colour, statistics and quiet for text, URI roots and a
+    category for SARIF."""
 
     color: bool = False
+    statistics: bool = False  # text: a count per rule instead of the findings
+    quiet: bool = False  # text: the findings alone
     base: Path = field(default_factory=Path.cwd)  # where display paths start
     root: Path = field(default_factory=Path.cwd)  # what SARIF URIs are relative to
     category: str = "gpulint"

@@ -1,8 +1,15 @@
-"""Text for people: ``path:line:col: GL202 [error] message``, then a summary line."""
+"""Text for people: the findings grouped by file (a blank line between files), each as
+``path:line:col: GL202 [error] message`` with its fix after ``help:``, then a summary line.
+
+``statistics`` prints a count per rule instead of the findings; ``quiet`` prints the findings
+alone (no related places, no summary, no configuration notices).
+"""
 
 from __future__ import annotations
 
-from linter.findings import Severity
+from collections import Counter
+
+from linter.findings import Finding, Severity
 from linter.printable import printable
 from linter.report.record import Rendered, RenderOptions, Report
 from linter.report.summary import reported, summary_line
@@ -11,24 +18,57 @@ _COLOURS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.N
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
 
 
-def render(report: Report, options: RenderOptions) -> Rendered:
+def _finding_lines(finding: Finding, options: RenderOptions) -> list[str]:
     color = options.color
-    lines = []
-    for finding in reported(report.findings):
-        span = finding.location.span
-        where = f"{printable(finding.location.file, line_start=True)}:{span.line}:{span.column}:"
-        level = f"[{finding.level.value}]"
-        if color:
-            where = f"{_BOLD}{where}{_RESET}"
-            level = f"{_COLOURS[finding.level]}{level}{_RESET}"
-        lines.append(f"{where} {finding.rule_id} {level} {printable(finding.message)}")
-        if finding.fix:
-            help_line = f"    help: {printable(finding.fix)}"
-            lines.append(f"{_DIM}{help_line}{_RESET}" if color else help_line)
-        for related in finding.related:
-            where = f"{related.file}:{related.span.line}:{related.span.column}"
-            note = printable(f"    {where}: {related.message or 'related'}", line_start=True)
-            lines.append(f"{_DIM}{note}{_RESET}" if color else note)
-    lines.append(summary_line(report))
-    lines.extend(report.notices)
-    return Rendered("\n".join(lines) + "\n")
+    span = finding.location.span
+    where = f"{printable(finding.location.file, line_start=True)}:{span.line}:{span.column}:"
+    level = f"[{finding.level.value}]"
+    if color:
+        where = f"{_BOLD}{where}{_RESET}"
+        level = f"{_COLOURS[finding.level]}{level}{_RESET}"
+    lines = [f"{where} {finding.rule_id} {level} {printable(finding.message)}"]
+    if finding.fix:
+        help_line = f"    help: {printable(finding.fix)}"
+        lines.append(f"{_DIM}{help_line}{_RESET}" if color else help_line)
+    if options.quiet:
+        return lines
+    for related in finding.related:
+        where = f"{related.file}:{related.span.line}:{related.span.column}"
+        note = printable(f"    {where}: {related.message or 'related'}", line_start=True)
+        lines.append(f"{_DIM}{note}{_RESET}" if color else note)
+    return lines
+
+
+def _statistics(report: Report) -> list[str]:
+    """``   2  GL301  error    missing-accelerator-quota``: most frequent first."""
+    findings = reported(report.findings)
+    counts = Counter(f.rule_id for f in findings)
+    levels: dict[str, Severity] = {}
+    for finding in findings:
+        worst = levels.get(finding.rule_id)
+        if worst is None or finding.level.rank > worst.rank:
+            levels[finding.rule_id] = finding.level
+    names = report.rule_names()
+    width = len(str(max(counts.values(), default=0)))
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return [
+        f"{count:>{width}}  {rule}  {levels[rule].value:<7}  {names.get(rule, '')}".rstrip()
+        for rule, count in ranked
+    ]
+
+
+def render(report: Report, options: RenderOptions) -> Rendered:
+    if options.statistics:
+        lines = _statistics(report)
+    else:
+        lines = []
+        previous: str | None = None
+        for finding in reported(report.findings):
+            if previous is not None and finding.location.file != previous:
+                lines.append("")
+            previous = finding.location.file
+            lines.extend(_finding_lines(finding, options))
+    if not options.quiet:
+        lines.append(summary_line(report))
+        lines.extend(report.notices)
+    return Rendered("".join(f"{line}\n" for line in lines))

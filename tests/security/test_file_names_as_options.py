@@ -98,13 +98,18 @@ def test_the_actions_glob_passes_such_a_file_as_a_file(work: Path, tmp_path: Pat
         **os.environ,
         "RUNNER_TEMP": str(runner),
         "GITHUB_OUTPUT": str(runner / "output"),
+        "GITHUB_STEP_SUMMARY": str(runner / "summary"),
         "GPULINT_PATHS": "*.yaml",
         "GPULINT_ARGS": "",
         "GPULINT_SARIF": "gpulint.sarif",
         "GPULINT_CATEGORY": "gpulint",
         "GPULINT_FAIL": "false",
     }
-    done = subprocess.run(["bash", "-c", _check_step()["run"]], cwd=work, env=env, check=False)
+    script = runner / "step.sh"
+    script.write_text(_check_step()["run"])
+    # as the runner runs a `shell: bash` step
+    command = ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)]
+    done = subprocess.run(command, cwd=work, env=env, check=False)
     assert done.returncode == 0
     assert (runner / "output").read_text() == "exit-code=1\n"
     assert not (work / "x.yaml").exists()
