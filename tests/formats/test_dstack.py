@@ -311,3 +311,35 @@ def test_a_broken_file_is_reported_when_its_text_says_dstack(
     assert [(Path(f.location.file).name, f.rule_id) for f in result.findings] == [
         ("train.dstack.yml", "GL002")
     ]
+
+
+def test_replica_groups_are_one_workload_each_at_their_own_lines(tmp_path: Path) -> None:
+    """``replicas`` as a list of groups (dstack's disaggregated serving): each group is a
+    workload with its own count, GPU and commands; the service's keys fill in the rest."""
+    text = (
+        "type: service\nname: pd\nimage: lmsysorg/sglang:v0.5.2\nport: 8000\n"
+        "model: Qwen/Qwen2.5-7B-Instruct\n"
+        "replicas:\n"
+        "  - count: 1\n    commands: [python -m sglang_router.launch_router]\n"
+        "    resources: {cpu: 4}\n"
+        "  - count: 1..4\n"
+        "    commands: [python -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct]\n"
+        "    resources: {gpu: A100:80GB:2}\n"
+    )
+    adapted = adapt(tmp_path, text, NAME)
+    assert adapted.findings == []
+    router, server = adapted.manifests
+    assert (router.name, router.part, server.name, server.part) == ("pd-0", 0, "pd-1", 1)
+    assert "accelerator" not in router.data["spec"]["resources"]
+    assert server.data["spec"]["resources"]["accelerator"] == {"type": "A100-80GB", "count": 2}
+    assert server.data["spec"]["serving"]["replicas"] == 1
+    assert server.data["spec"]["serving"]["maxReplicas"] == 4
+    located = server.provenance.locate(("spec", "resources", "accelerator"), server.source_map)
+    assert located[0].line == 12  # the group's resources.gpu, not the service's
+
+
+def test_a_replicas_list_that_is_not_groups_is_reported(tmp_path: Path) -> None:
+    text = "type: service\nname: s\nport: 8000\ncommands: [x]\nreplicas: [1, 2]\n"
+    assert problems(adapt(tmp_path, text, NAME)) == [
+        (5, "replicas is a count or a range, got [1, 2]")
+    ]

@@ -10,7 +10,8 @@ training/serving pool conflict and has no model to size.
 
 Placement: ``resources.gpu`` (every name a candidate), one entry of ``backends`` is the provider
 and one of ``regions`` the region (several: the launcher chooses, left unset), one of
-``instance_types`` the instance; ``fleets`` (or a fleet's own name) is the pool.
+``instance_types`` the instance; ``fleets`` (or a fleet's own name) is the pool. A service whose
+``replicas`` is a list of groups is one workload per group (``replica_groups``).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from linter.formats.dstack.profile import (
     retries_interruption,
     spot_policy,
 )
+from linter.formats.dstack.replica_groups import GroupBuilder, group_view, groups
 from linter.formats.platforms import DstackVocabulary, merged, platform_env, platforms
 from linter.formats.platforms.instance_choice import cheapest_instance
 from linter.formats.platforms.shared import (
@@ -79,12 +81,35 @@ _PROFILES = {"service": "inference", "dev-environment": "dev", "fleet": "dev"}
 
 def adapt(document: Document, source: InputFile) -> Adapted:
     data: Mapping[str, Any] = document.data
-    vocab = platforms().dstack
     kind = str(data["type"])
     name = workload_name(data.get("name"), source.fs_path, f"dstack-{kind}")
-    builder = WorkloadBuilder(
-        document, source, format=FORMAT, source_kind=f"dstack {kind}", name=name
-    )
+    found = groups(data) if kind == "service" else None
+    if found is None:
+        builder = WorkloadBuilder(
+            document, source, format=FORMAT, source_kind=f"dstack {kind}", name=name
+        )
+        return _workload(builder, data, kind)
+    out = Adapted()
+    for part, (path, group) in enumerate(found):
+        builder = GroupBuilder(
+            document,
+            source,
+            format=FORMAT,
+            source_kind=f"dstack {kind} replica group",
+            name=f"{name}-{part}",
+            part=part,
+            group=path,
+            written=group,
+        )
+        adapted = _workload(builder, group_view(data, group), kind)
+        out.manifests.extend(adapted.manifests)
+        out.findings.extend(adapted.findings)
+    return out
+
+
+def _workload(builder: WorkloadBuilder, data: Mapping[str, Any], kind: str) -> Adapted:
+    """One workload: the whole configuration, or one replica group of a service."""
+    vocab = platforms().dstack
     assume_names(builder)
     for path, written in NAMES.items():
         builder.call(path, written)
