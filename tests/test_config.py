@@ -86,7 +86,7 @@ def test_disabled_rule_and_config_ignore(tmp_path: Path) -> None:
     result = run_cli("check", "--fail-on", "note", "--config", str(ignored), str(job))
     assert result.code == 0
     assert result.out.splitlines()[-1].startswith(
-        "Configuration turned off 13 rules (GL201, GL202,"
+        "Configuration turned off 14 rules (GL201, GL202,"
     )
 
 

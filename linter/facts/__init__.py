@@ -31,6 +31,7 @@ from linter.facts import (
     resources,
     scaling,
     spend,
+    storage,
     unpinned,
 )
 from linter.facts.base import Fact
@@ -115,6 +116,7 @@ PROVIDERS: dict[str, Provider] = {
         ("spec.serving", "spec.resources", "spec.lifecycle"),
         parallelism.compute,
     ),
+    "storage": Provider(storage.StorageFact, ("spec.model",), storage.compute),
     "environment": Provider(environment.EnvironmentFact, ("metadata",), environment.compute),
     "capacity": Provider(
         capacity.CapacityFact,

@@ -96,7 +96,7 @@ def load_hf_config(manifest: Manifest, relative: str) -> tuple[dict[str, Any] | 
     return data, None
 
 
-def _architecture(
+def architecture(
     manifest: Manifest, workload: Workload
 ) -> tuple[Any, ModelSource | None, str | None, str | None]:
     """(architecture or None, where it came from, why it could not be resolved, how a model
@@ -151,7 +151,7 @@ def size(manifest: Manifest, calibration: Calibration | None = None) -> Sizing:
         return Sizing(
             "no-model", "the workload names no model (model.id, model.config or model.parameters)"
         )
-    arch, source, problem, note = _architecture(manifest, workload)
+    arch, source, problem, note = architecture(manifest, workload)
     if problem is not None:
         return Sizing("unknown-model", problem)
     try:

@@ -32,6 +32,7 @@ FIELDS: dict[str, Field] = {
     "parameters": _field("spec.model.parameters", "parameters"),
     "precision": _field("spec.model.precision", "precision"),
     "quantization": _field("spec.model.quantization", "quantization"),
+    "modelCache": _field("spec.model.cacheGib", "model-cache-gib"),
     "engine": _field("spec.serving.engine"),
     "engineVersion": _field("spec.serving.engineVersion", "engine-version"),
     "device": _field("spec.serving.device", "device"),

@@ -49,6 +49,13 @@ class Model(Strict):
         description="Quantisation method as the engine names it (vLLM --quantization: awq, gptq, "
         "fp8, mxfp4, bitsandbytes, compressed-tensors, ...).",
     )
+    cache_gib: float | None = Field(
+        None,
+        gt=0,
+        allow_inf_nan=False,
+        description="Size of the volume the engine keeps the model's files in (its Hugging Face "
+        "cache or download directory): the checkpoint must fit.",
+    )
 
 
 class Serving(Strict):

@@ -36,6 +36,7 @@ from linter.formats.kubernetes.pod_workload import Unit, adapt_units
 from linter.formats.kubernetes.pods import mapping, quantity, sequence
 from linter.formats.kubernetes.scheduling import NodeSelection, StatedValue, place
 from linter.formats.kubernetes.settings import normalised
+from linter.formats.kubernetes.storage import size_gib
 from linter.formats.markers import PRODUCTION_STACK
 from linter.formats.vocabulary import vocabulary_file
 from linter.load import Document
@@ -116,6 +117,12 @@ def _entry(ctx: Context, entry: Mapping[str, Any], path: Path, index: int) -> Un
     release = _release(entry, path, where)
     if release is not None:
         values[("spec", "serving", "engineVersion")] = release
+    if entry.get("pvcStorage") is not None:
+        # The chart mounts this claim at /data and sets HF_HOME to it: the model's cache.
+        at = (*path, "pvcStorage")
+        cache = size_gib(entry["pvcStorage"], at, f"pvcStorage of {where}", ctx.report)
+        if cache is not None:
+            values[("spec", "model", "cacheGib")] = cache
     replicas = ctx.count((*path, "replicaCount"), f"replicaCount of {where}")
     nodes = None
     if mapping(entry.get("raySpec")).get("enabled") is True and replicas is not None:
@@ -209,6 +216,7 @@ def _names(where: str) -> dict[str, str]:
         "spec.serving.replicas": f"replicaCount of {where}",
         "spec.lifecycle.scaleToZero": f"keda.enabled with minReplicaCount: 0 in {where}",
         "spec.resources.accelerator": f"requestGPU of {where} with GPU nodeSelectorTerms",
+        "spec.model.cacheGib": f"pvcStorage of {where}",
     }
     for option in table().options:
         flag, _ = vllm.lookup(option.flag)
