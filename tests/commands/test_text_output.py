@@ -88,12 +88,12 @@ def test_colour_follows_the_conventions(
 
 def test_force_color_colours_the_report_and_no_color_wins(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FORCE_COLOR", "1")
-    coloured = run_cli("check", "quota-repo/train-a.yaml").out
+    coloured = run_cli("check", "memory/70b-on-one-gpu.yaml").out
     assert coloured.splitlines()[0].startswith(
-        "\033[1mquota-repo/train-a.yaml:19:5:\033[0m GL301 \033[31m[error]\033[0m needs 8 GPU"
+        "\033[1mmemory/70b-on-one-gpu.yaml:18:5:\033[0m GL101 \033[31m[error]\033[0m 70.6B"
     )
     monkeypatch.setenv("NO_COLOR", "1")
-    assert "\033[" not in run_cli("check", "quota-repo/train-a.yaml").out
+    assert "\033[" not in run_cli("check", "memory/70b-on-one-gpu.yaml").out
 
 
 def test_the_readme_shows_the_statistics_as_printed(monkeypatch: pytest.MonkeyPatch) -> None:
