@@ -81,6 +81,26 @@ CASES: dict[str, tuple[str, str, str, list[tuple[str, int, str, str]]]] = {
             )
         ],
     ),
+    "gl102-sglang-caps-the-context": (
+        "GL102",
+        "w.yaml",
+        HEAD
+        + """\
+  profile: inference
+  model: {id: meta-llama/Llama-3.1-8B-Instruct}
+  serving: {engine: sglang}
+  resources:
+    accelerator: {type: L4, count: 1}
+""",
+        [
+            (
+                "GL102",
+                7,
+                "SGLang caps each request at about 29168 tokens, not 131072 (the model's maximum context: the engine's default, as spec.serving.maxContextTokens is unset): one sequence of that length needs 16 GiB of KV cache per GPU and 3.56 GiB is left on each of 1 x L4 after 14.96 GiB of weights and 1.76 GiB of activations and runtime",
+                "set spec.serving.maxContextTokens to at most 29168 tokens so clients see the real limit, or use more or larger GPUs, or an fp8 KV cache (spec.serving.kvCachePrecision)",
+            ),
+        ],
+    ),
     "gl102-batch-at-declared-context": (
         "GL102",
         "w.yaml",
