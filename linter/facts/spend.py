@@ -51,6 +51,11 @@ class BudgetStatus(Fact):
     monthly: float = Field(description="What they cost a month together (priced ones).")
     monthly_limit: float | None
     over_monthly: bool
+    carries_monthly_breach: bool = Field(
+        description="This workload is the budget's costliest (the first of its file order among "
+        "equals): a breach of the monthly limit is one finding, reported here, not one per "
+        "workload."
+    )
     monthly_text: str
     base_monthly: float | None = Field(description="At the cost base; null without one.")
     increase: float | None = Field(description="Monthly now less at the cost base.")
@@ -111,6 +116,18 @@ class _RunCosts:
         return [_status(figures, member) for figures, member in self.budgets.get(key, [])]
 
 
+def _costliest(figures: BudgetFigures) -> Member | None:
+    """The member a monthly breach is reported on: the highest monthly cost, then the first in
+    file order (workloads without a cost last)."""
+    members = [m for m in figures.current if m.head is not None]
+    if not members:
+        return None
+    return min(
+        members,
+        key=lambda m: (m.monthly is None, -(m.monthly or 0.0), m.head),
+    )
+
+
 def _status(figures: BudgetFigures, member: Member) -> BudgetStatus:
     budget, contribution = figures.budget, member.contribution
     return BudgetStatus(
@@ -119,6 +136,7 @@ def _status(figures: BudgetFigures, member: Member) -> BudgetStatus:
         monthly=figures.monthly,
         monthly_limit=budget.monthly,
         over_monthly=figures.over_monthly,
+        carries_monthly_breach=member is _costliest(figures),
         monthly_text=figures.monthly_text,
         base_monthly=figures.base_monthly,
         increase=figures.increase,

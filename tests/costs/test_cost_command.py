@@ -294,10 +294,10 @@ def test_a_monthly_breach_fails_check_without_a_base(repo: Path) -> None:
     write(repo / ".gpulint.yaml", BUDGETS % (1500, 500))
     result = run_cli("check", "--select", "GL212", "deploy")
     assert result.code == 1
-    assert [line.split(" [error] ")[0] for line in result.out.splitlines() if "GL212" in line] == [
-        "deploy/chat.yaml:4:3: GL212",
-        "deploy/train.yaml:4:3: GL212",
-    ]
+    # one finding for the breach, on the budget's costliest workload (chat, $1,468.76 of
+    # $1,583.04), not one per workload it covers (issue 30)
+    (line,) = [line for line in result.out.splitlines() if "GL212" in line]
+    assert line.split(" [error] ")[0] == "deploy/chat.yaml:4:3: GL212"
 
 
 def test_what_cannot_be_costed_is_said(repo: Path) -> None:
