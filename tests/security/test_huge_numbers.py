@@ -128,10 +128,10 @@ def test_a_manifest_whose_rules_fail_stops_only_itself(
 
     activation = first_pass.activation
 
-    def failing(manifest: object, residency: object) -> object:
+    def failing(manifest: object, residency: object, **keywords: object) -> object:
         if getattr(manifest, "file", "") == "bad.yaml":
             raise RecursionError("maximum recursion depth exceeded")
-        return activation(manifest, residency)  # type: ignore[arg-type]
+        return activation(manifest, residency, **keywords)  # type: ignore[arg-type]
 
     monkeypatch.setattr(first_pass, "activation", failing)
     (work / "bad.yaml").write_text(SPOT_JOB)
