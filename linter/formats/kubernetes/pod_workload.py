@@ -26,6 +26,7 @@ from linter.formats.kubernetes.devices import requested_device, writes_gpu_reque
 from linter.formats.kubernetes.labels import gpu_resources
 from linter.formats.kubernetes.pods import PodSpec, Report, mapping, pod_gpus
 from linter.formats.kubernetes.scheduling import NodeSelection, Placement, StatedValue
+from linter.formats.kubernetes.storage import cache_volume
 from linter.load import Document
 from linter.load.positions import Path
 from linter.model.assumptions import annotations_of, read_annotation
@@ -121,6 +122,10 @@ def build(document: Document, file: InputFile, unit: Unit) -> Adapted:
     gpus = _accelerator(builder, unit, placement, metadata, report)
     if gpus is None and unit.pod is not None:
         _without_gpus(builder, unit.pod, program, profile)
+    if profile == "inference" and program is not None and unit.pod is not None:
+        cache = cache_volume(document.data, unit.pod, program, report)
+        if cache is not None and not builder.has("spec.model.cacheGib"):
+            builder.set("spec.model.cacheGib", cache.value, cache.origin, name=cache.name)
     _placement(builder, placement)
     _counts(builder, unit, profile)
     for path, found in unit.values.items():

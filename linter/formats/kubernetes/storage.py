@@ -1,15 +1,32 @@
 """Storage sizes Kubernetes objects write as resource quantities (``50Gi``, ``100G``), in GiB:
-a PersistentVolumeClaim's ``requests.storage``, an emptyDir's ``sizeLimit``, production-stack's
-``pvcStorage``."""
+a claim's ``requests.storage``, an emptyDir's ``sizeLimit``, production-stack's ``pvcStorage``;
+and which volume of a serving pod holds the model's files (its Hugging Face cache, by the
+engine's default folder or the environment that moves it: ``data/model_cache.yaml``)."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
 from typing import Any
 
+from pydantic import Field
+
+from linter.catalog import load_file
+from linter.catalog.base import Catalogue, Record
+from linter.formats.kubernetes.containers import LaunchedProgram
 from linter.formats.kubernetes.placeholders import unrendered
-from linter.formats.kubernetes.pods import Report
+from linter.formats.kubernetes.pods import (
+    Container,
+    PodSpec,
+    Report,
+    containers,
+    lookup,
+    mapping,
+    sequence,
+)
 from linter.formats.kubernetes.quantity import parse_quantity
 from linter.formats.kubernetes.scheduling import StatedValue
+from linter.formats.vocabulary import vocabulary_file
 from linter.load.positions import Path
 from linter.model.provenance import Origin
 from linter.model.values import ValueProblem
@@ -35,3 +52,107 @@ def size_gib(value: Any, path: Path, what: str, report: Report) -> StatedValue |
         report(Origin(path), f"{what} {value!r} is no room at all")
         return None
     return StatedValue.at(amount / _GIB, path, what)
+
+
+class CacheDefault(Record):
+    engine: str = Field(min_length=1)
+    image_words: list[str] = Field(default_factory=list)
+    path: str = Field(pattern=r"^/")
+    source: str = Field(min_length=1)
+
+
+class CacheTables(Catalogue):
+    """``data/model_cache.yaml``."""
+
+    environment: list[str] = Field(min_length=1)
+    environment_source: str
+    defaults: list[CacheDefault] = Field(min_length=1)
+
+
+@functools.cache
+def tables() -> CacheTables:
+    return CacheTables.model_validate(load_file(vocabulary_file("model_cache.yaml")))
+
+
+def cache_volume(
+    data: Mapping[str, Any], pod: PodSpec, program: LaunchedProgram, report: Report
+) -> StatedValue | None:
+    """The size of the volume the engine's container keeps the model's files in: the mount at
+    its cache folder (or above it) and that volume's ``emptyDir.sizeLimit``, generic ephemeral
+    claim, or StatefulSet ``volumeClaimTemplates`` request. None when no sized volume holds it
+    (the node's disk, a claim defined in another document)."""
+    engine = program.engine.engine if program.engine is not None else None
+    container = next((c for c in containers(pod) if c.path == program.path), None)
+    if engine is None or container is None:
+        return None
+    folder = _cache_folder(container, engine)
+    mount = _mount(container, folder) if folder is not None else None
+    if mount is None:
+        return None
+    for index, volume in enumerate(sequence(pod.data.get("volumes"))):
+        volume = mapping(volume)
+        if volume.get("name") == mount:
+            return _volume_size(volume, pod.at("volumes", index), report)
+    templates = lookup(data, ("spec", "volumeClaimTemplates"))
+    for index, template in enumerate(sequence(templates)):
+        if mapping(mapping(template).get("metadata")).get("name") == mount:
+            at = ("spec", "volumeClaimTemplates", index)
+            return _claim_size(
+                mapping(template).get("spec"), at, f"volumeClaimTemplate {mount}", report
+            )
+    return None
+
+
+def _cache_folder(container: Container, engine: str) -> str | None:
+    env = {
+        item["name"]: item.get("value")
+        for item in map(mapping, sequence(container.data.get("env")))
+        if isinstance(item.get("name"), str)
+    }
+    for name in tables().environment:
+        value = env.get(name)
+        if isinstance(value, str) and value.startswith("/"):
+            return value
+    image = container.data.get("image")
+    image = image if isinstance(image, str) else ""
+    for default in tables().defaults:
+        words = default.image_words
+        if default.engine == engine and (not words or any(w in image for w in words)):
+            return default.path
+    return None
+
+
+def _mount(container: Container, folder: str) -> str | None:
+    """The volume mounted at ``folder`` or the nearest folder above it."""
+    best, best_length = None, -1
+    for mount in map(mapping, sequence(container.data.get("volumeMounts"))):
+        where, name = mount.get("mountPath"), mount.get("name")
+        if not isinstance(where, str) or not isinstance(name, str):
+            continue
+        base = where.rstrip("/") or "/"
+        inside = folder == base or folder.startswith(base.rstrip("/") + "/")
+        if inside and len(base) > best_length:
+            best, best_length = name, len(base)
+    return best
+
+
+def _volume_size(volume: Mapping[str, Any], at: Path, report: Report) -> StatedValue | None:
+    empty = mapping(volume.get("emptyDir"))
+    if "sizeLimit" in empty:
+        where = (*at, "emptyDir", "sizeLimit")
+        return size_gib(
+            empty["sizeLimit"], where, f"emptyDir.sizeLimit of volume {volume['name']}", report
+        )
+    template = mapping(mapping(volume.get("ephemeral")).get("volumeClaimTemplate"))
+    if template:
+        where = (*at, "ephemeral", "volumeClaimTemplate")
+        return _claim_size(template.get("spec"), where, f"volume {volume['name']}", report)
+    return None
+
+
+def _claim_size(spec: Any, at: Path, owner: str, report: Report) -> StatedValue | None:
+    requests = mapping(mapping(mapping(spec).get("resources")).get("requests"))
+    if "storage" not in requests:
+        return None
+    where = (*at, "spec", "resources", "requests", "storage")
+    return size_gib(requests["storage"], where, f"requests.storage of {owner}", report)
