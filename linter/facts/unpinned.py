@@ -35,11 +35,14 @@ class UnpinnedFact(memory.MemoryRecord):
     reason: str | None = Field(description="Why it was not sized.")
     fits_any: bool = Field(description="Some catalogued GPU runs it.")
     required_gib: float | None = Field(
-        description="Needed per GPU on the smallest catalogued GPU that runs it (on the largest "
-        "when none does)."
+        description="Needed per GPU to start, on the smallest catalogued GPU that runs it (on "
+        "the largest when none does): serving, the weights, activations, runtime and one "
+        "full-length sequence's KV cache (vLLM queues more sequences); training, the step's "
+        "peak."
     )
     runs_on: list[str] = Field(
-        description="The catalogued GPUs it runs on, by usable memory, smallest first."
+        description="The catalogued GPUs it runs on (serving: vLLM starts), by usable memory, "
+        "smallest first."
     )
     smallest_gpu: str | None = Field(
         description="Smallest catalogued NVIDIA data-centre GPU that runs it."
@@ -78,7 +81,7 @@ def compute(subject: Subject) -> UnpinnedFact:
     largest = sized[-1][1]
     if largest.status != CHECKED:
         return _fact(True, count, status=largest.status, reason=largest.reason)
-    running = [(gpu, found) for gpu, found in sized if found.status == CHECKED and found.fits]
+    running = [(gpu, found) for gpu, found in sized if runs(found)]
     suggested = next(
         (gpu for gpu, _ in running if (gpu.vendor, gpu.segment) == SUGGESTED),
         None,
@@ -87,10 +90,30 @@ def compute(subject: Subject) -> UnpinnedFact:
         True,
         count,
         sized=True,
-        required=(running[0][1] if running else largest).required_gib,
+        required=_needed_gib(running[0][1] if running else largest),
         runs_on=[gpu.name for gpu, _ in running],
         suggested=suggested,
     )
+
+
+def runs(found: memory.MemoryFact) -> bool:
+    """Serving: vLLM starts (weights, activations, runtime and one full-length sequence fit;
+    more concurrent sequences queue). Training: the step's peak fits."""
+    if found.status != CHECKED:
+        return False
+    if found.inference is not None and found.inference.starts is not None:
+        return found.inference.starts
+    return bool(found.fits)
+
+
+def _needed_gib(found: memory.MemoryFact) -> float | None:
+    """Per GPU, what it takes to start: serving, the weights, activations, runtime and one
+    full-length sequence's KV cache; otherwise what the estimate requires."""
+    serving = found.inference
+    if serving is None or serving.weights_gib is None or serving.sequence_kv_gib is None:
+        return found.required_gib
+    parts = (serving.weights_gib, serving.activation_gib or 0.0, serving.overhead_gib)
+    return round(sum(parts) + serving.sequence_kv_gib, 2)
 
 
 def _fact(

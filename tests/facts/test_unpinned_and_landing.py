@@ -106,9 +106,24 @@ def test_runs_on_is_what_sizing_the_workload_on_each_gpu_says(
     expected = set()
     for gpu in all_gpus():
         sized = memory.compute_as(subject, on_gpu(subject.workload, gpu.name))
-        if sized.status == "checked" and sized.fits:
+        if sized.status != "checked":
+            continue
+        starts = sized.inference.starts if sized.inference is not None else None
+        if starts if starts is not None else sized.fits:
             expected.add(gpu.name)
     assert set(runs_on) == expected and expected
+
+
+def test_a_batch_beyond_the_kv_pool_queues_and_still_runs(tmp_path: Path) -> None:
+    """vLLM starts when one full-length sequence fits; more concurrent ones wait."""
+    text = _workload("meta-llama/Llama-3.1-8B-Instruct", 1).replace(
+        "serving: {maxContextTokens: 8192}", "serving: {maxContextTokens: 8192, maxBatchSize: 256}"
+    )
+    config = "cluster:\n  gpus: [L4]\n"
+    found = facts(tmp_path, {"w.yaml": text}, config)["w.yaml"]
+    assert found["memory"]["status"] == "no-accelerator"
+    assert [(c["gpu"], c["runs"]) for c in found["landing"]["candidates"]] == [("L4", True)]
+    assert found["unpinned"]["requiredGiB"] < 22
 
 
 def test_no_catalogued_gpu_holds_405b_on_one(tmp_path: Path) -> None:
