@@ -310,8 +310,9 @@ def report(estimate: Any, label: str, gpu: Any, mode: str) -> dict[str, Any]:
         "mode": mode,
         "gpu_memory_bytes": gpu.memory_bytes,
         # what PyTorch can allocate: the total gpuMemoryUtilization multiplies, shown as the
-        # GPU's memory here, in the memory fact and in rule messages alike
-        "gpu_usable_bytes": gpu.usable_bytes,
+        # GPU's memory here, in the memory fact and in rule messages alike (a calibration's
+        # measured total where the estimate took one)
+        "gpu_usable_bytes": getattr(estimate, "usable_bytes", 0) or gpu.usable_bytes,
         **estimate.as_dict(),
     }
 

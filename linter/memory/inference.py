@@ -210,6 +210,9 @@ class InferenceEstimate:
     max_startable_model_len: int | None = None  # --max-model-len auto
     pipeline_parallel: int = 1
     kv_cache_memory_bytes: int | None = None  # --kv-cache-memory-bytes, when given
+    # what PyTorch can allocate on one GPU, as the estimate took it (a calibration's measured
+    # total, else the catalogue's): the memory gpu_memory_utilization multiplies
+    usable_bytes: int = 0
     assumed: tuple[str, ...] = field(default_factory=tuple)
 
     @property
@@ -422,5 +425,6 @@ def estimate_inference(
         max_startable_model_len=launch.max_startable_model_len if launch else None,
         pipeline_parallel=pipeline_parallel,
         kv_cache_memory_bytes=kv_cache_memory_bytes,
+        usable_bytes=usable,
         assumed=tuple(assumed),
     )

@@ -433,3 +433,28 @@ def test_check_refuses_a_bad_calibration_file(tmp_path: Path) -> None:
     assert result.err.startswith(
         f"gpulint: error: {calibration}:3:5: calibrations.0.engine_version"
     )
+
+
+def test_the_gpus_memory_shown_is_what_the_estimate_multiplied(tmp_path: Path) -> None:
+    """79.11 GiB for an H100 (the catalogue's torch-visible total), or a calibration's measured
+    total where it applies; usable is that times gpuMemoryUtilization (0.9 for vLLM 0.11)."""
+    calibration = tmp_path / "calibration.yaml"
+    calibration.write_text(
+        'calibrations:\n  - gpu: H100-80GB\n    engine_version: "0.11"\n'
+        '    torch_visible_bytes: 85000000000\n    source: "a start-up log"\n',
+        encoding="utf-8",
+    )
+    flags = ("--model", "Qwen/Qwen2.5-7B", "--gpu", "H100", "--engine-version", "0.11.0")
+    flags += ("--context", "8192")
+    for extra, line in (
+        ((), "    usable          71.20 GiB per GPU (of 79.11 GiB)"),
+        (
+            ("--calibration", str(calibration)),
+            "    usable          71.25 GiB per GPU (of 79.16 GiB)",
+        ),
+    ):
+        result = run_cli("memory", *flags, *extra)
+        assert result.code == 0, result.err
+        assert line in result.out.splitlines()
+    data = memory_json(*flags, "--calibration", str(calibration))
+    assert (data["usable_bytes"], data["gpu_usable_bytes"]) == (85000000000, 85000000000)
