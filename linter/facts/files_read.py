@@ -2,8 +2,8 @@
 
 A workload's ``model.config`` is read when its memory is sized (``memory_sizing``), and so is the
 local Hugging Face cache for a model id the catalogue does not hold as such
-(``linter/memory/by_name.py``); a launcher's own configuration file, when one is read, belongs
-here too. A result depends on those bytes as
+(``linter/memory/by_name.py``); a launcher's or DeepSpeed's configuration file the adapter read
+(``Manifest.reads``) belongs here too. A result depends on those bytes as
 much as on the manifest's, but they are not among the files linted, so nothing that keeps a
 result under the linted files' hashes may be reused after one of them changed: the result cache
 does not keep such a file's result, and a kept report records each file read with the digest of
@@ -27,7 +27,9 @@ def files_read(manifest: Manifest) -> list[FileRead]:
     if not isinstance(workload, Workload):
         return []
     model = workload.spec.model
-    read = [model_config_read(manifest, model.config)] if model.config else []
+    read = list(manifest.reads)
+    if model.config:
+        read.append(model_config_read(manifest, model.config))
     if model.id and find_model(model.id) is None:
         read += [
             FileRead(str(path), str(root), CONFIG_MAX_BYTES)

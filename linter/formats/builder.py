@@ -23,6 +23,7 @@ from linter.formats.base import Adapted, InputFile
 from linter.load import Document
 from linter.load.positions import Path, parse_path
 from linter.load.scalar_offsets import locate
+from linter.load.sources import FileRead
 from linter.model import API_VERSION, Workload
 from linter.model.assumptions import ANNOTATION_PREFIX, annotations_of, read_annotation
 from linter.model.manifest import Manifest
@@ -68,6 +69,7 @@ class ManifestBuilder:
         self.source_kind = source_kind
         self.name = name
         self.object_path = object_path  # the object it is read from (defaults point there)
+        self._reads: list[FileRead] = []
         self.part = part
         self._values: dict[Path, Any] = {}
         self._origins: dict[Path, Origin] = {(): Origin(object_path)}
@@ -115,6 +117,10 @@ class ManifestBuilder:
         self._origins[key] = Origin(where, kind="default", note=note)
         if name is not None:
             self._names[key] = name
+
+    def read(self, *reads: FileRead) -> None:
+        """Files read besides the one linted: the result depends on their bytes too."""
+        self._reads.extend(reads)
 
     def call(self, path: str | Path, name: str) -> None:
         """What the file calls a field it does not set (for messages and fixes)."""
@@ -176,6 +182,7 @@ class ManifestBuilder:
             source_kind=self.source_kind,
             part=self.part,
             provenance=provenance,
+            reads=tuple(self._reads),
         )
         return Adapted([manifest], self.findings)
 

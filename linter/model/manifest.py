@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from linter.findings import Location
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import SourceMap
+from linter.load.sources import FileRead
 from linter.model.provenance import IDENTITY, Provenance
 
 
@@ -36,6 +37,8 @@ class Manifest:
     source_kind: str | None = None  # the original kind: Deployment, SkyPilot task, ...
     part: int = 0
     provenance: Provenance = field(default=IDENTITY)
+    #: Files the adapter read besides the file linted (a DeepSpeed config in the repository).
+    reads: tuple[FileRead, ...] = ()
 
     @property
     def name(self) -> str:

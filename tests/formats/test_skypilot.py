@@ -349,6 +349,76 @@ def test_the_file_that_decides_checkpointing(
     assert "resumeFromLatest" not in checkpointing or decided_in is None
 
 
+def _with_configs(tmp_path: Path) -> Path:
+    """A repository with a DeepSpeed ZeRO-3 JSON and an accelerate FSDP config (SHARD_GRAD_OP)."""
+    (tmp_path / ".git").mkdir()
+    configs = tmp_path / "configs"
+    configs.mkdir()
+    (configs / "ds_config.json").write_text(
+        '{"train_micro_batch_size_per_gpu": "auto", "zero_optimization": {"stage": 3}}',
+        encoding="utf-8",
+    )
+    (configs / "accel.yaml").write_text(
+        "distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: SHARD_GRAD_OP\n",
+        encoding="utf-8",
+    )
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("launch", "sharding", "read"),
+    [
+        ("deepspeed train.py --deepspeed configs/ds_config.json", "zero3", "ds_config.json"),
+        ("accelerate launch --config_file configs/accel.yaml train.py", "zero2", "accel.yaml"),
+        # a flag on the command wins over the file; an absent file says nothing
+        (
+            "accelerate launch --config_file configs/accel.yaml --zero_stage 1 train.py",
+            "zero1",
+            "accel.yaml",
+        ),
+        ("deepspeed train.py --deepspeed configs/missing.json", None, None),
+    ],
+)
+def test_sharding_from_a_config_file_in_the_repository(
+    tmp_path: Path, launch: str, sharding: str | None, read: str | None
+) -> None:
+    """DeepSpeed's zero_optimization.stage and accelerate's fsdp_sharding_strategy are read from
+    the files the command names, through the bounded reader; the result depends on them."""
+    repository = _with_configs(tmp_path)
+    text = f"resources: {{accelerators: A100:8}}\nrun: {launch} --model_name_or_path m/x\n"
+    manifest = workload(adapt(repository, text))
+    assert manifest.data["spec"].get("fineTuning", {}).get("sharding") == sharding
+    assert [Path(r.path).name for r in manifest.reads] == ([read] if read else [])
+
+
+def test_config_sharding_is_named_by_its_key_and_file(tmp_path: Path) -> None:
+    repository = _with_configs(tmp_path)
+    text = (
+        "resources: {accelerators: A100:8}\n"
+        "run: deepspeed train.py --model_name_or_path m/x --deepspeed configs/ds_config.json\n"
+    )
+    manifest = workload(adapt(repository, text))
+    assert manifest.provenance.name(("spec", "fineTuning", "sharding")) == (
+        "zero_optimization.stage in configs/ds_config.json (--deepspeed in `run`)"
+    )
+    assert origin_line(manifest, "spec.fineTuning.sharding") == (2, 50)
+
+
+def test_a_config_file_outside_the_repository_is_not_read(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.json"
+    outside.write_text('{"zero_optimization": {"stage": 3}}', encoding="utf-8")
+    repository = tmp_path / "repo"
+    repository.mkdir()
+    (repository / ".git").mkdir()
+    text = (
+        "resources: {accelerators: A100:8}\n"
+        "run: deepspeed train.py --model_name_or_path m/x --deepspeed ../outside.json\n"
+    )
+    manifest = workload(adapt(repository, text))
+    assert "sharding" not in manifest.data["spec"].get("fineTuning", {})
+    assert manifest.reads == ()
+
+
 def test_templated_values_are_reported_and_the_rest_is_read(tmp_path: Path) -> None:
     text = "resources:\n  infra: aws/us-east-1\n  accelerators: ${GPU_TYPE}\nrun: x\n"
     adapted = adapt(tmp_path, text)

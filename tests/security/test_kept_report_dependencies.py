@@ -115,3 +115,21 @@ def test_a_configuration_laid_out_anew_names_its_new_lines(work: Path) -> None:
     assert "(resources.accelerator assumed from .gpulint.yaml:3)" in run_cli("check", "deploy").out
     (work / ".gpulint.yaml").write_text("# the platform team's defaults\n" + ASSUME)
     assert "(resources.accelerator assumed from .gpulint.yaml:4)" in run_cli("check", "deploy").out
+
+
+ZERO3_TASK = """\
+name: sft
+resources: {accelerators: A100:8, autostop: 30}
+run: timeout 8h deepspeed train.py --model_name_or_path meta-llama/Llama-2-7b-hf --deepspeed ds.json
+"""
+
+
+def test_a_changed_deepspeed_config_is_linted_again(work: Path) -> None:
+    """The sharding read from a DeepSpeed config in the repository: a result kept under the
+    task's bytes is not reused once the config stops sharding (ZeRO-3 -> stage 0)."""
+    (work / "ds.json").write_text('{"zero_optimization": {"stage": 3}}')
+    (work / "sft.yaml").write_text(ZERO3_TASK)
+    assert [e for e in _errors("sft.yaml") if e[1] == "GL104"] == []
+    assert [e for e in _errors("sft.yaml") if e[1] == "GL104"] == []  # from the kept report
+    (work / "ds.json").write_text('{"zero_optimization": {"stage": 0}}')
+    assert [e for e in _errors("sft.yaml") if e[1] == "GL104"] == [("sft.yaml", "GL104", 1)]

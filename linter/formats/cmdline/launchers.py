@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pydantic import Field, model_validator
 
 from linter.catalog import load_file
-from linter.catalog.base import Catalogue
+from linter.catalog.base import Catalogue, Record
 from linter.formats.cmdline.arguments import (
     ArgProblem,
     Arguments,
@@ -40,9 +40,9 @@ METHOD_FIELD = "fineTuning.method"
 _RANK_FIELD = "fineTuning.loraRank"
 _FOUR_BIT_FIELD = "fineTuning.loadIn4bit"
 _CONFIG_FIELD = "training.configFile"
-_SHARDING_FIELD = "fineTuning.sharding"
-#: Config files whose name may say the sharding: DeepSpeed's, then the launcher's.
-_SHARDING_CONFIGS = ("training.deepspeedConfig", "launcher.configFile")
+SHARDING_FIELD = "fineTuning.sharding"
+#: Config files that may say the sharding (by name or content): DeepSpeed's, then the launcher's.
+SHARDING_CONFIGS = ("training.deepspeedConfig", "launcher.configFile")
 _PYTHON = "python"
 
 
@@ -75,10 +75,20 @@ class Launcher(FlagTable):
         return self
 
 
+class ConfigKey(Record):
+    """A key of a launcher's or DeepSpeed's config file that says the sharding."""
+
+    path: str = Field(min_length=1, description="Dotted key path: zero_optimization.stage.")
+    choices: dict[str, str] = Field(description="The file's value -> fineTuning.sharding.")
+
+
 class LauncherCatalogue(Catalogue):
     hints: list[Hint] = Field(default_factory=list)
     sharding_hints: list[Hint] = Field(
         default_factory=list, description="The sharding a config file's name says."
+    )
+    config_sharding: list[ConfigKey] = Field(
+        default_factory=list, description="The keys of a config file that say the sharding."
     )
     launchers: list[Launcher] = Field(min_length=1)
     trainers: list[Trainer] = Field(min_length=1)
@@ -211,7 +221,7 @@ def _result(
         settings[METHOD_FIELD] = method
     sharding = _sharding(settings)
     if sharding is not None:
-        settings[_SHARDING_FIELD] = sharding
+        settings[SHARDING_FIELD] = sharding
     return LaunchCommand(
         launcher,
         trainer.name,
@@ -226,15 +236,15 @@ def _result(
 def _sharding(settings: Mapping[str, Setting]) -> Setting | None:
     """The sharding a DeepSpeed or launcher config file is named for (``fsdp1.yaml``,
     ``ds_z3_config.json``), when no flag sets it: the file itself is not read."""
-    if _SHARDING_FIELD in settings:
+    if SHARDING_FIELD in settings:
         return None
-    for field in _SHARDING_CONFIGS:
+    for field in SHARDING_CONFIGS:
         config = settings.get(field)
         if config is None or not isinstance(config.value, str):
             continue
         named = hint(catalogue().sharding_hints, config.value.rsplit("/", 1)[-1])
         if named is not None:
-            return Setting(_SHARDING_FIELD, named, config.flag, config.flag_word, config.value_word)
+            return Setting(SHARDING_FIELD, named, config.flag, config.flag_word, config.value_word)
     return None
 
 

@@ -19,8 +19,9 @@ from dataclasses import dataclass, replace
 
 from linter.formats.builder import WorkloadBuilder
 from linter.formats.cmdline.arguments import Setting
+from linter.formats.cmdline.config_files import config_sharding
 from linter.formats.cmdline.engines import EngineCommand, engine_table, recognise_engine
-from linter.formats.cmdline.launchers import LaunchCommand, recognise_launch
+from linter.formats.cmdline.launchers import SHARDING_FIELD, LaunchCommand, recognise_launch
 from linter.formats.cmdline.launchers import catalogue as launchers_catalogue
 from linter.formats.cmdline.programs import basename
 from linter.formats.cmdline.shell import (
@@ -294,10 +295,28 @@ def apply_launch(
         if not field.startswith(("checkpointing.", "resources."))
     }
     apply_settings(builder, located, wanted, where, env_origins)
+    _config_sharding(builder, launch, located, where)
     for problem in launch.problems:
         word = problem.word
         origin = located.origin(builder, word) if word is not None else builder.at(())
         builder.problem(origin, problem.message)
+
+
+def _config_sharding(
+    builder: WorkloadBuilder, launch: LaunchCommand, located: CommandScripts, where: str
+) -> None:
+    """The sharding a DeepSpeed or accelerate config file in the repository says, over what its
+    name suggested (a sharding flag on the command still wins)."""
+    found, reads = config_sharding(launch.settings, builder.file.fs_path)
+    builder.read(*reads)
+    if found is None:
+        return
+    current = launch.settings.get(SHARDING_FIELD)
+    if current is not None and current.value_word is not found.setting.value_word:
+        return
+    origin = setting_origin(builder, located, found.setting)
+    name = f"{found.key} in {found.setting.value} ({setting_name(found.setting, where)})"
+    builder.set(("spec", *SHARDING_FIELD.split(".")), found.value, origin, name=name)
 
 
 def apply_limit(builder: WorkloadBuilder, limit: RuntimeLimit | None, where: str) -> None:
