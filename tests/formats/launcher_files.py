@@ -12,7 +12,8 @@ from linter.load import load_text
 from linter.load.positions import parse_path
 from linter.model.manifest import Manifest
 
-#: The rules the adapters feed directly (memory fit, candidates, idle, spot) and the input rule.
+#: The rules the adapters feed directly (memory fit, candidates, idle, spot, the model's disk)
+#: and the input rule.
 ADAPTER_RULES = (
     "GL001",
     "GL101",
@@ -23,6 +24,7 @@ ADAPTER_RULES = (
     "GL202",
     "GL204",
     "GL205",
+    "GL214",
 )
 
 

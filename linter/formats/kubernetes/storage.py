@@ -5,14 +5,9 @@ engine's default folder or the environment that moves it: ``data/model_cache.yam
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import Field
-
-from linter.catalog import load_file
-from linter.catalog.base import Catalogue, Record
 from linter.formats.kubernetes.containers import LaunchedProgram
 from linter.formats.kubernetes.placeholders import unrendered
 from linter.formats.kubernetes.pods import (
@@ -26,7 +21,7 @@ from linter.formats.kubernetes.pods import (
 )
 from linter.formats.kubernetes.quantity import parse_quantity
 from linter.formats.kubernetes.scheduling import StatedValue
-from linter.formats.vocabulary import vocabulary_file
+from linter.formats.platforms.model_cache import moved_by, tables
 from linter.load.positions import Path
 from linter.model.provenance import Origin
 from linter.model.values import ValueProblem
@@ -52,26 +47,6 @@ def size_gib(value: Any, path: Path, what: str, report: Report) -> StatedValue |
         report(Origin(path), f"{what} {value!r} is no room at all")
         return None
     return StatedValue.at(amount / _GIB, path, what)
-
-
-class CacheDefault(Record):
-    engine: str = Field(min_length=1)
-    image_words: list[str] = Field(default_factory=list)
-    path: str = Field(pattern=r"^/")
-    source: str = Field(min_length=1)
-
-
-class CacheTables(Catalogue):
-    """``data/model_cache.yaml``."""
-
-    environment: list[str] = Field(min_length=1)
-    environment_source: str
-    defaults: list[CacheDefault] = Field(min_length=1)
-
-
-@functools.cache
-def tables() -> CacheTables:
-    return CacheTables.model_validate(load_file(vocabulary_file("model_cache.yaml")))
 
 
 def cache_volume(
@@ -109,10 +84,9 @@ def _cache_folder(container: Container, engine: str) -> str | None:
         for item in map(mapping, sequence(container.data.get("env")))
         if isinstance(item.get("name"), str)
     }
-    for name in tables().environment:
-        value = env.get(name)
-        if isinstance(value, str) and value.startswith("/"):
-            return value
+    moved = moved_by(env)
+    if moved is not None:
+        return moved
     image = container.data.get("image")
     image = image if isinstance(image, str) else ""
     for default in tables().defaults:

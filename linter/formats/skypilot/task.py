@@ -38,6 +38,7 @@ from linter.formats.cmdline.scripts import (
 )
 from linter.formats.platforms import SkyPilotVocabulary, merged, platform_env, platforms
 from linter.formats.platforms.instance_choice import cheapest_instance
+from linter.formats.platforms.model_cache import moved_by
 from linter.formats.platforms.shared import (
     PlacementChoice,
     assume_names,
@@ -125,6 +126,7 @@ def adapt(document: Document, source: InputFile) -> Adapted:
     elif service is not None:
         builder.problem(builder.at(("service",)), "service is a mapping (readiness_probe, ...)")
     _commands(builder, reading, env_origins)
+    _disk(builder, resources, env)
     _release(builder, reading, resources)
     if profile in ("training", "fine-tuning"):
         mounts = read_mounts(builder, data, env, vocab)
@@ -149,6 +151,20 @@ def _resources(
             where = builder.at((*RESOURCES, key))
             builder.problem(where, f"`{key}` is not a SkyPilot resources field")
     return resources
+
+
+def _disk(builder: WorkloadBuilder, resources: Mapping[str, Any], env: Mapping[str, Any]) -> None:
+    """``disk_size`` (GB, as the clouds size disks) holds the Hugging Face cache, in the home
+    folder, unless the environment moves the cache elsewhere (a mounted bucket or volume)."""
+    if "disk_size" not in resources or moved_by(dict(env)) is not None:
+        return
+    value, path = resources["disk_size"], (*RESOURCES, "disk_size")
+    if template_problem(builder, path, "disk_size", value):
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        builder.problem(builder.at(path), f"disk_size is a whole number of GB, got {value!r}")
+        return
+    builder.set("spec.model.cacheGib", value, builder.at(path), name="`disk_size` under resources")
 
 
 def _nodes(builder: WorkloadBuilder, data: Mapping[str, Any]) -> int:
