@@ -60,8 +60,8 @@ def test_gitlab_code_quality(repo: Path) -> None:
         ("GL203 training-without-spot", "info", "jobs/train-a.yaml", 20),
     ]
     assert issues[2]["description"] == (
-        "fine-tuning runs on on-demand capacity, where spot capacity is typically a fraction of "
-        "the price (the price catalogue has no spot price to compare here). Fix: run on spot "
+        "fine-tuning runs on on-demand capacity; spot is typically a fraction of the price (no "
+        "spot price catalogued to compare). Fix: run on spot "
         "(spec.resources.capacity) with checkpointing and resume (GL202): a preemption then "
         "costs minutes, not the run"
     )
