@@ -141,7 +141,7 @@ CASES: dict[str, tuple[str, str, str, list[tuple[str, int, str, str]]]] = {
         + """\
   profile: fine-tuning
   model: {id: meta-llama/Llama-3.1-70B-Instruct}
-  fineTuning: {method: full, gradientCheckpointing: true, sharding: zero3}
+  fineTuning: {method: full, gradientCheckpointing: true, sharding: zero3, microBatchSize: 1}
   resources:
     accelerator: {type: A100-80GB, count: 2}
 """,
@@ -149,7 +149,7 @@ CASES: dict[str, tuple[str, str, str, list[tuple[str, int, str, str]]]] = {
             (
                 "GL104",
                 7,
-                "full fine-tuning of 70.6B parameters needs 661.53 GiB per GPU (micro-batch 1 x 2048 tokens, sharding zero3 over 2 GPUs) but A100-80GB has 75.65 GiB usable",
+                "full fine-tuning of 70.6B parameters needs 661.53 GiB per GPU (micro-batch 1 x 2048 tokens, the sequence length assumed as spec.fineTuning.sequenceLength is unset, sharding zero3 over 2 GPUs) but A100-80GB has 75.65 GiB usable",
                 "LoRA would need 76.81 GiB and QLoRA 29.5 GiB; a smaller micro-batch or more GPUs also help",
             ),
         ],
@@ -168,6 +168,26 @@ CASES: dict[str, tuple[str, str, str, list[tuple[str, int, str, str]]]] = {
             (
                 "GL104",
                 8,
+                "full training of 70.0B parameters needs 1304.6 GiB per GPU (micro-batch 1 x 2048 tokens, assumed as spec.fineTuning.microBatchSize and spec.fineTuning.sequenceLength are unset, sharding none over 1 GPU) but L4 has 22.04 GiB usable",
+                "gradient checkpointing cuts activations; a smaller micro-batch or more GPUs also help",
+            ),
+        ],
+    ),
+    "gl104-shape-declared": (
+        "GL104",
+        "w.yaml",
+        HEAD
+        + """\
+  profile: training
+  model: {parameters: 70B}
+  fineTuning: {microBatchSize: 1, sequenceLength: 2048}
+  resources:
+    accelerator: {type: L4, count: 1}
+""",
+        [
+            (
+                "GL104",
+                7,
                 "full training of 70.0B parameters needs 1304.6 GiB per GPU (micro-batch 1 x 2048 tokens, sharding none over 1 GPU) but L4 has 22.04 GiB usable",
                 "gradient checkpointing cuts activations; a smaller micro-batch or more GPUs also help",
             ),
