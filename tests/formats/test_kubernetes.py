@@ -753,6 +753,37 @@ def test_llm_inference_service_parallelism_workers_and_prefill() -> None:
     assert spec(prefill)["model"] == {"id": "meta-llama/Llama-3.1-70B-Instruct"}
 
 
+@pytest.mark.parametrize(
+    ("model", "served"),
+    [
+        # weights copied into a volume or a bucket: the name they are served as names them
+        ("{uri: 'pvc://gpt-oss-20b-pvc', name: RedHatAI/gpt-oss-20b}", "RedHatAI/gpt-oss-20b"),
+        ("{uri: 's3://bucket/qwen', name: Qwen/Qwen2.5-7B-Instruct}", "Qwen/Qwen2.5-7B-Instruct"),
+        ("{name: Qwen/Qwen2.5-7B-Instruct}", "Qwen/Qwen2.5-7B-Instruct"),
+        # an hf:// URI names the checkpoint itself, whatever the served name
+        ("{uri: hf://Qwen/Qwen2.5-0.5B, name: my-chat}", "Qwen/Qwen2.5-0.5B"),
+        # a bucket without a served name stays the URI: an unknown model, never a guess
+        ("{uri: 'pvc://llm-test-pvc'}", "pvc://llm-test-pvc"),
+    ],
+)
+def test_an_llm_inference_service_model_from_its_uri_or_served_name(
+    model: str, served: str
+) -> None:
+    adapted = adapt(
+        f"""
+        apiVersion: serving.kserve.io/v1alpha1
+        kind: LLMInferenceService
+        metadata: {{name: chat}}
+        spec:
+          model: {model}
+          template:
+            containers: [{{name: main, resources: {{limits: {{nvidia.com/gpu: 1}}}}}}]
+        """
+    )
+    (manifest,) = adapted.manifests
+    assert spec(manifest)["model"] == {"id": served}
+
+
 def test_ray_serve_llm_configs_are_workloads_with_positions_in_the_string() -> None:
     text = textwrap.dedent(
         """\

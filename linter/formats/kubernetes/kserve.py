@@ -13,7 +13,8 @@ ServingRuntime: a template for the InferenceServices that name it (not joined to
 is linted for what its containers' arguments would make the engine refuse, and becomes a
 workload only when its arguments name the model themselves.
 
-LLMInferenceService: vLLM (llm-d) serving ``spec.model.uri`` with ``spec.replicas`` replicas of
+LLMInferenceService: vLLM (llm-d) serving ``spec.model.uri`` (or, for weights in a volume or
+bucket, the ``spec.model.name`` it serves them as) with ``spec.replicas`` replicas of
 ``spec.template`` (a pod spec); ``spec.parallelism.tensor`` and ``.pipeline`` shard the model;
 with ``spec.worker`` each replica spans ``data / dataLocal`` nodes (a LeaderWorkerSet).
 ``spec.prefill`` is a second workload: the disaggregated prefill pool, with its own replicas,
@@ -141,7 +142,7 @@ def _llm_workload(ctx: Context, spec: Path, name: str, part: int) -> Unit:
     nodes = None
     if isinstance(ctx.get((*spec, "worker")), Mapping):
         nodes = _data_nodes(ctx, parallelism)
-    model = _storage(ctx, ("spec", "model", "uri"))
+    model = _llm_model(ctx)
     return Unit(
         name,
         ctx.kind,
@@ -210,6 +211,19 @@ def _storage(ctx: Context, path: Path) -> StatedValue | None:
         return None
     model = uri.removeprefix(HF_SCHEME) if uri.startswith(HF_SCHEME) else uri
     return StatedValue.at(model, path, format_path(path))
+
+
+def _llm_model(ctx: Context) -> StatedValue | None:
+    """An LLMInferenceService's model: the repository of an ``hf://`` ``spec.model.uri``; for
+    weights copied into a volume or bucket (``pvc://``, ``s3://``) the served ``spec.model.name``
+    (``RedHatAI/gpt-oss-20b``), which names the checkpoint the volume holds; else the URI."""
+    uri = ctx.get(("spec", "model", "uri"))
+    name_path: Path = ("spec", "model", "name")
+    name = ctx.get(name_path)
+    stored_elsewhere = isinstance(uri, str) and not uri.startswith(HF_SCHEME)
+    if (stored_elsewhere or uri is None) and isinstance(name, str) and name.strip():
+        return StatedValue.at(name.strip(), name_path, format_path(name_path))
+    return _storage(ctx, ("spec", "model", "uri"))
 
 
 def _gke_annotation(ctx: Context) -> StatedValue | None:
