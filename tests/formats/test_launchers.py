@@ -8,6 +8,7 @@ from linter.formats.cmdline.arguments import ArgProblem, Setting
 from linter.formats.cmdline.launchers import (
     LaunchCommand,
     catalogue,
+    deciding_file,
     recognise_launch,
     trainer_table,
 )
@@ -406,3 +407,24 @@ def test_peft_sft_script_spellings() -> None:
         "fineTuning.method": "qlora",
         "fineTuning.loadIn4bit": True,
     }
+
+
+def test_llama_factory_config_and_its_overrides() -> None:
+    """llamafactory-cli train CONFIG key=value...: the config's name hints the method; overrides
+    are read; the config file is what decides the rest."""
+    launch = _launch(
+        "llamafactory-cli train examples/train_lora/llama3_lora_sft.yaml "
+        "model_name_or_path=meta-llama/Meta-Llama-3-8B-Instruct output_dir=/ckpt/llama3 "
+        "cutoff_len=2048 deepspeed=examples/deepspeed/ds_z3_config.json"
+    )
+    assert (launch.launcher, launch.trainer) == ("llamafactory", "llamafactory")
+    assert _values(launch) == {
+        "training.configFile": "examples/train_lora/llama3_lora_sft.yaml",
+        "model.id": "meta-llama/Meta-Llama-3-8B-Instruct",
+        "checkpointing.uri": "/ckpt/llama3",
+        "fineTuning.sequenceLength": 2048,
+        "training.deepspeedConfig": "examples/deepspeed/ds_z3_config.json",
+        "fineTuning.method": "lora",
+        "fineTuning.sharding": "zero3",
+    }
+    assert deciding_file(launch) == Word("examples/train_lora/llama3_lora_sft.yaml", 0, 23, 63)
