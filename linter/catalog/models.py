@@ -9,6 +9,11 @@ A name resolves in this order, and to nothing rather than to a guess:
    architecture sized at that precision;
 3. a distilled model catalogued as having its base model's architecture.
 
+A storage location (``s3://bucket/models/deepseek-r1-distill-llama-8b``, ``/models/ORG/NAME``,
+a download's ``tos://.../deepseek-ai/deepseek-coder-6.7b-instruct/``) resolves as the name it
+ends in (``ORG/NAME``, then ``NAME``), by the same rules: a folder named after the checkpoint it
+holds is how teams copy weights into buckets and volumes.
+
 The rules (endings, mirrors, distills) are data in ``data/model_names.yaml``; which of them a
 name used is kept in the :class:`Resolution`, so messages can say how a model was sized.
 """
@@ -182,7 +187,7 @@ def resolve_model(name: str) -> Resolution | None:
     """The catalogue record ``name`` resolves to (module docstring), or None."""
     parts = _split(name)
     if parts is None:
-        return None
+        return _stored(name)
     index = _index()
     org, repo = parts
     steps: list[str] = []
@@ -206,6 +211,18 @@ def resolve_model(name: str) -> Resolution | None:
         return None
     steps.append(f"a distill with the architecture of {distilled.id}")
     return Resolution(distilled, precision=precision, distilled=True, steps=tuple(steps))
+
+
+def _stored(location: str) -> Resolution | None:
+    """A storage location resolved as the ``ORG/NAME`` or ``NAME`` it ends in, or None."""
+    path = location.strip().split("://", 1)[-1].rstrip("/")
+    segments = [segment for segment in path.split("/") if segment]
+    for tail in ("/".join(segments[-2:]), segments[-1] if segments else ""):
+        if tail and tail != location and _split(tail) is not None:
+            found = resolve_model(tail)
+            if found is not None:
+                return found
+    return None
 
 
 def find_model(model_id: str) -> ModelRecord | None:

@@ -175,6 +175,37 @@ def test_names_that_must_not_resolve(name: str) -> None:
     assert architecture_from_catalogue(name) is None
 
 
+@pytest.mark.parametrize(
+    ("location", "model_id", "precision"),
+    [
+        # a bucket folder named after the checkpoint (data-on-eks' Ray batch inference)
+        ("s3://$S3_BUCKET/models/deepseek-r1-distill-llama-8b", "meta-llama/Llama-3.1-8B", None),
+        # the path vLLM is given after an init container downloaded the weights (AIBrix)
+        ("/models/deepseek-coder-6.7b-instruct", "deepseek-ai/deepseek-coder-6.7b-instruct", None),
+        # the download source itself, ORG/NAME at its end, with a trailing slash
+        (
+            "tos://artifacts/models/deepseek-ai/deepseek-coder-6.7b-instruct/",
+            "deepseek-ai/deepseek-coder-6.7b-instruct",
+            None,
+        ),
+        ("gs://bucket/Qwen/Qwen2.5-7B-Instruct-AWQ", "Qwen/Qwen2.5-7B", "int4"),
+    ],
+)
+def test_a_storage_location_resolves_as_the_name_it_ends_in(
+    location: str, model_id: str, precision: str | None
+) -> None:
+    resolution = resolve_model(location)
+    assert resolution is not None
+    assert (resolution.record.id, resolution.precision) == (model_id, precision)
+
+
+@pytest.mark.parametrize(
+    "location", ["pvc://llm-test-pvc", "/mnt/models", "s3://bucket/", "/models/llama-3.1-80b"]
+)
+def test_a_location_not_named_after_a_checkpoint_stays_unknown(location: str) -> None:
+    assert resolve_model(location) is None
+
+
 def test_a_size_never_resolves_to_another_size() -> None:
     for size, other in (("8B", "70B"), ("70B", "8B"), ("70B", "405B")):
         resolution = resolve_model(f"meta-llama/Llama-3.1-{size}-Instruct")
