@@ -50,6 +50,7 @@ SCOPE_TEXT = {
     "localQueue": "local queue",
     "namespace": "namespace quota",
     "nodePool": "node pool",
+    "flavor": "flavor",
 }
 
 
