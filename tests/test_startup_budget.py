@@ -66,11 +66,11 @@ NOT_IMPORTED = (
 )
 #: Ceilings: today's counts (in the comment) and a little room.
 BUDGET = {
-    "linter_modules": 185,  # 179
-    "modules": 465,  # 450
-    "classes": 1200,  # 1163
-    "models": 140,  # 135
-    "validators": 42,  # 38
+    "linter_modules": 195,  # 189
+    "modules": 475,  # 462
+    "classes": 1220,  # 1186
+    "models": 150,  # 144
+    "validators": 46,  # 42
 }
 
 
