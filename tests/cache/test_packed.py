@@ -140,6 +140,6 @@ def test_a_run_unpacks_each_chunk_a_bounded_number_of_times(
     )
     packed._unpacked.cache_clear()
     result = lint([tmp_path], rulebook)
-    assert len(result.findings) == 1438
+    assert len(result.findings) == 1357  # GL201 no longer warns on production serving
     chunks = -(-301 // CHUNK_ITEMS)  # 300 workloads and the ledger: 5 chunks
     assert packed._unpacked.cache_info().misses <= 2 * chunks
