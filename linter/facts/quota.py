@@ -123,6 +123,8 @@ def _draws(workload: Workload) -> list[dict[str, Any]]:
         gpu_type=where.gpu_name,
         capacity=resources.capacity,
     )
+    # quota is drawn at the peak: a pool that scales 0..6 needs quota for 6 when it scales up
+    peak = max(where.replicas, workload.spec.serving.max_replicas or 0)
     draws = []
     for key in keys:
         if key.unit == "vCPU" and where.instance is None:
@@ -131,9 +133,10 @@ def _draws(workload: Workload) -> list[dict[str, Any]]:
             key,
             vcpus_per_instance=where.instance.vcpus if where.instance else 0,
             gpus_per_instance=where.gpus_per_node,
-            instances_total=resources.nodes * where.replicas,
+            instances_total=resources.nodes * peak,
         )
-        draws.append({"key": _key_data(key), "needed": needed})
+        if needed > 0:  # nothing running and no peak said: no draw to judge
+            draws.append({"key": _key_data(key), "needed": needed})
     return draws
 
 

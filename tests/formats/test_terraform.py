@@ -452,8 +452,9 @@ resource "aws_bedrock_provisioned_model_throughput" "assistant" {
     # A production serving node group that keeps two nodes is no GL201: serving runs continuously.
     assert shown == [("GL301", 8), ("GL401", 24)]
     quota = next(f for f in findings if f.rule_id == "GL301")
+    # quota at the group's peak: max_size 4 x g5.xlarge's 4 vCPU (cost below is at its desired 2)
     assert quota.message.startswith(
-        "needs 8 vCPU of aws quota L-DB2E81BA (Running On-Demand G and VT instances) in "
+        "needs 16 vCPU of aws quota L-DB2E81BA (Running On-Demand G and VT instances) in "
         "us-east-1 for on-demand capacity"
     )
     residency = next(f for f in findings if f.rule_id == "GL401")
