@@ -191,10 +191,8 @@ def from_log(args: argparse.Namespace) -> str:
     else:
         arch = architecture_from_catalogue(model) if model else None
     if arch is None:
-        raise UsageError(
-            f"{args.from_log}: model {model!r} is not in the catalogue; give --model or "
-            "--model-config"
-        )
+        what = f"model {model!r} is not in the catalogue" if model else "the log names no model"
+        raise UsageError(f"{args.from_log}: {what}; give --model or --model-config")
     if not (args.gpu or args.instance_type):
         if not log.gpu:
             raise UsageError(

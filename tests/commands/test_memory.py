@@ -253,6 +253,16 @@ def test_from_log_reads_the_gpu_the_log_names_or_asks_for_it(tmp_path: Path) -> 
     assert named.out.splitlines()[0] == "openai/gpt-oss-20b on 1 x A100-80GB, max_model_len 131072"
 
 
+def test_a_log_that_names_no_model_asks_for_one(tmp_path: Path) -> None:
+    log = tmp_path / "vllm.log"
+    log.write_text("INFO [gpu_model_runner.py] Model loading took 14.99 GiB memory\n")
+    result = run_cli("memory", "--from-log", str(log), "--gpu", "H100")
+    assert (result.code, result.out) == (2, "")
+    assert result.err == (
+        f"gpulint: error: {log}: the log names no model; give --model or --model-config\n"
+    )
+
+
 def test_calibration_file_corrects_the_estimate(tmp_path: Path) -> None:
     calibration = tmp_path / "calibration.yaml"
     calibration.write_text(
