@@ -4,6 +4,7 @@ origin (the fixtures in tests/formats/skypilot/ run in test_fixture_folders.py).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import REPO, lint
@@ -589,3 +590,43 @@ def test_an_engine_default_is_named_as_the_default_not_as_the_files(
         "is unset) needs "
     )
     assert f"runtime at {share}, so vLLM refuses to start" in finding.message
+
+
+_AXOLOTL_TASK = (
+    "resources: {accelerators: A100-80GB:1, use_spot: true, infra: gcp/us-central1}\n"
+    "file_mounts:\n  /ckpt: {source: gs://team-ckpt/run1, mode: MOUNT}\n"
+    "run: axolotl train config.yml\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("config", "checkpointing"),
+    [
+        # on a mounted bucket, saving and resuming: what a reviewer asks for
+        (
+            "output_dir: /ckpt/out\nsave_steps: 200\nauto_resume_from_checkpoints: true\n",
+            {"enabled": True, "uri": "gs://team-ckpt/run1/out", "resumeFromLatest": True},
+        ),
+        # saving turned off in the config
+        ("output_dir: /ckpt/out\nsave_strategy: 'no'\n", {"enabled": False}),
+        # read, and silent on resuming: axolotl starts from step zero
+        ("output_dir: /ckpt/out\n", {"uri": "gs://team-ckpt/run1/out", "resumeFromLatest": False}),
+    ],
+)
+def test_a_trainer_config_in_the_repository_is_read_for_checkpoints(
+    tmp_path: Path, config: str, checkpointing: dict[str, Any]
+) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "config.yml").write_text("base_model: meta-llama/Llama-3.1-8B\n" + config)
+    adapted = adapt(tmp_path, _AXOLOTL_TASK)
+    found = workload(adapted).data["spec"]["checkpointing"]
+    assert {key: found[key] for key in checkpointing} == checkpointing
+    assert "decidedIn" not in found
+    assert [read.path for read in workload(adapted).reads] == [str(tmp_path / "config.yml")]
+
+
+def test_a_trainer_config_outside_the_repository_is_named_not_assumed(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    found = workload(adapt(tmp_path, _AXOLOTL_TASK)).data["spec"]["checkpointing"]
+    assert found["decidedIn"] == "config.yml"
+    assert "resumeFromLatest" not in found

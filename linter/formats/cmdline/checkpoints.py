@@ -10,21 +10,33 @@ says where it writes (its trainer's checkpoint flag: ``--output_dir``, ``--ckpt_
 default where it has one, such as OpenRLHF's ``--save_steps -1``), and whether it resumes
 (``--resume_from_checkpoint``); without a resume flag it starts from step zero.
 
+A trainer's config file in the repository (``axolotl train config.yml``, ``llamafactory-cli
+train sft.yaml``) is read for the same settings under the trainer's own names (its table's
+options without their dashes: ``output_dir``, ``save_steps``, ``save_strategy``,
+``auto_resume_from_checkpoints``); the command's flags override it, as the trainers do.
+
 What a file gpulint does not read decides is unknown, not absent: a training script it does not
 know (``python train.py``, ``bash finetune.sh``; the script may save and resume by itself) and a
-trainer's config file (``axolotl train config.yml``) are named in ``checkpointing.decidedIn``,
-and the trainer's defaults are not assumed for what they may set.
+trainer's config file outside the repository are named in ``checkpointing.decidedIn``, and the
+trainer's defaults are not assumed for what they may set.
 """
 
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from linter.formats.builder import WorkloadBuilder
 from linter.formats.cmdline.arguments import parse_value
-from linter.formats.cmdline.launchers import LaunchCommand, deciding_file, trainer_table
+from linter.formats.cmdline.config_files import read_config
+from linter.formats.cmdline.launchers import (
+    CONFIG_FIELD,
+    LaunchCommand,
+    deciding_file,
+    trainer_table,
+)
 from linter.formats.cmdline.programs import program
 from linter.formats.cmdline.scripts import CommandScripts, Reading, setting_name, setting_origin
 from linter.formats.cmdline.shell import Word
@@ -86,11 +98,13 @@ def apply_checkpoints(
     in the file's words for the fields that stay unset."""
     launch = reading.launch
     evidence = _from_flags(builder, launch, mounts, where)
+    read = _from_config(builder, launch, mounts, where) if launch is not None else None
+    evidence = evidence or read
     if evidence is None:
         evidence = _from_paths(builder, reading, mounts, where, hints)
     if evidence is not None:
         builder.place("spec.checkpointing", evidence)
-    unread = _decided_in(builder, reading, where)
+    unread = read is None and _decided_in(builder, reading, where)
     _enabled(builder, launch, evidence, where)
     _resume(builder, launch, where, unread)
     if evidence is None:
@@ -133,6 +147,83 @@ def _from_flags(
             f"{written}, on the node's own disk: use {where.storage}",
         )
     return origin
+
+
+def _from_config(
+    builder: WorkloadBuilder,
+    launch: tuple[LaunchCommand, CommandScripts],
+    mounts: Sequence[Mount],
+    where: Where,
+) -> Origin | None:
+    """The checkpoint settings of the trainer's config file when it is in the repository, for
+    what the command's flags leave unsaid; the config's word in the command is where they point.
+    None when there is no such file to read."""
+    command, located = launch
+    config = command.settings.get(CONFIG_FIELD)
+    word = config.value_word if config is not None else None
+    if word is None or word.unresolved:
+        return None
+    found = read_config(word.text, builder.file.fs_path)
+    if found is None:
+        return None
+    read, data = found
+    builder.read(read)
+    at_config = located.origin(builder, word)
+    table = trainer_table(command.trainer)
+    keys = _flattened(data)
+    for flag in table.flags:
+        if flag.field not in (_URI, _ENABLED, _RESUME) or flag.field in command.settings:
+            continue
+        key = next((n.lstrip("-") for n in flag.names if n.lstrip("-") in keys), None)
+        if key is None or keys[key] is None:
+            continue
+        value = parse_value(flag, table, _text(keys[key]))
+        if not isinstance(value, (bool, str)):
+            continue
+        name = f"{key} in {word.text} (named in `{where.script}`)"
+        if flag.field == _URI and isinstance(value, str):
+            _config_uri(builder, value, mounts, at_config, name, where)
+        elif flag.field != _URI and not builder.has(f"spec.{flag.field}"):
+            builder.set(f"spec.{flag.field}", value, at_config, name=name)
+    return at_config
+
+
+def _config_uri(
+    builder: WorkloadBuilder,
+    path: str,
+    mounts: Sequence[Mount],
+    origin: Origin,
+    name: str,
+    where: Where,
+) -> None:
+    """Where the config file has checkpoints written: durable only under a mount that outlives
+    the node."""
+    found = under(path, mounts)
+    if found is not None and found[0].storage is not None:
+        mount, rest = found
+        uri = _joined(mount.storage or "", rest)
+        builder.set("spec.checkpointing.uri", uri, origin, name=f"{name}, on {mount.written}")
+    else:
+        on = found[0].written if found is not None else "the node's own disk"
+        builder.call("spec.checkpointing.uri", f"{name}, on {on}: use {where.storage}")
+
+
+def _flattened(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """A config's keys as the trainers' ``key=value`` overrides write them
+    (``checkpointer.output_dir``)."""
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            out.update(_flattened(value, f"{dotted}."))
+        else:
+            out[dotted] = value
+    return out
+
+
+def _text(value: Any) -> str:
+    """A YAML value as it would be written on the command line (``true``, ``500``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _from_paths(
@@ -260,8 +351,8 @@ def _resume(
     where: Where,
     unread: bool,
 ) -> None:
-    """Resuming from the latest checkpoint: the command's resume flag, else the trainer starts
-    from step zero, unless a file gpulint does not read decides it."""
+    """Resuming from the latest checkpoint: the command's resume flag, else the trainer's config
+    file, else the trainer starts from step zero, unless a file gpulint does not read decides it."""
     resume_flag = _flag_of(launch, _RESUME)
     if launch is not None and _RESUME in launch[0].settings:
         command, located = launch
@@ -279,6 +370,8 @@ def _resume(
         if resume_flag
         else f"a resume flag on the training command in `{where.script}`"
     )
+    if builder.has("spec.checkpointing.resumeFromLatest"):
+        return  # the trainer's config file says it
     if launch is not None and builder.has("spec.checkpointing.enabled") and not unread:
         command, located = launch
         table = trainer_table(command.trainer)

@@ -9,7 +9,9 @@ the repository (or the file's folder): a relative path is looked up beside the f
 repository's root. Every read goes through the bounded reader and stays inside the repository;
 a file that is absent, outside, too large or not a mapping says nothing (the file's name may:
 :func:`linter.formats.cmdline.launchers.sharding_hint`). The files read are returned so the
-result's cache knows what it depends on.
+result's cache knows what it depends on. A trainer's own config file (``axolotl train
+config.yml``) is read the same way for its checkpoint settings
+(``linter.formats.cmdline.checkpoints``).
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ def config_sharding(
         setting = settings.get(field)
         if setting is None or not isinstance(setting.value, str):
             continue
-        found = _read(setting.value, linted)
+        found = read_config(setting.value, linted)
         if found is None:
             continue
         read, data = found
@@ -62,7 +64,10 @@ def config_sharding(
     return None, tuple(reads)
 
 
-def _read(written: str, linted: Path) -> tuple[FileRead, Mapping[str, Any]] | None:
+def read_config(written: str, linted: Path) -> tuple[FileRead, Mapping[str, Any]] | None:
+    """A config file a command names (``written``, relative to the linted file's folder or the
+    repository's root) as a mapping, with its read; None when absent, outside, refused or not a
+    mapping."""
     if written.startswith(("{", "-")) or not written.endswith((".json", ".yaml", ".yml")):
         return None
     root = repository_root(linted.parent)

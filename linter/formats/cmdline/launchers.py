@@ -39,7 +39,8 @@ from linter.formats.vocabulary import vocabulary_file
 METHOD_FIELD = "fineTuning.method"
 _RANK_FIELD = "fineTuning.loraRank"
 _FOUR_BIT_FIELD = "fineTuning.loadIn4bit"
-_CONFIG_FIELD = "training.configFile"
+#: The trainer's config file a launch names (``axolotl train config.yml``).
+CONFIG_FIELD = "training.configFile"
 SHARDING_FIELD = "fineTuning.sharding"
 #: Config files that may say the sharding (by name or content): DeepSpeed's, then the launcher's.
 SHARDING_CONFIGS = ("training.deepspeedConfig", "launcher.configFile")
@@ -138,7 +139,7 @@ def deciding_file(launch: LaunchCommand) -> Word | None:
     """The file gpulint does not read that decides what the command leaves unsaid: the trainer's
     config file (``axolotl train config.yml``), else a script whose trainer is not known (``python
     train.py``, read with the default vocabulary)."""
-    config = launch.settings.get(_CONFIG_FIELD) or launch.unresolved.get(_CONFIG_FIELD)
+    config = launch.settings.get(CONFIG_FIELD) or launch.unresolved.get(CONFIG_FIELD)
     if config is not None and config.value_word is not None:
         return config.value_word
     if launch.trainer == catalogue().default_trainer:
@@ -255,7 +256,7 @@ def _method(
     names it, then the config's name, then the recipe's; a LoRA rank above 0 says lora; a 4-bit
     base under LoRA makes it qlora. No evidence, no method."""
     method = settings.get(METHOD_FIELD)
-    config = settings.get(_CONFIG_FIELD)
+    config = settings.get(CONFIG_FIELD)
     if method is None and config is not None and isinstance(config.value, str):
         named = hint(trainer.hints, config.value)
         if named is not None:
