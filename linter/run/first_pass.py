@@ -190,7 +190,7 @@ def _load_findings(loaded: LoadedFile, display: str) -> Iterator[Finding]:
         line, action = template.span.line, template.template
         span = Span(line, action.column, line, action.column + len(action.text))
         where = "on this line is not YAML until rendered"
-        yield template_note(Location(display, span), action.text, where)
+        yield template_note(Location(display, span), action.text, where, parsed=False)
 
 
 def _check_manifests(manifests: list[Manifest], plan: FirstPass, result: FileResult) -> None:

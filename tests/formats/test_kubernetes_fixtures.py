@@ -273,3 +273,27 @@ def test_any_value_of_the_wrong_type_anywhere_is_no_traceback(path: Path) -> Non
                 found = recognise(data, source) if isinstance(data, dict) else None
                 if found is not None:
                     found.adapt(Document(document.index, data, document.source_map), source)
+
+
+def test_a_template_that_does_not_parse_is_told_to_render_not_to_assume(
+    rulebook: Rulebook, tmp_path: Path
+) -> None:
+    """Values that parse can be given in an ``assume:`` block; a file that is not YAML until
+    rendered can only be rendered."""
+    findings = lint([HERE / "kubernetes" / "bad" / "placeholders.yaml"], rulebook).findings
+    (parsed,) = [f for f in findings if f.rule_id == "GL010"]
+    assert parsed.fix == (
+        "lint the rendered output instead: envsubst < FILE | gpulint check - "
+        "(or give the values in an `assume:` block of .gpulint.yaml)"
+    )
+    broken = tmp_path / "deployment.yaml"
+    broken.write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n"
+        "  replicas: {{ .Values.replicas }}\n",
+        encoding="utf-8",
+    )
+    (unparsed,) = [f for f in lint([broken], rulebook).findings if f.rule_id == "GL010"]
+    assert (unparsed.location.span.line, unparsed.fix) == (
+        5,
+        "lint the rendered output instead: helm template CHART | gpulint check -",
+    )
