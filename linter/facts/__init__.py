@@ -55,28 +55,31 @@ class Provider:
     kinds: tuple[str, ...] = ("Workload",)
 
 
+#: What a memory estimate reads: the facts that size a model on GPUs all depend on these.
+_SIZING_INPUTS = ("spec.model", "spec.serving", "spec.fineTuning", "spec.resources")
+
 PROVIDERS: dict[str, Provider] = {
     "resources": Provider(
         resources.ResourcesFact, ("spec.resources", "spec.serving.replicas"), resources.compute
     ),
     "memory": Provider(
         memory.MemoryFact,
-        ("spec.model", "spec.serving", "spec.fineTuning", "spec.resources"),
+        _SIZING_INPUTS,
         memory.compute,
     ),
     "candidates": Provider(
         candidates.CandidatesFact,
-        ("spec.model", "spec.serving", "spec.fineTuning", "spec.resources"),
+        _SIZING_INPUTS,
         candidates.compute,
     ),
     "unpinned": Provider(
         unpinned.UnpinnedFact,
-        ("spec.model", "spec.serving", "spec.fineTuning", "spec.resources"),
+        _SIZING_INPUTS,
         unpinned.compute,
     ),
     "landing": Provider(
         landing.LandingFact,
-        ("spec.model", "spec.serving", "spec.fineTuning", "spec.resources"),
+        _SIZING_INPUTS,
         run=landing.RUN,
         kinds=("Workload", "CapacityLimit"),
     ),
