@@ -23,6 +23,7 @@ from linter.formats.base import Adapted, InputFile
 from linter.load import Document
 from linter.load.positions import Path, parse_path
 from linter.load.scalar_offsets import locate
+from linter.load.scanning import first_placeholder
 from linter.load.sources import FileRead
 from linter.model import API_VERSION, Workload
 from linter.model.assumptions import ANNOTATION_PREFIX, annotations_of, read_annotation
@@ -42,6 +43,17 @@ class Unrendered:
 
     what: str  # the file's name for the field
     placeholder: str  # as written
+
+
+def unrendered(what: str, text: str) -> Unrendered | None:
+    """The placeholder ``text`` holds, as a problem of the field ``what``; None when it holds
+    none. ``{{ .Values.gpuType }}``, ``{{HF_TOKEN}}`` (Helm, Jinja, Go templates), ``${GPU_TYPE}``
+    and a bare ``$NUM_NODES`` (envsubst) all count: Kubernetes expands only ``$(VAR)`` in a
+    container's command, args and env, and the other formats expand none in the fields adapters
+    read as values. Env values are not checked: ``${LD_LIBRARY_PATH}:/usr/local/nvidia/lib64``
+    is passed on as written and read by the image's shell or loader."""
+    found = first_placeholder(text, bare_names=True)
+    return None if found is None else Unrendered(what, found.text)
 
 
 def field(path: str | Path) -> Path:

@@ -126,7 +126,8 @@ def test_templated_values_are_reported_and_the_rest_is_read(tmp_path: Path) -> N
     text = "type: task\nbackends: [aws]\nregions: ['{{ region }}']\ncommands: [x]\n"
     text += "resources:\n  gpu: ${GPU_SPEC}\n"
     adapted = adapt(tmp_path, text, NAME)
-    # the adapter notes each placeholder; the run keeps the file's first (test_placeholders.py)
+    # the adapter notes each placeholder; the run keeps the file's first
+    # (test_kubernetes_fixtures.py: test_a_broken_document_does_not_hide_the_others)
     assert [(f.rule_id, f.location.span.line) for f in adapted.findings] == [
         ("GL010", 3),
         ("GL010", 6),

@@ -13,9 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from linter.formats.builder import Unrendered
+from linter.formats.builder import Unrendered, unrendered
 from linter.formats.kubernetes.labels import gpu_resources
-from linter.formats.kubernetes.placeholders import unrendered
 from linter.load.positions import Path
 from linter.model.provenance import Origin
 from linter.model.values import LARGEST_WHOLE, out_of_range

@@ -26,8 +26,8 @@ from typing import Any
 
 from linter.catalog import regions
 from linter.catalog.instances import resolve_instance
+from linter.formats.builder import unrendered
 from linter.formats.kubernetes.labels import Label, catalogue
-from linter.formats.kubernetes.placeholders import unrendered
 from linter.formats.kubernetes.pods import PodSpec, Report, mapping, sequence
 from linter.load.positions import Path
 from linter.model.provenance import Origin

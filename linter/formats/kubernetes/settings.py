@@ -5,13 +5,12 @@ a note saying whose they are, and the values the program would refuse as problem
 
 from __future__ import annotations
 
-from linter.formats.builder import WorkloadBuilder
+from linter.formats.builder import WorkloadBuilder, unrendered
 from linter.formats.cmdline.arguments import FlagTable, Setting
 from linter.formats.cmdline.engines import EngineCommand, engine_table
 from linter.formats.cmdline.launchers import LaunchCommand, deciding_file, trainer_table
 from linter.formats.cmdline.releases import set_release
 from linter.formats.kubernetes.containers import LaunchedProgram
-from linter.formats.kubernetes.placeholders import unrendered
 from linter.load.positions import Path, parse_path
 from linter.memory.architecture import ArchitectureError, architecture_from_catalogue
 from linter.model.provenance import Origin

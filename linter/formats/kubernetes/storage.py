@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from linter.formats.builder import unrendered
 from linter.formats.kubernetes.containers import LaunchedProgram
-from linter.formats.kubernetes.placeholders import unrendered
 from linter.formats.kubernetes.pods import (
     Container,
     PodSpec,

@@ -10,9 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import Any
 
-from linter.formats.builder import Unrendered, WorkloadBuilder
+from linter.formats.builder import WorkloadBuilder, unrendered
 from linter.load.positions import Path
-from linter.load.scanning import first_placeholder
 from linter.model.base import NAME_PATTERN
 from linter.model.fields import FIELDS
 from linter.model.provenance import Origin
@@ -31,21 +30,12 @@ def workload_name(written: object, fs_path: FsPath, fallback: str) -> str:
     return fallback
 
 
-def template_in(value: object) -> str | None:
-    """The template placeholder in a string value (``{{ .Values.gpu }}``, ``${GPU_TYPE}``,
-    ``$GPU_TYPE``: a value some other tool fills in), if it holds one."""
-    if not isinstance(value, str):
-        return None
-    found = first_placeholder(value, bare_names=True)
-    return None if found is None else found.text
-
-
 def template_problem(builder: WorkloadBuilder, path: Path, what: str, value: object) -> bool:
     """Report a templated value (the file is a template: GL010, once); True when it was one."""
-    placeholder = template_in(value)
-    if placeholder is None:
+    found = unrendered(what, value) if isinstance(value, str) else None
+    if found is None:
         return False
-    builder.problem(builder.at(path), Unrendered(what, placeholder))
+    builder.problem(builder.at(path), found)
     return True
 
 
