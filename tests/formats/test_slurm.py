@@ -233,3 +233,42 @@ def test_hostile_scripts_are_bounded(tmp_path: Path) -> None:
     result = run_cli("check", "--format", "json", str(tmp_path / "q.sbatch"))
     findings = [(f["ruleId"], f["line"], f["message"]) for f in json.loads(result.out)["findings"]]
     assert ("GL001", 1, "unmatched ' in the directive") in findings
+
+
+SITE_GRES = (
+    "#!/bin/bash\n"
+    "#SBATCH --partition=big\n"
+    "#SBATCH --gres=gpu:80g:2\n"
+    "vllm serve meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 2 --max-model-len 8192\n"
+)
+
+
+def test_a_site_gres_type_is_a_gpu_request_of_unknown_type(tmp_path: Path) -> None:
+    """``80g`` names a site's GRES type, not a GPU: the count is of GPUs the file does not
+    pin (sized on every GPU it may land on), not an unknown accelerator (GL007)."""
+    resources = _spec(tmp_path, SITE_GRES)["resources"]
+    assert resources == {"gpusOfUnknownType": 2, "pool": "big"}
+    pinned = _spec(tmp_path, SITE_GRES.replace("gpu:80g:2", "gpu:tesla_v100:2"))["resources"]
+    assert pinned == {"accelerator": {"type": "tesla_v100", "count": 2}, "pool": "big"}
+
+
+@pytest.mark.parametrize(
+    ("inventory", "expected"),
+    [
+        ("cluster:\n  pools:\n    big: {gpus: [L4]}\n", [("GL110", 3, "error")]),
+        ("cluster:\n  pools:\n    big: {gpus: [L4, H100]}\n", [("GL110", 3, "warning")]),
+        ("cluster:\n  pools:\n    big: {gpus: [A100-80GB]}\n", []),
+        (None, [("GL110", 3, "note")]),
+    ],
+)
+def test_a_site_gres_type_is_sized_on_the_partitions_gpus(
+    tmp_path: Path, inventory: str | None, expected: list[tuple[str, int, str]]
+) -> None:
+    (tmp_path / "serve.sbatch").write_text(SITE_GRES, encoding="utf-8")
+    args = ["check", "--no-cache", "--format", "json", "--select", "GL007,GL110"]
+    if inventory is not None:
+        (tmp_path / "inventory.yaml").write_text(inventory, encoding="utf-8")
+        args += ["--config", str(tmp_path / "inventory.yaml")]
+    result = run_cli(*args, str(tmp_path / "serve.sbatch"))
+    findings = json.loads(result.out)["findings"]
+    assert [(f["ruleId"], f["line"], f["severity"]) for f in findings] == expected

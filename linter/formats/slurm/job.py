@@ -4,9 +4,12 @@ formats (``linter.formats.cmdline``: torchrun, ``accelerate launch``, deepspeed,
 with Hugging Face Trainer or TRL flags, serving engines; behind ``srun`` and its options).
 
 - GPUs per node from ``--gres=gpu[:type]:N``, ``--gpus-per-node``, ``--gpus-per-task`` with
-  ``--ntasks-per-node``, or ``--gpus`` over the nodes. The type is the site's gres name as
-  written (``a100``); without one the count is of GPUs of unknown type, until a ``# gpulint.dev/
-  accelerator:`` comment (or, later, the cluster inventory) names it.
+  ``--ntasks-per-node``, or ``--gpus`` over the nodes. A type that is a catalogued GPU (``a100``,
+  ``h100``) pins it. A type the site defines (``80g``, ``big``: slurm.conf's ``NodeName ...
+  Gres=gpu:80g:4`` may name a GRES type anything) does not say which GPU it is: like no type, the
+  count is of GPUs of unknown type, sized on every GPU the job may land on (the ``unpinned``
+  and ``landing`` facts: the partition, or the ``cluster:`` inventory), until a
+  ``# gpulint.dev/accelerator:`` comment names it.
 - ``--partition`` is the pool (``resources.pool``): the seam where a cluster inventory will say
   what a partition's nodes are and whether its jobs are preempted. Until then the partition's
   preemption is unknown and the capacity stays the model's default; a ``# gpulint.dev/capacity:
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from linter.catalog.gpus import resolve_gpu
 from linter.formats.base import Adapted, InputFile
 from linter.formats.builder import WorkloadBuilder
 from linter.formats.cmdline.checkpoints import Mount, Where, apply_checkpoints
@@ -148,7 +152,7 @@ def _resources(builder: ScriptBuilder, asked: Requests) -> None:
     gpus = asked.gpus
     if gpus is not None:
         origin, written = _at(gpus.directive), f"{gpus.directive.written} in #SBATCH"
-        if gpus.type is not None:
+        if gpus.type is not None and resolve_gpu(gpus.type) is not None:
             builder.place("spec.resources.accelerator", origin)
             builder.set("spec.resources.accelerator.type", gpus.type, origin, name=written)
             builder.set("spec.resources.accelerator.count", gpus.count, origin, name=written)
