@@ -61,8 +61,11 @@ def _kv_bytes(config: Any) -> tuple[int, int]:
         per_layer = (config.kv_lora_rank + config.qk_rope_head_dim) * 2
         return layers * per_layer, layers * per_layer
     head_dim = getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads
-    kv_heads = getattr(config, "num_key_value_heads", None)
-    if config.model_type == "falcon":
+    # GPT-2 and OPT have no num_key_value_heads: every head keeps its keys and values
+    kv_heads = getattr(config, "num_key_value_heads", None) or config.num_attention_heads
+    if config.model_type == "falcon" and config.new_decoder_architecture:
+        kv_heads = config.num_kv_heads
+    elif config.model_type == "falcon":
         kv_heads = 1 if config.multi_query else config.num_attention_heads
     per_layer = 2 * kv_heads * head_dim * 2
     types = getattr(config, "layer_types", None) or getattr(config, "layers_block_type", None)

@@ -14,6 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from linter.catalog.models import resolve_model
+from linter.memory.learned_positions import (
+    LEARNED_POSITION_TYPES,
+    LearnedPositionError,
+    learned_position_decoder,
+)
 from linter.memory.quantization import (
     QuantizationError,
     checkpoint_precision,
@@ -40,6 +45,7 @@ SUPPORTED_MODEL_TYPES = (
     "gemma3",
     "gemma3_text",
     "glm4_moe",
+    "gpt2",
     "gpt_oss",
     "granite",
     "granitemoe",
@@ -51,6 +57,7 @@ SUPPORTED_MODEL_TYPES = (
     "mixtral",
     "olmo2",
     "olmoe",
+    "opt",
     "phi3",
     "qwen2",
     "qwen2_moe",
@@ -61,7 +68,7 @@ SUPPORTED_MODEL_TYPES = (
 
 
 #: Model types whose attention computes q, k and v with one fused projection.
-FUSED_QKV_TYPES = ("falcon", "phi3")
+FUSED_QKV_TYPES = ("falcon", "gpt2", "phi3")
 
 #: Model types gpulint recognises but does not size yet, and why (refused, never guessed).
 NOT_SIZED = {
@@ -71,11 +78,17 @@ NOT_SIZED = {
     "mamba2": "Mamba-2 keeps a recurrent state per sequence instead of a KV cache; not modelled",
     "nemotron_h": "Nemotron-H mixes Mamba-2 and attention layers; not modelled",
     "falcon_h1": "Falcon-H1 mixes Mamba-2 and attention layers; not modelled",
+    "qwen3_5": "Qwen3.5 interleaves gated delta-net layers with full attention "
+    "(full_attention_interval) and ships its vision tower in the same checkpoint; not modelled",
+    "qwen3_5_text": "Qwen3.5 interleaves gated delta-net layers with full attention "
+    "(full_attention_interval); not modelled",
+    "qwen3_5_moe": "Qwen3.5-MoE interleaves gated delta-net layers with full attention and routes "
+    "every MLP to experts; not modelled",
 }
 
 
 #: Model types whose transformers config ties the lm_head to the embeddings unless it says not to.
-TIED_BY_DEFAULT = ("cohere", "falcon", "gemma", "gemma2", "gemma3_text", "mamba")
+TIED_BY_DEFAULT = ("cohere", "falcon", "gemma", "gemma2", "gemma3_text", "gpt2", "mamba", "opt")
 
 
 class ArchitectureError(ValueError):
@@ -139,6 +152,14 @@ class Architecture:
     attention_output_gate: bool = False
     #: A sigmoid gate (one h-vector) on the shared expert of every MoE layer (Qwen2-MoE family).
     shared_expert_gate: bool = False
+    #: Rows of a learned absolute position table (GPT-2 ``n_positions``, OPT's
+    #: ``max_position_embeddings`` + 2); 0 for rotary and other parameter-free positions.
+    position_embeddings: int = 0
+    #: Width of the token embedding when it is projected to and from the hidden size (OPT-350m's
+    #: ``word_embed_proj_dim``); 0 when the embedding is hidden_size wide.
+    word_embedding_width: int = 0
+    #: A norm after the last layer (absent in post-norm OPT-350m).
+    final_norm: bool = True
 
     @property
     def is_mla(self) -> bool:
@@ -251,16 +272,24 @@ class Architecture:
         return attention + dense + self.expert_parameters + shared
 
     @property
+    def token_embedding_parameters(self) -> int:
+        """The token embedding matrix (the lm_head has the same shape)."""
+        return self.vocab_size * (self.word_embedding_width or self.hidden_size)
+
+    @property
     def embedding_parameters(self) -> int:
-        """Input embedding plus untied lm_head."""
-        return self.vocab_size * self.hidden_size * (1 if self.tie_word_embeddings else 2)
+        """Input embedding plus untied lm_head, learned positions and embedding projections."""
+        tokens = self.token_embedding_parameters * (1 if self.tie_word_embeddings else 2)
+        projections = 2 * self.hidden_size * self.word_embedding_width
+        return tokens + self.position_embeddings * self.hidden_size + projections
 
     @property
     def parameters(self) -> int:
         """Exact parameter count, every MoE expert included (all are resident in memory)."""
         norm = self.hidden_size * (2 if self.norm_bias else 1)
         mixer_vectors = self.state_mixer.vector_parameters if self.state_mixer else 0
-        mlp_bias = (2 * self.intermediate_size + self.hidden_size) if self.mlp_bias else 0
+        up_widths = 2 if self.gated_mlp else 1
+        mlp_bias = (up_widths * self.intermediate_size + self.hidden_size) if self.mlp_bias else 0
         return (
             (self.vision.parameters if self.vision else 0)
             + self.embedding_parameters
@@ -271,7 +300,7 @@ class Architecture:
             + self.num_hidden_layers * self.norms_per_layer * norm
             + self.dense_layers * mlp_bias
             + self.moe_layers * self._moe_vectors()
-            + norm
+            + norm * self.final_norm
         )
 
 
@@ -396,6 +425,14 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
         model_type = "gemma3_text"
     if model_type == "dbrx":
         config = _dbrx(config)
+    learned: dict[str, Any] = {}
+    if model_type in LEARNED_POSITION_TYPES:
+        try:
+            config, learned = learned_position_decoder(model_type, config)
+        except LearnedPositionError as err:
+            raise ArchitectureError(str(err)) from None
+        for key in ("position_embeddings", "word_embedding_width"):
+            learned[key] = _int(learned, key, 0)
     hidden = _int(config, "hidden_size")
     layers = _int(config, "num_hidden_layers")
     heads = _int(config, "num_attention_heads", 1 if model_type == "mamba" else None)
@@ -448,6 +485,8 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
         fields.update(norms_per_layer=4, qk_norm=True)
     elif model_type == "gpt_oss":
         fields.update(attention_sinks=True, expert_bias=True, router_bias=True)
+    elif learned:
+        fields.update(learned)
     if model_type in ("mixtral", "gpt_oss", "granitemoe", "dbrx"):
         experts = _int(config, "num_local_experts")
         fields.update(

@@ -28,6 +28,21 @@ MLP_INPUT = "mlp_input"
 MLP_PRODUCT = "mlp_product"
 LATENT = "latent"
 
+#: transformers' module names where a model type departs from Llama's: one fused q/k/v
+#: projection and its output (phi3, falcon, GPT-2's Conv1D ``c_attn``), OPT's ``out_proj``, and
+#: the two matrices of a plain (ungated) MLP.
+_FUSED_ATTENTION = {
+    "phi3": ("qkv_proj", "o_proj"),
+    "falcon": ("query_key_value", "dense"),
+    "gpt2": ("c_attn", "c_proj"),
+}
+_OUTPUT_PROJECTION = {"opt": "out_proj"}
+_PLAIN_MLP = {
+    "falcon": ("dense_h_to_4h", "dense_4h_to_h"),
+    "gpt2": ("c_fc", "c_proj"),
+    "opt": ("fc1", "fc2"),
+}
+
 
 @dataclass(frozen=True)
 class Projection:
@@ -88,10 +103,8 @@ def _attention(arch: Architecture) -> tuple[str, tuple[Projection, ...]]:
             Projection("o_proj", heads * arch.v_head_dim, h, ATTENTION_OUTPUT),
         )
     gate = 2 if arch.attention_output_gate else 1
-    if arch.model_type in ("phi3", "falcon"):
-        fused, out = (
-            ("qkv_proj", "o_proj") if arch.model_type == "phi3" else ("query_key_value", "dense")
-        )
+    if arch.model_type in _FUSED_ATTENTION:
+        fused, out = _FUSED_ATTENTION[arch.model_type]
         return "attention", (
             Projection(fused, h, q + 2 * kv, ATTENTION_INPUT),
             Projection(out, q, h, ATTENTION_OUTPUT),
@@ -100,7 +113,7 @@ def _attention(arch: Architecture) -> tuple[str, tuple[Projection, ...]]:
         Projection("q_proj", h, gate * q, ATTENTION_INPUT),
         Projection("k_proj", h, kv, ATTENTION_INPUT),
         Projection("v_proj", h, kv, ATTENTION_INPUT),
-        Projection("o_proj", q, h, ATTENTION_OUTPUT),
+        Projection(_OUTPUT_PROJECTION.get(arch.model_type, "o_proj"), q, h, ATTENTION_OUTPUT),
     )
 
 
@@ -138,15 +151,11 @@ def _mlp(arch: Architecture, intermediate: int, prefix: str = "") -> tuple[Proje
             Projection(prefix + "gate_up_proj", h, 2 * intermediate, MLP_INPUT),
             Projection(prefix + "down_proj", intermediate, h, MLP_PRODUCT),
         )
-    if arch.model_type == "falcon":
-        return (
-            Projection(prefix + "dense_h_to_4h", h, intermediate, MLP_INPUT),
-            Projection(prefix + "dense_4h_to_h", intermediate, h, MLP_PRODUCT),
-        )
     if not arch.gated_mlp:
+        up, down = _PLAIN_MLP.get(arch.model_type, ("up_proj", "down_proj"))
         return (
-            Projection(prefix + "up_proj", h, intermediate, MLP_INPUT),
-            Projection(prefix + "down_proj", intermediate, h, MLP_PRODUCT),
+            Projection(prefix + up, h, intermediate, MLP_INPUT),
+            Projection(prefix + down, intermediate, h, MLP_PRODUCT),
         )
     return (
         Projection(prefix + "gate_proj", h, intermediate, MLP_INPUT),

@@ -294,7 +294,7 @@ def fragmentation_bytes(arch: Architecture, phase: Phase, shape: StepShape) -> i
     trained_bytes = regime.param_bytes
     # (elements, how many such matrices): each layout's projections once, times its layers
     matrices: list[tuple[int, int]] = [
-        (arch.vocab_size * arch.hidden_size, 1 if arch.tie_word_embeddings else 2)
+        (arch.token_embedding_parameters, 1 if arch.tie_word_embeddings else 2)
     ]
     adapters: list[tuple[int, int]] = []
     adapted_per_layer = 0

@@ -79,7 +79,7 @@ def model_state(
     grad = regime.grad_bytes
     full = regime.base_trainable and arch is not None
     # the lm_head's gradient comes first; an untied input embedding's last
-    embedding = arch.vocab_size * arch.hidden_size if arch is not None and full else 0
+    embedding = arch.token_embedding_parameters if arch is not None and full else 0
     untied = embedding if arch is not None and not arch.tie_word_embeddings else 0
     layer = _layer_trainable(arch, regime, lora) if arch else 0
     states = trainable * regime.state_bytes
