@@ -20,7 +20,7 @@ from linter.findings import Finding, Location
 from linter.load.positions import format_path
 from linter.policy import docs
 from linter.report.record import Rendered, RenderOptions, Report, RuleInfo
-from linter.report.summary import in_baseline, reported, with_fix
+from linter.report.summary import in_baseline, reported
 from linter.report.uris import artifact_uri
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -112,7 +112,7 @@ def _result(
         rule_id=finding.rule_id,
         rule_index=index[finding.rule_id],
         level=finding.level.value,
-        message=om.Message(text=with_fix(finding)),
+        message=_message(finding),
         locations=[om.Location(physical_location=_physical(finding.location, places))],
         related_locations=related or None,
         partial_fingerprints={"primaryLocationLineHash": line_hash} if line_hash else None,
@@ -121,6 +121,21 @@ def _result(
         if finding.baseline
         else None,
     )
+
+
+_MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]<>#|"})
+
+
+def _message(finding: Finding) -> om.Message:
+    """The one-line verdict as the text (what code scanning lists); the fix, with the reasoning
+    and arithmetic behind the verdict, follows it in the Markdown form."""
+    if not finding.fix:
+        return om.Message(text=finding.message)
+    markdown = (
+        f"{finding.message.translate(_MARKDOWN_SPECIAL)}\n\n"
+        f"**Fix:** {finding.fix.translate(_MARKDOWN_SPECIAL)}"
+    )
+    return om.Message(text=finding.message, markdown=markdown)
 
 
 def _properties(finding: Finding) -> dict[str, Any] | None:

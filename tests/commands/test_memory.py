@@ -422,14 +422,20 @@ def test_check_applies_calibration_as_memory_does(
     )
     prefix = f"{manifest}:13:5: GL102 [warning] spec.serving.maxBatchSize 16, but the KV cache"
     assert (plain.code, calibrated.code) == (0, 0)
-    assert plain.out.splitlines()[0] == (
-        f"{prefix} holds 12 sequences of 131072 tokens at once on each of 1 x A100-80GB (GPU KV "
-        "cache size 1609570 tokens, maximum concurrency 12.28x): vLLM starts and queues the rest"
+    message = f"{prefix} holds 12 sequences of 131072 tokens per A100-80GB: vLLM queues the rest"
+    advice = (
+        "    help: lower spec.serving.maxBatchSize to 12, or spec.serving.maxContextTokens to "
+        "{context} tokens, or add GPUs; at 131072 tokens each of 1 x A100-80GB holds 12 sequences "
+        "at once (GPU KV cache size {tokens} tokens, maximum concurrency {concurrency}x)"
     )
-    assert calibrated.out.splitlines()[0] == (
-        f"{prefix} holds 12 sequences of 131072 tokens at once on each of 1 x A100-80GB (GPU KV "
-        "cache size 1665977 tokens, maximum concurrency 12.71x): vLLM starts and queues the rest"
-    )
+    assert plain.out.splitlines()[:2] == [
+        message,
+        advice.format(context=98512, tokens=1609570, concurrency=12.28),
+    ]
+    assert calibrated.out.splitlines()[:2] == [
+        message,
+        advice.format(context=102032, tokens=1665977, concurrency=12.71),
+    ]
     sized = memory_json(str(manifest), "--calibration", str(calibration))
     assert sized[0]["kv_cache_tokens"] == 1665977
     assert memory_json(str(manifest))[0]["kv_cache_tokens"] == 1609570

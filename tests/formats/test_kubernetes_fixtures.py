@@ -76,7 +76,7 @@ def test_the_opening_scenario_of_issue_11(rulebook: Rulebook) -> None:
     weights = findings["GL101"]
     assert weights.level == Severity.ERROR
     assert (weights.location.span.line, weights.location.span.column) == (22, 15)
-    assert "across 2 x L4" in weights.message
+    assert "usable on 2 x L4: vLLM does not start" in weights.message
     assert weights.location.source_path == (
         "spec",
         "template",
@@ -105,15 +105,16 @@ def test_the_vllm_default_context_is_named_and_pointed_where_the_flag_is_missing
     path = HERE / "kubernetes" / "bad" / "default-context.yaml"
     (finding,) = [f for f in lint([path], rulebook).findings if f.rule_id == "GL102"]
     assert finding.location.source_path == ("spec", "template", "spec", "containers", 0, "args")
-    assert finding.message.startswith(
-        "one sequence of 131072 tokens (the model's maximum context: the engine's default, as "
-        "--max-model-len in the vllm container's args is unset) needs"
+    assert finding.message.startswith("one 131072-token sequence (default) needs")
+    assert finding.fix is not None
+    assert (
+        "the context is 131072 tokens (the model's maximum context: the engine's default, as "
+        "--max-model-len in the vllm container's args is unset)" in finding.fix
     )
     assert (
         "at vLLM 0.11.0's default GPU memory utilization 0.9, as --gpu-memory-utilization in the "
-        "vllm container's args is unset, so vLLM refuses to start" in finding.message
+        "vllm container's args is unset; vLLM says: " in finding.fix
     )
-    assert finding.fix is not None
     assert finding.fix.startswith("set --max-model-len in the vllm container's args to at most ")
 
 

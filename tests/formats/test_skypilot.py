@@ -584,12 +584,14 @@ def test_an_engine_default_is_named_as_the_default_not_as_the_files(
     )
     (finding,) = lint([path], rulebook, select=("GL102",)).findings
     assert (finding.location.span.line, finding.location.span.column) == (5, 3)
-    assert finding.message.startswith(
-        "one sequence of 131072 tokens (the model's maximum context: the engine's default, as "
+    assert finding.message.startswith("one 131072-token sequence (default) needs ")
+    assert finding.fix is not None
+    assert (
+        "the context is 131072 tokens (the model's maximum context: the engine's default, as "
         f"{'--max-model-len' if command.startswith('vllm') else '--max-total-tokens'} in `run` "
-        "is unset) needs "
-    )
-    assert f"runtime at {share}, so vLLM refuses to start" in finding.message
+        "is unset), and each of 1 x L4 keeps "
+    ) in finding.fix
+    assert f"runtime at {share}; vLLM says: " in finding.fix
 
 
 _AXOLOTL_TASK = (

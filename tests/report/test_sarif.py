@@ -10,6 +10,8 @@ import jsonschema
 import pytest
 from conftest import REPO, run_cli
 
+from linter.findings import Finding, Location, Severity
+from linter.load.positions import Span
 from linter.policy.loader import Rulebook
 from linter.report import sarif
 from linter.report.fingerprint import line_hashes
@@ -238,3 +240,42 @@ def test_engine_findings_carry_their_rule_files_severity(tmp_path: Path) -> None
         ("GL005", "warning"),
     ]
     assert all(levels[rule_id] == level for rule_id, level in found)
+
+
+def test_message_text_is_the_verdict_and_markdown_adds_the_fix(tmp_path: Path) -> None:
+    """Code scanning lists message.text: the one-line verdict; the fix and the reasoning behind
+    it follow in message.markdown (Markdown's special characters escaped) and properties.fix."""
+    job = tmp_path / "job.yaml"
+    job.write_text(
+        "apiVersion: gpulint.dev/v1alpha1\nkind: Workload\nmetadata: {name: a}\nspec:\n"
+        "  profile: training\n  resources:\n    accelerator: {type: H100, count: 8}\n"
+        "  lifecycle: {idleShutdownMinutes: 600}\n"
+    )
+    document = json.loads(run_cli("check", "--format", "sarif", "--select", "GL201", str(job)).out)
+    validate(document)
+    (result,) = document["runs"][0]["results"]
+    text = (
+        "idle shutdown after 600 minutes is longer than the policy maximum of 60: each idle "
+        "period bills 8 GPUs for that long"
+    )
+    fix = "lower spec.lifecycle.idleShutdownMinutes to 60 minutes or less"
+    assert result["message"] == {
+        "text": text,
+        "markdown": f"{text}\n\n**Fix:** {fix}",
+    }
+    assert result["properties"]["fix"] == fix
+
+
+def test_markdown_escapes_what_markdown_would_read() -> None:
+    finding = Finding(
+        "GL209",
+        Severity.NOTE,
+        "self-hosts org/model_v2 *twice*",
+        Location("a.yaml", Span(1, 1, 1, 2)),
+        fix="say why in `gpulint.dev/self-hosting-justification` <here> [a|b] #1",
+    )
+    assert sarif._message(finding).markdown == (
+        "self-hosts org/model\\_v2 \\*twice\\*\n\n**Fix:** say why in "
+        "\\`gpulint.dev/self-hosting-justification\\` \\<here\\> \\[a\\|b\\] \\#1"
+    )
+    assert sarif._message(Finding("GL209", Severity.NOTE, "a_b", finding.location)).markdown is None

@@ -37,8 +37,8 @@ CASES: dict[str, tuple[str, str, str, list[tuple[str, int, str, str]]]] = {
             (
                 "GL101",
                 9,
-                "70.6B parameters at bf16 take 131.42 GiB per GPU across 1 x L4, and with activations and runtime nothing is left for the KV cache of the 22.04 GiB usable per GPU at spec.serving.gpuMemoryUtilization 1.0, so vLLM does not start: torch.OutOfMemoryError: CUDA out of memory (the weights and runtime need 131.62 GiB of the GPU's 22.04 GiB)",
-                "use 7 GPUs (tensor parallel), or a larger GPU (B200)",
+                "70.6B parameters at bf16 need 131.42 GiB per GPU of 22.04 GiB usable on 1 x L4: vLLM does not start",
+                "use 7 GPUs (tensor parallel), or a larger GPU (B200); with activations and runtime nothing is left for the KV cache of the 22.04 GiB usable per GPU at spec.serving.gpuMemoryUtilization 1.0, and vLLM fails with: torch.OutOfMemoryError: CUDA out of memory (the weights and runtime need 131.62 GiB of the GPU's 22.04 GiB)",
             ),
         ],
     ),
@@ -57,8 +57,8 @@ CASES: dict[str, tuple[str, str, str, list[tuple[str, int, str, str]]]] = {
             (
                 "GL102",
                 7,
-                "one sequence of 131072 tokens needs 16 GiB of KV cache per GPU, but only 4.22 GiB is left on each of 1 x L4 after 14.96 GiB of weights and 1.76 GiB of activations and runtime at spec.serving.gpuMemoryUtilization 0.95, so vLLM refuses to start: To serve at least one request with the model's max seq len (131072), (16.00 GiB KV cache is needed, which is larger than the available KV cache memory (4.22 GiB). Based on the available memory, the estimated maximum model length is 34576. Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
-                "set spec.serving.maxContextTokens to at most 34576 tokens (what vLLM's --max-model-len auto would choose), use more or larger GPUs, or an fp8 KV cache (spec.serving.kvCachePrecision)",
+                "one 131072-token sequence needs 16 GiB of KV cache, only 4.22 GiB is left per L4: vLLM refuses to start",
+                "set spec.serving.maxContextTokens to at most 34576 tokens (what vLLM's --max-model-len auto would choose), use more or larger GPUs, or an fp8 KV cache (spec.serving.kvCachePrecision); the context is 131072 tokens, and each of 1 x L4 keeps 4.22 GiB for the KV cache after 14.96 GiB of weights and 1.76 GiB of activations and runtime at spec.serving.gpuMemoryUtilization 0.95; vLLM says: To serve at least one request with the model's max seq len (131072), (16.00 GiB KV cache is needed, which is larger than the available KV cache memory (4.22 GiB). Based on the available memory, the estimated maximum model length is 34576. Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
             ),
         ],
     ),
@@ -76,8 +76,8 @@ CASES: dict[str, tuple[str, str, str, list[tuple[str, int, str, str]]]] = {
             (
                 "GL102",
                 6,
-                "one sequence of 131072 tokens (the model's maximum context: the engine's default, as spec.serving.maxContextTokens is unset) needs 16 GiB of KV cache per GPU, but only 3.56 GiB is left on each of 1 x L4 after 14.96 GiB of weights and 1.76 GiB of activations and runtime at vLLM 0.33.0's default GPU memory utilization 0.92, as spec.serving.gpuMemoryUtilization is unset, so vLLM refuses to start: To serve at least one request with the model's max seq len (131072), (16.00 GiB KV cache is needed, which is larger than the available KV cache memory (3.56 GiB). Based on the available memory, the estimated maximum model length is 29168. Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
-                "set spec.serving.maxContextTokens to at most 29168 tokens (what vLLM's --max-model-len auto would choose), use more or larger GPUs, or an fp8 KV cache (spec.serving.kvCachePrecision)",
+                "one 131072-token sequence (default) needs 16 GiB of KV cache, only 3.56 GiB is left per L4: vLLM refuses to start",
+                "set spec.serving.maxContextTokens to at most 29168 tokens (what vLLM's --max-model-len auto would choose), use more or larger GPUs, or an fp8 KV cache (spec.serving.kvCachePrecision); the context is 131072 tokens (the model's maximum context: the engine's default, as spec.serving.maxContextTokens is unset), and each of 1 x L4 keeps 3.56 GiB for the KV cache after 14.96 GiB of weights and 1.76 GiB of activations and runtime at vLLM 0.33.0's default GPU memory utilization 0.92, as spec.serving.gpuMemoryUtilization is unset; vLLM says: To serve at least one request with the model's max seq len (131072), (16.00 GiB KV cache is needed, which is larger than the available KV cache memory (3.56 GiB). Based on the available memory, the estimated maximum model length is 29168. Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
             )
         ],
     ),
@@ -96,8 +96,8 @@ CASES: dict[str, tuple[str, str, str, list[tuple[str, int, str, str]]]] = {
             (
                 "GL102",
                 7,
-                "SGLang caps each request at about 29168 tokens, not 131072 (the model's maximum context: the engine's default, as spec.serving.maxContextTokens is unset): one sequence of that length needs 16 GiB of KV cache per GPU and 3.56 GiB is left on each of 1 x L4 after 14.96 GiB of weights and 1.76 GiB of activations and runtime",
-                "set spec.serving.maxContextTokens to at most 29168 tokens so clients see the real limit, or use more or larger GPUs, or an fp8 KV cache (spec.serving.kvCachePrecision)",
+                "SGLang caps each request at about 29168 tokens, not 131072 (default): the KV pool is too small",
+                "set spec.serving.maxContextTokens to at most 29168 tokens so clients see the real limit, or use more or larger GPUs, or an fp8 KV cache (spec.serving.kvCachePrecision); one sequence of 131072 tokens (the model's maximum context: the engine's default, as spec.serving.maxContextTokens is unset) needs 16 GiB of KV cache per GPU and 3.56 GiB is left on each of 1 x L4 after 14.96 GiB of weights and 1.76 GiB of activations and runtime",
             ),
         ],
     ),
@@ -116,8 +116,8 @@ CASES: dict[str, tuple[str, str, str, list[tuple[str, int, str, str]]]] = {
             (
                 "GL102",
                 7,
-                "spec.serving.maxBatchSize 64, but the KV cache holds 1 sequences of 32768 tokens at once on each of 1 x L4 (GPU KV cache size 41728 tokens, maximum concurrency 1.27x): vLLM starts and queues the rest",
-                "lower spec.serving.maxBatchSize to 1, or spec.serving.maxContextTokens to 640 tokens, or add GPUs",
+                "spec.serving.maxBatchSize 64, but the KV cache holds 1 sequences of 32768 tokens per L4: vLLM queues the rest",
+                "lower spec.serving.maxBatchSize to 1, or spec.serving.maxContextTokens to 640 tokens, or add GPUs; at 32768 tokens each of 1 x L4 holds 1 sequences at once (GPU KV cache size 41728 tokens, maximum concurrency 1.27x)",
             ),
         ],
     ),
