@@ -69,7 +69,10 @@ def test_a_gpu_server_in_a_native_sidecar_is_sized(
     result = run_cli("check", "--format", "json", "chat.yaml")
     ((rule, line, message),) = _errors(result.out)
     assert (rule, line) == ("GL101", _gpu_line(text))
-    assert message.startswith("70.6B parameters at bf16 take 131.42 GiB per GPU across 1 x L4")
+    assert message == (
+        "70.6B parameters at bf16 need 131.42 GiB per GPU of 19.84 GiB usable on 1 x L4: "
+        "vLLM does not start"
+    )
 
 
 def test_a_sidecars_gpus_add_to_the_containers(
