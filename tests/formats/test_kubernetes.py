@@ -958,3 +958,60 @@ def test_without_the_flag_the_context_is_the_models_maximum_with_the_vllm_note()
         "vLLM default: the model's maximum context (131,072 tokens)",
     )
     assert default.path == ("spec", "template", "spec", "containers", 0, "args")
+
+
+FINETUNE_ENV = """
+apiVersion: batch/v1
+kind: Job
+metadata: {name: tune}
+spec:
+  template:
+    spec:
+      restartPolicy: OnFailure
+      nodeSelector: {cloud.google.com/gke-accelerator: nvidia-l4}
+      containers:
+        - name: tuner
+          image: registry.example.com/tune:1
+          env:
+            - {name: NEW_MODEL, value: gemma-2b-sql}
+            - {name: MODEL_NAME, value: %s}
+            - {name: LORA_R, value: "8"}
+            - {name: MAX_SEQ_LENGTH, value: "512"}
+            - {name: TRAIN_BATCH_SIZE, value: "4"}
+          resources: {limits: {nvidia.com/gpu: 8}}
+"""
+
+
+def test_a_model_and_lora_settings_in_a_jobs_env_when_no_flag_names_them() -> None:
+    manifest = one(FINETUNE_ENV % "google/gemma-2b")
+    assert spec(manifest)["profile"] == "fine-tuning"
+    assert spec(manifest)["model"] == {"id": "google/gemma-2b"}
+    assert spec(manifest)["fineTuning"] == {"loraRank": 8, "method": "lora", "sequenceLength": 512}
+    assert origin(manifest, "spec.model.id")[-3:] == ("env", 1, "value")
+    assert origin(manifest, "spec.fineTuning.method")[-3:] == ("env", 2, "value")
+    assert manifest.provenance.name(("spec", "model", "id")) == (
+        "env MODEL_NAME of the tuner container"
+    )
+
+
+@pytest.mark.parametrize(
+    "value", ["my-finetuned-output", "/models/gemma-2b", "$(BASE)", "s3://bucket/gemma-2b", "a/b/c"]
+)
+def test_an_env_value_that_is_not_a_model_id_is_not_read(value: str) -> None:
+    """An output name, a path, a placeholder, a bucket: no model named (the job stays training,
+    as without the variable)."""
+    found = spec(one(FINETUNE_ENV % f'"{value}"'))
+    assert "model" not in found
+    assert found["profile"] == "training"
+
+
+def test_a_bare_catalogued_name_in_env_is_read_and_a_flag_wins() -> None:
+    assert spec(one(FINETUNE_ENV % "gemma-2b"))["model"] == {"id": "gemma-2b"}
+    flagged = FINETUNE_ENV.replace(
+        "image: registry.example.com/tune:1",
+        "image: registry.example.com/tune:1\n"
+        "          command: [python, train.py, --model_name_or_path, Qwen/Qwen2.5-7B, --lora_r, '16']",
+    )
+    found = spec(one(flagged % "google/gemma-2b"))
+    assert found["model"] == {"id": "Qwen/Qwen2.5-7B"}
+    assert found["fineTuning"]["loraRank"] == 16

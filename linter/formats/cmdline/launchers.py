@@ -37,7 +37,7 @@ from linter.formats.cmdline.shell import Command, Word
 from linter.formats.vocabulary import vocabulary_file
 
 METHOD_FIELD = "fineTuning.method"
-_RANK_FIELD = "fineTuning.loraRank"
+RANK_FIELD = "fineTuning.loraRank"
 _FOUR_BIT_FIELD = "fineTuning.loadIn4bit"
 #: The trainer's config file a launch names (``axolotl train config.yml``).
 CONFIG_FIELD = "training.configFile"
@@ -262,7 +262,7 @@ def _method(
         if named is not None:
             method = Setting(METHOD_FIELD, named, config.flag, config.flag_word, config.value_word)
     method = method or script_hint
-    rank = settings.get(_RANK_FIELD)
+    rank = settings.get(RANK_FIELD)
     if method is None and rank is not None and isinstance(rank.value, int) and rank.value > 0:
         method = Setting(METHOD_FIELD, "lora", rank.flag, rank.flag_word, rank.value_word)
     four_bit = settings.get(_FOUR_BIT_FIELD)

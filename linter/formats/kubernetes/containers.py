@@ -7,7 +7,9 @@ Arguments for a Container"); ``valueFrom`` values (secrets, config maps, fields)
 here, so a word that needs one is unresolved, never guessed. A container without ``command``
 whose image starts an engine by itself (``vllm/vllm-openai``, a cloud image built on TGI) passes
 its ``args`` to that engine; so does one of any image whose ``env`` configures an engine in
-variables only it reads (TGI's ``MODEL_ID`` with ``NUM_SHARD``).
+variables only it reads (TGI's ``MODEL_ID`` with ``NUM_SHARD``). When no flag names the model,
+a variable whose name says it holds one (``MODEL_NAME: google/gemma-2b`` for a fine-tuning
+image, ``linter.formats.platforms.model_env``) does.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from linter.formats.kubernetes.pods import (
     mapping,
     sequence,
 )
+from linter.formats.platforms.model_env import EnvValue, fine_tuning_in_env, model_in_env
 from linter.load.positions import Path
 from linter.model.provenance import Origin
 
@@ -98,6 +101,15 @@ class LaunchedProgram:
         return args[0][:-1] if args else self.path
 
 
+@dataclass(frozen=True)
+class EnvSetting:
+    """A value a container's environment gives, where it is written and what the file calls it."""
+
+    value: EnvValue
+    origin: Origin
+    name: str
+
+
 def pod_program(pod: PodSpec, report: Report, engine: str | None = None) -> LaunchedProgram | None:
     """The program of the pod's GPU containers first, else of its first container that runs
     one (a sidecar downloading weights runs none)."""
@@ -107,6 +119,28 @@ def pod_program(pod: PodSpec, report: Report, engine: str | None = None) -> Laun
         if program is not None:
             return program
     return None
+
+
+def env_values(
+    pod: PodSpec, program: LaunchedProgram | None, *, training: bool
+) -> list[EnvSetting]:
+    """What the environment of the program's container (else of the pod's first GPU container
+    that says it) gives that no flag did: the model id, and for training the fine-tuning
+    settings (``linter.formats.platforms.model_env``), each with where its value is written and
+    what the file calls it."""
+    chosen = [c for c in containers(pod) if program is not None and c.path == program.path]
+    ordered = chosen or [c for c in containers(pod) if container_gpus(c, _ignore) is not None]
+    out: list[EnvSetting] = []
+    for container in ordered:
+        env, paths = _environment(container, _ignore)
+        found = [model_in_env(env)]
+        if training:
+            found.extend(fine_tuning_in_env(env))
+        for value in found:
+            if value is not None and all(o.value.field != value.field for o in out):
+                name = f"env {value.variable} of the {container.name} container"
+                out.append(EnvSetting(value, Origin(paths[value.variable]), name))
+    return out
 
 
 def _ignore(origin: Origin, problem: str | Unrendered) -> None:

@@ -20,7 +20,7 @@ from linter.formats.base import Adapted, InputFile
 from linter.formats.builder import WorkloadBuilder
 from linter.formats.cmdline.launchers import METHOD_FIELD
 from linter.formats.kubernetes import scheduling, settings
-from linter.formats.kubernetes.containers import LaunchedProgram, pod_program
+from linter.formats.kubernetes.containers import LaunchedProgram, env_values, pod_program
 from linter.formats.kubernetes.context import Context
 from linter.formats.kubernetes.devices import requested_device, writes_gpu_request
 from linter.formats.kubernetes.labels import gpu_resources
@@ -113,7 +113,10 @@ def build(document: Document, file: InputFile, unit: Unit) -> Adapted:
     if program is not None and (program.engine or program.launch):
         settings.apply(builder, program)
     _model(builder, unit)
+    _from_env(builder, unit, program, training=False)  # the model: it can make it fine-tuning
     profile = _profile(builder, metadata, unit, program)
+    if profile in ("training", "fine-tuning"):
+        _from_env(builder, unit, program, training=True)
     placement = unit.placement or (
         scheduling.place(NodeSelection.of(unit.pod, mapping(metadata.get("labels"))), report)
         if unit.pod is not None
@@ -214,6 +217,20 @@ def _model(builder: WorkloadBuilder, unit: Unit) -> None:
     current = builder.value("spec.model.id")
     if current is None or (isinstance(current, str) and current.startswith(_LOCAL_PATH)):
         builder.set("spec.model.id", unit.model.value, unit.model.origin, name=unit.model.name)
+
+
+def _from_env(
+    builder: WorkloadBuilder, unit: Unit, program: LaunchedProgram | None, *, training: bool
+) -> None:
+    """The model id (when neither a flag nor the object names one) and a job's fine-tuning
+    settings (each when no flag gives it) from the container's environment: a fine-tuning image
+    whose script is inside it reads ``MODEL_NAME``, ``LORA_R``."""
+    if unit.pod is None or builder.has("spec.model.config"):
+        return
+    for found in env_values(unit.pod, program, training=training):
+        path = f"spec.{found.value.field}"
+        if not builder.has(path):
+            builder.set(path, found.value.value, found.origin, name=found.name)
 
 
 def _profile(
