@@ -14,7 +14,7 @@ from typing import Any, Literal
 from linter.load.composer import Composer, Document, Limits, LoadProblem
 from linter.load.positions import Span
 from linter.load.reader import Refusal, read_bounded
-from linter.load.templates import TemplateAction, action_on_line
+from linter.load.templates import TemplateAction, action_on_line, without_action_lines
 
 __all__ = [
     "Document",
@@ -143,7 +143,24 @@ def load_text(text: str, limits: Limits | None = None, json: bool = False) -> Lo
         lines = text.splitlines()
         actions: dict[int, TemplateAction | None] = {}
         loaded.problems = [_placeholder_hint(lines, actions, p) for p in loaded.problems]
+        if not json and all(problem.template for problem in loaded.problems):
+            return _read_around_actions(loaded, limits)
     return loaded
+
+
+def _read_around_actions(template: LoadedFile, limits: Limits | None) -> LoadedFile:
+    """A template that breaks YAML only with lines of actions (a Helm file's ``{{- with ... }}``
+    and ``{{- include ... | nindent 4 }}`` lines; a Kubeflow runtime in a chart's ``files/``):
+    its documents are what is left without those lines, when that is YAML with no problem of its
+    own, so the model and GPUs it names are checked; the template problems stay (one GL010 note).
+    Anything else (an action inside a value, branches that collide) is the template alone."""
+    text = without_action_lines(template.text)
+    if text == template.text:
+        return template
+    rest = load_text(text, limits)
+    if rest.problems or not rest.documents:
+        return template
+    return LoadedFile(rest.documents, template.problems, template.text)
 
 
 def _placeholder_hint(

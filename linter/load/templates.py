@@ -50,6 +50,35 @@ def action_on_line(line: str | Scanner) -> TemplateAction | None:
     return TemplateAction(start + 1, text)
 
 
+def without_action_lines(text: str) -> str:
+    """``text`` as YAML that keeps every line number: each line that holds nothing but one
+    template action (``{{- if .Values.x }}``, ``{{- include "labels" . | nindent 4 }}``, ``{% for
+    %}``) emptied, and a value that is one action (``image: {{ include "image" . }}``) quoted, so
+    it reads as the placeholder it is (an unknown value), not as a YAML flow mapping. A line
+    holding anything else is left as it is."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        body = line.strip()
+        if _one_action(body):
+            lines[index] = ""
+            continue
+        key, separator, value = line.partition(": ")
+        if not separator:
+            key, separator, value = line.partition("- ")
+            if key.strip():
+                continue
+        value = value.strip()
+        if value.startswith("{{") and _one_action(value) and "'" not in value:
+            lines[index] = f"{key}{separator}'{value}'"
+    return "\n".join(lines)
+
+
+def _one_action(body: str) -> bool:
+    """Whether ``body`` is exactly one action, from its opener to the closer that ends it."""
+    opener = body[:2]
+    return opener in _CLOSERS and body.find(_CLOSERS[opener], 2) == len(body) - 2
+
+
 def _comment_start(scanner: Scanner) -> int:
     """Where a YAML comment starts on the line (``#`` at its start or after a blank, outside
     quotes), else the line's length."""

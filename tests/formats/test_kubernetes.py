@@ -918,6 +918,43 @@ def test_kubeflow_training_jobs() -> None:
     assert spec(runtime)["resources"]["nodes"] == 2
 
 
+def test_a_training_runtime_starts_from_its_model_initializers_download() -> None:
+    """Kubeflow's runtimes download the model in a model-initializer job (``STORAGE_URI``)."""
+    runtime = one(
+        """
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: ClusterTrainingRuntime
+        metadata: {name: tuned}
+        spec:
+          template:
+            spec:
+              replicatedJobs:
+                - name: model-initializer
+                  template:
+                    spec:
+                      template:
+                        spec:
+                          containers:
+                            - name: model-initializer
+                              image: ghcr.io/kubeflow/trainer/model-initializer
+                              env:
+                                - {name: STORAGE_URI, value: hf://Qwen/Qwen2.5-7B-Instruct}
+                - name: node
+                  template:
+                    spec:
+                      template:
+                        spec:
+                          containers: [{name: node, image: x, resources: {limits: {nvidia.com/gpu: 8}}}]
+        """
+    )
+    assert spec(runtime)["model"] == {"id": "Qwen/Qwen2.5-7B-Instruct"}
+    assert spec(runtime)["profile"] == "fine-tuning"
+    assert origin(runtime, "spec.model.id") == (
+        *("spec", "template", "spec", "replicatedJobs", 0, "template", "spec", "template"),
+        *("spec", "containers", 0, "env", 0, "value"),
+    )
+
+
 def test_label_tables_name_their_sources() -> None:
     table = catalogue()
     assert {label.key for label in table.capacity_labels if label.taint} == {

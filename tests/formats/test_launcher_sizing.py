@@ -42,6 +42,17 @@ CASES = [
     ("kubernetes/bad/fsdp-no-shard.yaml", "A100-40GB", 126.77, False, 4, 2048, "none", 8),
     ("kubernetes/good/accelerate-zero3-job.yaml", "A100-80GB", 32.74, True, 2, 4096, "zero3", 8),
     ("skypilot/good/fsdp-full-finetune.yaml", "A100-40GB", 19.74, True, 4, 2048, "fsdp", 8),
+    # torchtune's *_distributed recipe shards with FSDP over the node's GPUs
+    (
+        "kubernetes/good/torchtune-distributed-runtime.yaml",
+        "A100-40GB",
+        32.56,
+        True,
+        1,
+        2048,
+        "fsdp",
+        2,
+    ),
     (
         "dstack/good/task-fsdp-accelerate-config.dstack.yml",
         "H100-PCIe",

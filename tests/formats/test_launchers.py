@@ -157,6 +157,7 @@ def test_torchtune_recipe_config_and_overrides() -> None:
         "checkpointing.uri": "/ckpt",
         "checkpointing.resumeFromLatest": True,
         "fineTuning.method": "qlora",
+        "fineTuning.sharding": "fsdp",
     }
     assert launch.settings["fineTuning.method"].flag == "--config"
 
@@ -428,3 +429,27 @@ def test_llama_factory_config_and_its_overrides() -> None:
         "fineTuning.sharding": "zero3",
     }
     assert deciding_file(launch) == Word("examples/train_lora/llama3_lora_sft.yaml", 0, 23, 63)
+
+
+@pytest.mark.parametrize(
+    ("command", "sharding"),
+    [
+        ("tune run --nproc_per_node 2 full_finetune_distributed --config llama3_2/3B_full", "fsdp"),
+        ("tune run lora_finetune_distributed --config llama3_1/8B_lora", "fsdp"),
+        ("tune run full_finetune_single_device --config llama3_2/3B_full_single_device", None),
+    ],
+)
+def test_torchtune_distributed_recipes_shard_with_fsdp(command: str, sharding: str | None) -> None:
+    """torchtune's *_distributed recipes shard with FSDP (FULL_SHARD) by default; a
+    single-device recipe does not shard."""
+    launch = _launch(command)
+    assert _values(launch).get("fineTuning.sharding") == sharding
+
+
+def test_a_recipe_sharding_points_at_the_recipe() -> None:
+    launch = _launch("tune run full_finetune_distributed --config llama3_2/3B_full")
+    sharding = launch.settings["fineTuning.sharding"]
+    assert (sharding.flag, sharding.value_word) == (
+        "recipe",
+        Word("full_finetune_distributed", 0, 9, 34),
+    )

@@ -44,7 +44,8 @@ data:
   system: "You answer for {{ .Values.company }}."
 ---
 """
-TEMPLATE = DEPLOYMENT.replace("replicas: 1", "replicas: {{ .Values.replicas }}")
+# an action inside a value: not YAML until rendered, and not read around
+TEMPLATE = DEPLOYMENT.replace("replicas: 1", "replicas: {{ .Values.replicas }}0")
 TEMPLATE_REASON = "a template that is YAML only once rendered; lint what renders it"
 
 
@@ -122,3 +123,66 @@ def test_a_chart_folder_says_its_templates_were_not_linted(
             ],
         }
     ]
+
+
+# A Helm-style file whose actions only wrap lines or stand for a whole value (a Kubeflow
+# runtime in a chart's files/): read around them, so the model on too small a GPU is found.
+HELM_LINES = DEPLOYMENT.replace(
+    "metadata:\n  name: vllm\n",
+    'metadata:\n  name: vllm\n  labels:\n    {{- include "labels" . | nindent 4 }}\n',
+).replace(
+    "image: vllm/vllm-openai:v0.11.0",
+    "image: vllm/vllm-openai:v0.11.0\n          imagePullPolicy: {{ .Values.pullPolicy }}",
+)
+
+
+def test_a_template_of_action_lines_is_read_around_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "deploy").mkdir()
+    (tmp_path / "deploy" / "vllm.yaml").write_text(HELM_LINES)
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("check", "--format", "json", "deploy")
+    report = json.loads(result.out)
+    found = [(f["ruleId"], f["severity"], f["line"]) for f in report["findings"]]
+    assert found == [
+        ("GL010", "note", 6),
+        ("GL209", "note", 17),
+        ("GL406", "note", 17),
+        ("GL101", "error", 20),
+    ]
+    assert report["skipped"] == []
+    assert result.code == 1
+
+
+def test_a_templated_resources_block_is_not_a_pod_without_gpus(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``limits: {{ toYaml .Values.limits }}`` may hold the GPUs: unknown, not "no GPU" (GL108)."""
+    text = DEPLOYMENT.replace(
+        "limits:\n              nvidia.com/gpu: 1",
+        "limits: {{ toYaml .Values.limits | nindent 14 }}",
+    )
+    (tmp_path / "vllm.yaml").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    report = json.loads(run_cli("check", "--format", "json", "vllm.yaml").out)
+    assert [(f["ruleId"], f["line"]) for f in report["findings"]] == [
+        ("GL406", 14),
+        ("GL010", 16),
+    ]
+
+
+def test_colliding_branches_stay_a_template(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read around, both branches of an if/else would be one mapping with a key twice: the
+    file is a template, as before, never two values guessed into one."""
+    text = DEPLOYMENT.replace(
+        "  replicas: 1\n",
+        "  {{- if .Values.ha }}\n  replicas: 3\n  {{- else }}\n  replicas: 1\n  {{- end }}\n",
+    )
+    (tmp_path / "vllm.yaml").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    report = json.loads(run_cli("check", "--format", "json", "vllm.yaml").out)
+    assert [(f["ruleId"], f["line"]) for f in report["findings"]] == [("GL010", 6)]
+    assert report["skipped"] == [{"file": "vllm.yaml", "reason": TEMPLATE_REASON}]

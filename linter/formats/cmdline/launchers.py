@@ -68,6 +68,9 @@ class Launcher(FlagTable):
     trainer: str | None = Field(
         None, description="Vocabulary of the words it passes on; none: chosen by the script."
     )
+    recipe_sharding: list[Hint] = Field(
+        default_factory=list, description="The sharding a recipe's name says (its default)."
+    )
 
     @model_validator(mode="after")
     def _passes_words_on(self) -> Launcher:
@@ -180,7 +183,10 @@ def _launch(launcher: Launcher, program_word: Word, args: Sequence[Word]) -> Lau
     mine = Arguments(own.settings, own.unresolved, own.problems, ())
     named = hint(launcher.hints, script.text) if script is not None else None
     script_hint = Setting(METHOD_FIELD, named, "recipe", None, script) if named else None
-    return _result(launcher.name, trainer, program_word, script, theirs.over(mine), script_hint)
+    sharded = hint(launcher.recipe_sharding, script.text) if script is not None else None
+    recipe = Setting(SHARDING_FIELD, sharded, "recipe", None, script) if sharded else None
+    arguments = theirs.over(mine)
+    return _result(launcher.name, trainer, program_word, script, arguments, script_hint, recipe)
 
 
 def _trainer_arguments(trainer: Trainer, words: Sequence[Word]) -> Arguments:
@@ -215,12 +221,13 @@ def _result(
     script: Word | None,
     arguments: Arguments,
     script_hint: Setting | None,
+    recipe_sharding: Setting | None = None,
 ) -> LaunchCommand:
     settings = dict(arguments.settings)
     method = _method(settings, trainer, script_hint)
     if method is not None:
         settings[METHOD_FIELD] = method
-    sharding = _sharding(settings)
+    sharding = _sharding(settings) or (None if SHARDING_FIELD in settings else recipe_sharding)
     if sharding is not None:
         settings[SHARDING_FIELD] = sharding
     return LaunchCommand(

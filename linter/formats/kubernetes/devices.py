@@ -4,6 +4,7 @@ engine's image names (``vllm-cpu-release-repo``). None: it runs a GPU build with
 
 from __future__ import annotations
 
+from linter.formats.builder import unrendered
 from linter.formats.cmdline.devices import image_device, resource_device
 from linter.formats.kubernetes.containers import LaunchedProgram
 from linter.formats.kubernetes.labels import gpu_resources
@@ -14,13 +15,23 @@ _SECTIONS = ("limits", "requests")
 
 
 def writes_gpu_request(pod: PodSpec) -> bool:
-    """Whether any container names a GPU resource in its limits or requests, readable or not."""
-    return any(
-        resource in mapping(mapping(container.data.get("resources")).get(section))
-        for container in containers(pod)
-        for section in _SECTIONS
-        for resource in gpu_resources()
-    )
+    """Whether any container names a GPU resource in its limits or requests, readable or not,
+    or leaves its resources, limits or requests to a template placeholder (``limits: {{ toYaml
+    .Values.limits }}``), which may hold one."""
+    for container in containers(pod):
+        resources = container.data.get("resources")
+        sections = [mapping(resources).get(section) for section in _SECTIONS]
+        if any(_placeholder(value) for value in (resources, *sections)):
+            return True
+        if any(
+            resource in mapping(section) for section in sections for resource in gpu_resources()
+        ):
+            return True
+    return False
+
+
+def _placeholder(value: object) -> bool:
+    return isinstance(value, str) and unrendered("", value) is not None
 
 
 def requested_device(pod: PodSpec, program: LaunchedProgram | None) -> StatedValue | None:

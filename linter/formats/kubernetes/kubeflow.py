@@ -13,7 +13,9 @@ pretrained model it starts from) says fine-tuning.
 - TrainingRuntime / ClusterTrainingRuntime: a template; a workload when its trainer job (the
   replicated job labelled ``trainer.kubeflow.org/trainjob-ancestor-step: trainer``, else the
   one named ``node``) requests GPUs; ``mlPolicy.numNodes`` nodes, and that Job template's
-  ``activeDeadlineSeconds`` stops the run.
+  ``activeDeadlineSeconds`` stops the run. The model it starts from is the ``hf://`` URI in the
+  model initializer's ``STORAGE_URI`` (the job labelled ``model-initializer``, else so named),
+  as Kubeflow's own runtimes download it.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ from linter.load.positions import format_path
 HF_SCHEME = "hf://"
 TRAINER_STEP = ("trainer.kubeflow.org/trainjob-ancestor-step", "trainer")
 TRAINER_JOB = "node"
+MODEL_INITIALIZER = "model-initializer"
+STORAGE_URI = "STORAGE_URI"
 _REPLICAS = ("spec", "pytorchReplicaSpecs")
 
 
@@ -84,7 +88,6 @@ def train_job(ctx: Context) -> list[Unit]:
         if request is not None
         else None
     )
-    model = ctx.get(("spec", "initializer", "model", "storageUri"))
     path = ("spec", "initializer", "model", "storageUri")
     return [
         Unit(
@@ -95,11 +98,7 @@ def train_job(ctx: Context) -> list[Unit]:
             program=run(container, ctx.report),
             gpus=gpus,
             nodes=ctx.count((*trainer, "numNodes"), "spec.trainer.numNodes", minimum=1),
-            model=(
-                StatedValue.at(model.removeprefix(HF_SCHEME), path, format_path(path))
-                if isinstance(model, str) and model.startswith(HF_SCHEME)
-                else None
-            ),
+            model=_hf_model(ctx.get(path), path),
             names={
                 "spec.resources.nodes": "spec.trainer.numNodes",
                 "spec.lifecycle.maxRuntimeHours": (
@@ -112,7 +111,7 @@ def train_job(ctx: Context) -> list[Unit]:
 
 def training_runtime(ctx: Context) -> list[Unit]:
     jobs = sequence(ctx.get(("spec", "template", "spec", "replicatedJobs")))
-    index = _trainer_job(jobs)
+    index = _labelled_job(jobs, TRAINER_STEP[1], TRAINER_JOB)
     if index is None:
         return []
     job = ("spec", "template", "spec", "replicatedJobs", index, "template", "spec")
@@ -130,20 +129,48 @@ def training_runtime(ctx: Context) -> list[Unit]:
                 "spec.resources.nodes": "spec.mlPolicy.numNodes",
             },
             requires_gpus=True,
+            model=_initializer_model(jobs),
         )
     ]
 
 
-def _trainer_job(jobs: list[Any]) -> int | None:
-    key, value = TRAINER_STEP
+def _hf_model(uri: Any, path: tuple[str | int, ...]) -> StatedValue | None:
+    """The model id of an ``hf://`` URI at ``path``, else None (another store names no id)."""
+    if isinstance(uri, str) and uri.startswith(HF_SCHEME):
+        return StatedValue.at(uri.removeprefix(HF_SCHEME), path, format_path(path))
+    return None
+
+
+def _initializer_model(jobs: list[Any]) -> StatedValue | None:
+    """The model a training runtime's model initializer downloads (``STORAGE_URI`` in its
+    containers' env), else None."""
+    index = _labelled_job(jobs, MODEL_INITIALIZER, MODEL_INITIALIZER)
+    if index is None:
+        return None
+    pod = ("spec", "template", "spec", "replicatedJobs", index, "template", "spec", "template")
+    containers = ("spec", "containers")
+    job = mapping(mapping(jobs[index]).get("template"))
+    pod_spec = mapping(mapping(mapping(job.get("spec")).get("template")).get("spec"))
+    for number, container in enumerate(sequence(pod_spec.get("containers"))):
+        for entry, variable in enumerate(sequence(mapping(container).get("env"))):
+            if mapping(variable).get("name") == STORAGE_URI:
+                path = (*pod, *containers, number, "env", entry, "value")
+                return _hf_model(mapping(variable).get("value"), path)
+    return None
+
+
+def _labelled_job(jobs: list[Any], step: str, name: str) -> int | None:
+    """The replicated job labelled as the runtime's ``step`` (Kubeflow's ancestor-step label),
+    else the one called ``name``."""
+    key = TRAINER_STEP[0]
     for index, job in enumerate(jobs):
         labels = mapping(
             mapping(mapping(mapping(job).get("template")).get("metadata")).get("labels")
         )
-        if labels.get(key) == value:
+        if labels.get(key) == step:
             return index
     names = [mapping(job).get("name") for job in jobs]
-    return names.index(TRAINER_JOB) if TRAINER_JOB in names else None
+    return names.index(name) if name in names else None
 
 
 def _override(ctx: Context) -> PodSpec | None:
