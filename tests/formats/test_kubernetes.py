@@ -826,6 +826,88 @@ def test_ray_serve_llm_configs_are_workloads_with_positions_in_the_string() -> N
     assert "engine_kwargs.max_num_seqs in serveConfigV2" in finding.message
 
 
+def test_a_serve_application_of_its_own_is_read_from_its_env_and_packages() -> None:
+    text = textwrap.dedent(
+        """\
+        apiVersion: ray.io/v1
+        kind: RayService
+        metadata: {name: rs}
+        spec:
+          serveConfigV2: |
+            applications:
+              - name: chat
+                import_path: app:deployment
+                runtime_env:
+                  pip: {packages: ["vLLM[audio] == 0.10.1.1", "bitsandbytes"]}
+                  env_vars: {MODEL_ID: Qwen/Qwen2.5-1.5B-Instruct, TENSOR_PARALLELISM: "4"}
+                deployments:
+                  - name: Router
+                  - name: Server
+                    num_replicas: auto
+                    ray_actor_options:
+                      num_gpus: 2
+                      accelerator_type: A100
+                      runtime_env:
+                        env_vars: {MODEL_ID: Qwen/Qwen2.5-7B-Instruct, MAX_MODEL_LEN: "4096"}
+              - name: static
+                import_path: web:app
+          rayClusterConfig:
+            workerGroupSpecs:
+              - groupName: g
+                replicas: 1
+                template:
+                  spec:
+                    containers: [{name: w, image: rayproject/ray:2.9.0, resources: {limits: {nvidia.com/gpu: 4}}}]
+        """
+    )
+    adapted = adapt(text)
+    assert adapted.findings == []
+    (manifest,) = adapted.manifests
+    assert manifest.name == "rs-chat"
+    assert spec(manifest)["model"] == {
+        "id": "Qwen/Qwen2.5-7B-Instruct",
+        "quantization": "bitsandbytes",
+    }
+    assert spec(manifest)["resources"]["accelerator"] == {"count": 2, "type": "A100"}
+    serving = spec(manifest)["serving"]
+    assert (serving["engine"], serving["engineVersion"]) == ("vllm", "0.10.1")
+    assert (serving["tensorParallel"], serving["maxContextTokens"]) == (4, 4096)
+    assert "replicas" not in serving  # num_replicas: auto is Serve's choice
+    model = manifest.provenance.origin(("spec", "model", "id"))
+    assert model.path == ("spec", "serveConfigV2")
+    assert model.span is not None and (model.span.line, model.span.column) == (20, 28)
+    count = manifest.provenance.origin(("spec", "resources", "accelerator", "count"))
+    assert count.span is not None and count.span.line == 17
+    assert manifest.provenance.name(("spec", "serving", "gpuMemoryUtilization")) == (
+        "GPU_MEMORY_UTILIZATION in serveConfigV2 (applications[0].runtime_env.env_vars)"
+    )
+
+
+def test_a_serve_application_that_names_no_model_leaves_the_cluster_one_workload() -> None:
+    manifest = one(
+        """
+        apiVersion: ray.io/v1
+        kind: RayService
+        metadata: {name: sd}
+        spec:
+          serveConfigV2: |
+            applications:
+              - name: diffusion
+                import_path: stable_diffusion:entrypoint
+                runtime_env: {pip: [diffusers], env_vars: {LOG_LEVEL: debug}}
+          rayClusterConfig:
+            workerGroupSpecs:
+              - groupName: g
+                replicas: 1
+                template:
+                  spec:
+                    containers: [{name: w, image: rayproject/ray:2.9.0, resources: {limits: {nvidia.com/gpu: 1}}}]
+        """
+    )
+    assert manifest.name == "sd"
+    assert "model" not in spec(manifest)
+
+
 def test_a_ray_job_entrypoint_and_its_cluster_lifetime() -> None:
     manifest = one(
         """

@@ -150,7 +150,12 @@ def release_of_image(image: str, engine: str) -> str | None:
     repository, tag = _split_image(image)
     if not table.tags_are_releases or tag is None or not _is_own_image(repository, table):
         return None
-    match = _RELEASE_TAG.match(tag)
+    return release_of_version(tag)
+
+
+def release_of_version(version: str) -> str | None:
+    """The release a pinned version names (``0.4.3``; ``0.10.1.1`` -> ``0.10.1``), or None."""
+    match = _RELEASE_TAG.match(version)
     return match.group(1) if match else None
 
 

@@ -11,8 +11,9 @@ workers are removed after ``autoscalerOptions.idleTimeoutSeconds`` (KubeRay's de
   serving ``model_loading_config.model_source``, else ``model_id``, on ``accelerator_type``
   GPUs, ``engine_kwargs`` as vLLM's arguments, one replica on ``tensor_parallel_size`` GPUs of
   ``pipeline_parallel_size`` nodes, ``deployment_config.autoscaling_config.min_replicas``
-  replicas, 0 scaling to zero), with findings inside the string. Any other Serve application is
-  one workload of the cluster.
+  replicas, 0 scaling to zero), with findings inside the string. Any other Serve application
+  that names its model in what it is given (``serve_apps.py``) is one workload on the cluster's
+  GPU pods; without such an application the cluster is one workload.
 - RayCluster is a dev workload (a long-lived cluster that jobs are submitted to), unless
   annotated otherwise.
 - RayJob runs ``spec.entrypoint`` (a shell command, read for an engine or launcher): training
@@ -30,17 +31,21 @@ from typing import Any
 from linter.formats.cmdline.shell import script_commands
 from linter.formats.kubernetes.containers import LaunchedProgram, recognised
 from linter.formats.kubernetes.context import Context
+from linter.formats.kubernetes.embedded import Embedded, embedded
 from linter.formats.kubernetes.engine_options import Option, engine_options
 from linter.formats.kubernetes.pod_workload import Profile, Unit
 from linter.formats.kubernetes.pods import PodSpec, mapping, pod_gpus, sequence, template
-from linter.formats.kubernetes.scheduling import NodeSelection, StatedValue, place
-from linter.load import load_text
-from linter.load.positions import Path, SourceMap, format_path
-from linter.model.provenance import Origin
+from linter.formats.kubernetes.scheduling import NodeSelection, Placement, StatedValue, place
+from linter.formats.kubernetes.serve_apps import ENGINE as ENGINE_FIELD
+from linter.formats.kubernetes.serve_apps import MODEL as MODEL_FIELD
+from linter.formats.kubernetes.serve_apps import read_app
+from linter.load.positions import Path, format_path
 
 ENGINE = "vllm"
 LLM_IMPORT = "ray.serve.llm"
 SERVE_CONFIG = ("spec", "serveConfigV2")
+TENSOR_FIELD = ("spec", "serving", "tensorParallel")
+PIPELINE_FIELD = ("spec", "serving", "pipelineParallel")
 IDLE_TIMEOUT_DEFAULT = 60  # seconds: KubeRay autoscalerOptions.idleTimeoutSeconds
 _CLUSTER = {
     "RayService": ("spec", "rayClusterConfig"),
@@ -67,10 +72,7 @@ class GpuGroup:
 
 def ray_service(ctx: Context) -> list[Unit]:
     group = _gpu_group(ctx)
-    configs = _llm_configs(ctx)
-    if not configs:
-        return [_cluster_unit(ctx, group, "inference")]
-    return [_llm_unit(ctx, group, embedded, part) for part, embedded in enumerate(configs)]
+    return _serve_units(ctx, group) or [_cluster_unit(ctx, group, "inference")]
 
 
 def ray_cluster(ctx: Context) -> list[Unit]:
@@ -167,73 +169,33 @@ def _entrypoint(ctx: Context) -> LaunchedProgram | None:
     )
 
 
-# -- Ray Serve LLM configs embedded in serveConfigV2 ---------------------------------------------
+# -- Ray Serve applications in serveConfigV2 ------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Embedded:
-    """One LLM config inside the ``serveConfigV2`` string, able to locate its parts in the file."""
-
-    ctx: Context
-    config: Mapping[str, Any]
-    path: Path  # of the config in the embedded document
-    source_map: SourceMap
-    line_starts: tuple[int, ...]
-
-    def get(self, *parts: str) -> Any:
-        node: Any = self.config
-        for part in parts:
-            node = mapping(node).get(part)
-        return node
-
-    def origin(self, *parts: str | int) -> Origin:
-        """The file position of a part of the config (through the string's offsets)."""
-        span = self.source_map.locate((*self.path, *parts))
-        start = self.line_starts[span.line - 1] + span.column - 1
-        end = self.line_starts[span.end_line - 1] + span.end_column - 1
-        return self.ctx.sink.at_word(SERVE_CONFIG, start, max(end, start + 1))
-
-    def name(self, *parts: str) -> str:
-        return f"{'.'.join(parts)} in serveConfigV2 ({format_path(self.path)})"
-
-    def found(self, value: Any, *parts: str) -> StatedValue:
-        return StatedValue(value, self.origin(*parts), self.name(*parts))
-
-
-def _llm_configs(ctx: Context) -> list[Embedded]:
-    text = ctx.get(SERVE_CONFIG)
-    if not isinstance(text, str) or LLM_IMPORT not in text:
+def _applications(ctx: Context) -> list[Embedded]:
+    config = embedded(ctx, SERVE_CONFIG, "serveConfigV2")
+    if config is None:
         return []
-    loaded = load_text(text)
-    starts = _line_starts(text)
-    for problem in loaded.problems:
-        span = problem.span
-        offset = starts[min(span.line, len(starts)) - 1] + span.column - 1
-        ctx.report(
-            ctx.sink.at_word(SERVE_CONFIG, offset, offset + 1),
-            f"serveConfigV2 is not valid YAML: {problem.message}",
-        )
-    if not loaded.documents:
-        return []
-    document = loaded.documents[0]
-    out = []
-    for a, application in enumerate(sequence(mapping(document.data).get("applications"))):
-        application = mapping(application)
-        if LLM_IMPORT not in str(application.get("import_path", "")):
-            continue
-        for c, config in enumerate(sequence(mapping(application.get("args")).get("llm_configs"))):
-            if isinstance(config, Mapping):
-                path = ("applications", a, "args", "llm_configs", c)
-                out.append(Embedded(ctx, config, path, document.source_map, starts))
-    return out
+    count = len(sequence(config.get("applications")))
+    return [config.child("applications", index) for index in range(count)]
 
 
-def _line_starts(text: str) -> tuple[int, ...]:
-    starts = [0]
-    for index, char in enumerate(text):
-        if char == "\n":
-            starts.append(index + 1)
-    return tuple(starts)
+def _serve_units(ctx: Context, group: GpuGroup) -> list[Unit]:
+    """One workload per LLM config of a Ray Serve LLM application, and one per other
+    application that names its model (``serve_apps.py``)."""
+    units: list[Unit] = []
+    for app in _applications(ctx):
+        if LLM_IMPORT in str(app.get("import_path") or ""):
+            configs = sequence(app.get("args", "llm_configs"))
+            for c, config in enumerate(configs):
+                if isinstance(config, Mapping):
+                    llm = app.child("args", "llm_configs", c)
+                    units.append(_llm_unit(ctx, group, llm, len(units)))
+        else:
+            unit = _app_unit(ctx, group, app, len(units))
+            if unit is not None:
+                units.append(unit)
+    return units
 
 
 def _llm_unit(ctx: Context, group: GpuGroup, llm: Embedded, part: int) -> Unit:
@@ -249,45 +211,23 @@ def _llm_unit(ctx: Context, group: GpuGroup, llm: Embedded, part: int) -> Unit:
     ]
     read = engine_options(ENGINE, options, ctx.report)
     values = read.values
-    values[("spec", "serving", "engine")] = StatedValue(
-        ENGINE, llm.origin(), "the Ray Serve LLM config"
-    )
-    labels = mapping(mapping(ctx.data.get("metadata")).get("labels"))
-    placement = place(NodeSelection.of(group.pod, labels), ctx.report) if group.pod else None
-    accelerator = llm.get("accelerator_type")
-    if placement is not None and isinstance(accelerator, str):
-        placement.accelerator = llm.found(accelerator, "accelerator_type")
-        placement.alternatives = []
-    tensor = values.get(("spec", "serving", "tensorParallel"))
-    pipeline = values.get(("spec", "serving", "pipelineParallel"))
+    values[ENGINE_FIELD] = StatedValue(ENGINE, llm.origin(), "the Ray Serve LLM config")
+    tensor = values.get(TENSOR_FIELD)
     gpus = tensor or StatedValue(1, llm.origin(), llm.name("engine_kwargs", "tensor_parallel_size"))
-    autoscaling = ("deployment_config", "autoscaling_config")
-    minimum = _embedded_count(ctx, llm, *autoscaling, "min_replicas") or _embedded_count(
-        ctx, llm, "deployment_config", "num_replicas"
-    )
-    model = _model(llm)
     name = llm.get("model_loading_config", "model_id")
-    return Unit(
+    return _serve_unit(
+        ctx,
+        group,
         f"{ctx.name}-{name}" if isinstance(name, str) else f"{ctx.name}-{part}",
-        ctx.kind,
-        "inference",
-        part=part,
-        pod=group.pod,
+        part,
+        _replicas(llm.child("deployment_config")),
+        placement=_placement(ctx, group, llm, "accelerator_type"),
         options_at=(ENGINE, llm.name("engine_kwargs"), SERVE_CONFIG),
         undecided=read.undecided,
-        placement=placement,
-        gpus=gpus if group.pod is not None else None,
-        nodes=pipeline,
-        model=model,
-        replicas=minimum,
-        max_replicas=_embedded_count(ctx, llm, *autoscaling, "max_replicas"),
-        scale_to_zero=StatedValue(True, minimum.origin, minimum.name)
-        if minimum is not None and minimum.value == 0
-        else None,
+        gpus=gpus,
+        model=_model(llm),
         values=values,
         names={
-            "spec.serving.replicas": llm.name(*autoscaling, "min_replicas"),
-            "spec.lifecycle.scaleToZero": llm.name(*autoscaling, "min_replicas") + ": 0",
             "spec.serving.maxContextTokens": llm.name("engine_kwargs", "max_model_len"),
             "spec.serving.maxBatchSize": llm.name("engine_kwargs", "max_num_seqs"),
             "spec.serving.gpuMemoryUtilization": llm.name(
@@ -299,19 +239,125 @@ def _llm_unit(ctx: Context, group: GpuGroup, llm: Embedded, part: int) -> Unit:
     )
 
 
+def _app_unit(ctx: Context, group: GpuGroup, app: Embedded, part: int) -> Unit | None:
+    """An application running an engine in its own code: a workload when what it is given
+    names its model. Its replicas hold ``ray_actor_options.num_gpus`` GPUs, else the tensor
+    parallel size it is given, else the worker pod's."""
+    reading = read_app(app, ctx.report)
+    values = dict(reading.values)
+    model = values.pop(MODEL_FIELD, None)
+    if model is None:
+        return None
+    deployment = reading.deployment
+    actor = deployment.child("ray_actor_options") if deployment is not None else None
+    gpus = actor.count("num_gpus") if actor is not None else None
+    if gpus is None or not gpus.value:
+        gpus = values.get(TENSOR_FIELD)
+    name = app.get("name")
+    engine = reading.engine
+    where = app.child("runtime_env").name("env_vars")
+    return _serve_unit(
+        ctx,
+        group,
+        f"{ctx.name}-{name}" if isinstance(name, str) else f"{ctx.name}-{part}",
+        part,
+        _replicas(deployment) if deployment is not None else _Replicas(),
+        placement=_placement(ctx, group, actor, "accelerator_type"),
+        options_at=(engine, where, SERVE_CONFIG) if engine is not None else None,
+        undecided=reading.undecided,
+        gpus=gpus,
+        model=model,
+        values=values,
+        names=reading.names,
+    )
+
+
+@dataclass(frozen=True)
+class _Replicas:
+    """A Serve deployment's replicas: the fewest it keeps, the most, and what the file calls
+    its minimum."""
+
+    minimum: StatedValue | None = None
+    maximum: StatedValue | None = None
+    name: str | None = None
+
+
+def _replicas(deployment: Embedded) -> _Replicas:
+    """``autoscaling_config.min_replicas``, else a fixed ``num_replicas`` (``auto`` lets Serve
+    choose: unknown here), and ``autoscaling_config.max_replicas``."""
+    autoscaling = deployment.child("autoscaling_config")
+    fixed = deployment.get("num_replicas")
+    minimum = autoscaling.count("min_replicas") or (
+        deployment.count("num_replicas") if fixed != "auto" else None
+    )
+    return _Replicas(minimum, autoscaling.count("max_replicas"), autoscaling.name("min_replicas"))
+
+
+def _placement(ctx: Context, group: GpuGroup, node: Embedded | None, key: str) -> Placement | None:
+    """Where the worker pod's node selection places it; a Ray ``accelerator_type`` the
+    configuration asks for is its GPU type."""
+    if group.pod is None:
+        return None
+    labels = mapping(mapping(ctx.data.get("metadata")).get("labels"))
+    placement = place(NodeSelection.of(group.pod, labels), ctx.report)
+    accelerator = node.get(key) if node is not None else None
+    if node is not None and isinstance(accelerator, str):
+        placement.accelerator = node.found(accelerator, key)
+        placement.alternatives = []
+    return placement
+
+
+def _serve_unit(
+    ctx: Context,
+    group: GpuGroup,
+    name: str,
+    part: int,
+    replicas: _Replicas,
+    *,
+    placement: Placement | None,
+    options_at: tuple[str, str, Path] | None,
+    undecided: frozenset[str],
+    gpus: StatedValue | None,
+    model: StatedValue | None,
+    values: dict[Path, StatedValue],
+    names: dict[str, str],
+) -> Unit:
+    """One served model on the cluster's GPU pods: ``gpus`` per replica (None: the pod's),
+    over ``pipeline_parallel_size`` nodes."""
+    minimum = replicas.minimum
+    replica_names = (
+        {
+            "spec.serving.replicas": replicas.name,
+            "spec.lifecycle.scaleToZero": replicas.name + ": 0",
+        }
+        if replicas.name is not None
+        else {}
+    )
+    return Unit(
+        name,
+        ctx.kind,
+        "inference",
+        part=part,
+        pod=group.pod,
+        options_at=options_at,
+        undecided=undecided,
+        placement=placement,
+        gpus=gpus if group.pod is not None else None,
+        nodes=values.get(PIPELINE_FIELD),
+        model=model,
+        replicas=minimum,
+        max_replicas=replicas.maximum,
+        scale_to_zero=StatedValue(True, minimum.origin, minimum.name)
+        if minimum is not None and minimum.value == 0
+        else None,
+        values=values,
+        names={**replica_names, **names},
+    )
+
+
 def _model(llm: Embedded) -> StatedValue | None:
     for key in ("model_source", "model_id"):
         value = llm.get("model_loading_config", key)
         if isinstance(value, str) and value:
             return llm.found(value, "model_loading_config", key)
-    return None
-
-
-def _embedded_count(ctx: Context, llm: Embedded, *parts: str) -> StatedValue | None:
-    value = llm.get(*parts)
-    if value is None:
-        return None
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return llm.found(value, *parts)
-    ctx.report(llm.origin(*parts), f"{llm.name(*parts)}: {value!r} is not a whole number")
     return None
