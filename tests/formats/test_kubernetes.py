@@ -1134,3 +1134,124 @@ def test_a_bare_catalogued_name_in_env_is_read_and_a_flag_wins() -> None:
     found = spec(one(flagged % "google/gemma-2b"))
     assert found["model"] == {"id": "Qwen/Qwen2.5-7B"}
     assert found["fineTuning"]["loraRank"] == 16
+
+
+STORM = """
+apiVersion: orchestration.aibrix.ai/v1alpha1
+kind: StormService
+metadata: {name: pd}
+spec:
+  replicas: 3
+  template:
+    spec:
+      roles:
+        - name: routing
+          template:
+            spec:
+              containers:
+                - {name: lb, image: example/router:1, command: [router]}
+        - name: prefill
+          replicas: 2
+          podGroupSize: 2
+          template:
+            spec:
+              containers:
+                - name: prefill
+                  image: lmsysorg/sglang:v0.4.9
+                  command: [python3, -m, sglang.launch_server, --model-path, Qwen/Qwen3-8B, --tp-size, "2", --nnodes, "2"]
+                  resources: {limits: {nvidia.com/gpu: 1}}
+        - name: decode
+          template:
+            spec:
+              containers:
+                - name: decode
+                  image: lmsysorg/sglang:v0.4.9
+                  command: [python3, -m, sglang.launch_server, --model-path, Qwen/Qwen3-8B]
+                  resources: {limits: {nvidia.com/gpu: 1}}
+"""
+
+
+def test_each_gpu_role_of_a_storm_service_is_a_workload() -> None:
+    adapted = adapt(STORM)
+    assert adapted.findings == []
+    prefill, decode = adapted.manifests
+    assert [m.data["metadata"]["name"] for m in adapted.manifests] == ["pd-prefill", "pd-decode"]
+    assert spec(prefill)["resources"] == {"gpusOfUnknownType": 1, "nodes": 2}
+    assert spec(prefill)["serving"]["replicas"] == 6  # 3 copies x 2 role replicas
+    assert spec(decode)["serving"]["replicas"] == 3
+    assert "nodes" not in spec(decode)["resources"]
+    assert origin(prefill, "spec.resources.nodes") == (
+        "spec",
+        "template",
+        "spec",
+        "roles",
+        1,
+        "podGroupSize",
+    )
+    assert origin(decode, "spec.model.id")[:5] == ("spec", "template", "spec", "roles", 2)
+
+
+def test_a_role_set_reads_its_roles_directly() -> None:
+    adapted = adapt(
+        """
+        apiVersion: orchestration.aibrix.ai/v1alpha1
+        kind: RoleSet
+        metadata: {name: rs}
+        spec:
+          roles:
+            - name: worker
+              replicas: 4
+              template:
+                spec:
+                  containers:
+                    - name: vllm
+                      image: vllm/vllm-openai:v0.10.1
+                      args: [Qwen/Qwen3-8B]
+                      resources: {limits: {nvidia.com/gpu: 1}}
+        """
+    )
+    (manifest,) = adapted.manifests
+    assert manifest.data["metadata"]["name"] == "rs-worker"
+    assert spec(manifest)["serving"]["replicas"] == 4
+    assert origin(manifest, "spec.serving.replicas") == ("spec", "roles", 0, "replicas")
+
+
+FLEET = """
+apiVersion: orchestration.aibrix.ai/v1alpha1
+kind: RayClusterFleet
+metadata: {name: r1}
+spec:
+  replicas: 2
+  template:
+    spec:
+      headGroupSpec:
+        template:
+          spec:
+            containers:
+              - name: head
+                image: vllm/vllm-openai:v0.8.5
+                command: [bash, -lc, "ray start --head; vllm serve deepseek-ai/DeepSeek-R1 --tensor-parallel-size 24"]
+                resources: {limits: {nvidia.com/gpu: 8}}
+      workerGroupSpecs:
+        - groupName: a
+          replicas: 1
+          template:
+            spec:
+              containers:
+                - {name: w, image: vllm/vllm-openai:v0.8.5, resources: {limits: {nvidia.com/gpu: 8}}}
+        - groupName: b
+          minReplicas: 1
+          template:
+            spec:
+              containers:
+                - {name: w, image: vllm/vllm-openai:v0.8.5, resources: {limits: {nvidia.com/gpu: 8}}}
+"""
+
+
+def test_a_ray_cluster_fleet_is_one_workload_over_every_gpu_pod() -> None:
+    manifest = one(FLEET)
+    assert manifest.data["metadata"]["name"] == "r1"
+    assert spec(manifest)["model"] == {"id": "deepseek-ai/DeepSeek-R1"}
+    assert spec(manifest)["resources"] == {"gpusOfUnknownType": 8, "nodes": 3}
+    assert spec(manifest)["serving"]["replicas"] == 2
+    assert spec(manifest)["serving"]["tensorParallel"] == 24

@@ -4,7 +4,8 @@ normalised Workload (or one per model it serves).
 Kinds read (any version of their API group): Deployment, StatefulSet, Pod, Job, CronJob;
 LeaderWorkerSet; KServe InferenceService, ServingRuntime, ClusterServingRuntime and
 LLMInferenceService; KubeRay RayService, RayCluster and RayJob; Kubeflow PyTorchJob, TrainJob,
-TrainingRuntime and ClusterTrainingRuntime. An object of these kinds is this format's when it
+TrainingRuntime and ClusterTrainingRuntime; AIBrix StormService, RoleSet, RayClusterFleet and
+RayClusterReplicaSet. An object of these kinds is this format's when it
 requests GPUs, runs a serving engine or training launcher, carries ``gpulint.dev/``
 annotations, or is a kind that always serves a model (LLMInferenceService); any other
 Kubernetes object, and these kinds without any of that (a web server's Deployment), are skipped
@@ -30,7 +31,7 @@ from typing import Any
 from linter.formats.base import Adapted, InputFile
 from linter.formats.builder import Unrendered
 from linter.formats.cmdline.shell import script_commands
-from linter.formats.kubernetes import core, kserve, kubeflow, lws, ray
+from linter.formats.kubernetes import aibrix, core, kserve, kubeflow, lws, ray
 from linter.formats.kubernetes.containers import recognised, run
 from linter.formats.kubernetes.context import Context
 from linter.formats.kubernetes.labels import gpu_resources
@@ -63,6 +64,10 @@ KINDS: dict[tuple[str, str], Reader] = {
     ("trainer.kubeflow.org", "TrainJob"): kubeflow.train_job,
     ("trainer.kubeflow.org", "TrainingRuntime"): kubeflow.training_runtime,
     ("trainer.kubeflow.org", "ClusterTrainingRuntime"): kubeflow.training_runtime,
+    ("orchestration.aibrix.ai", "StormService"): aibrix.storm_service,
+    ("orchestration.aibrix.ai", "RoleSet"): aibrix.storm_service,
+    ("orchestration.aibrix.ai", "RayClusterFleet"): aibrix.ray_cluster_fleet,
+    ("orchestration.aibrix.ai", "RayClusterReplicaSet"): aibrix.ray_cluster_fleet,
 }
 #: Kinds that always serve a model, with or without GPUs in the object itself.
 ALWAYS_OURS = frozenset({("serving.kserve.io", "LLMInferenceService")})
