@@ -43,7 +43,7 @@ CATALOGUE = ROOT / "linter" / "catalog" / "data" / "models.yaml"
 OUTPUT = ROOT / "tests" / "memory" / "data" / "reference.json"
 DECODER_LAYER = re.compile(r"\.(layers|h|blocks)\.\d+\.")
 #: Vision-language model types: built with their vision tower, KV read from the text config.
-VISION_LANGUAGE = ("gemma3", "llama4", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe")
+VISION_LANGUAGE = ("gemma3", "llama4", "qwen2_5_vl", "qwen3_5", "qwen3_vl", "qwen3_vl_moe")
 
 
 def _is_router(name: str) -> bool:

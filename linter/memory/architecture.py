@@ -62,6 +62,7 @@ SUPPORTED_MODEL_TYPES = (
     "qwen2",
     "qwen2_moe",
     "qwen3",
+    "qwen3_5_text",
     "qwen3_moe",
     "qwen3_next",
 )
@@ -78,10 +79,6 @@ NOT_SIZED = {
     "mamba2": "Mamba-2 keeps a recurrent state per sequence instead of a KV cache; not modelled",
     "nemotron_h": "Nemotron-H mixes Mamba-2 and attention layers; not modelled",
     "falcon_h1": "Falcon-H1 mixes Mamba-2 and attention layers; not modelled",
-    "qwen3_5": "Qwen3.5 interleaves gated delta-net layers with full attention "
-    "(full_attention_interval) and ships its vision tower in the same checkpoint; not modelled",
-    "qwen3_5_text": "Qwen3.5 interleaves gated delta-net layers with full attention "
-    "(full_attention_interval); not modelled",
     "qwen3_5_moe": "Qwen3.5-MoE interleaves gated delta-net layers with full attention and routes "
     "every MLP to experts; not modelled",
 }
@@ -359,6 +356,18 @@ def _layer_types(config: Mapping[str, Any], model_type: str, layers: int) -> tup
     return (FULL,) * layers
 
 
+def _gated_delta(config: Mapping[str, Any], hidden: int) -> StateMixer:
+    """The gated delta net of a Qwen3-Next or Qwen3.5 linear-attention layer."""
+    return gated_delta_mixer(
+        hidden,
+        _int(config, "linear_num_key_heads"),
+        _int(config, "linear_num_value_heads"),
+        _int(config, "linear_key_head_dim"),
+        _int(config, "linear_value_head_dim"),
+        _int(config, "linear_conv_kernel_dim", 4),
+    )
+
+
 def _dbrx(config: Mapping[str, Any]) -> dict[str, Any]:
     """A DBRX config under the names the other MoE types use (its attention and experts are
     Mixtral's: GQA without biases, weight-only norms, gated experts and a bias-free router)."""
@@ -469,6 +478,12 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
         fields.update(qkv_bias=True, o_bias=False)
     elif model_type in ("qwen3", "qwen3_moe", "qwen3_next"):
         fields.update(qk_norm=True)
+    elif model_type == "qwen3_5_text":  # Qwen3-Next's layers with a dense MLP
+        fields.update(
+            qk_norm=True,
+            state_mixer=_gated_delta(config, hidden),
+            attention_output_gate=True,
+        )
     elif model_type in ("olmo2", "olmoe"):
         fields.update(qk_norm=True, qk_norm_full_width=True)
     elif model_type == "qwen2_moe":
@@ -575,16 +590,8 @@ def architecture_from_hf_config(config: Mapping[str, Any]) -> Architecture:
             shared = _int(config, "shared_expert_intermediate_size")
             fields.update(shared_expert_intermediate_size=shared, shared_expert_gate=shared > 0)
         if model_type == "qwen3_next":
-            mixer = gated_delta_mixer(
-                hidden,
-                _int(config, "linear_num_key_heads"),
-                _int(config, "linear_num_value_heads"),
-                _int(config, "linear_key_head_dim"),
-                _int(config, "linear_value_head_dim"),
-                _int(config, "linear_conv_kernel_dim", 4),
-            )
             fields.update(
-                state_mixer=mixer,
+                state_mixer=_gated_delta(config, hidden),
                 attention_output_gate=True,
                 shared_expert_intermediate_size=_int(config, "shared_expert_intermediate_size", 0),
                 shared_expert_gate=_int(config, "shared_expert_intermediate_size", 0) > 0,

@@ -62,7 +62,9 @@ def gated_delta_mixer(
     hidden: int, key_heads: int, value_heads: int, key_dim: int, value_dim: int, conv_kernel: int
 ) -> StateMixer:
     """A gated delta net (Qwen3-Next ``linear_attn``): in_proj_qkvz, in_proj_ba, a depthwise
-    conv over q, k and v, dt_bias and A_log per value head, a gated RMS norm and out_proj."""
+    conv over q, k and v, dt_bias and A_log per value head, a gated RMS norm and out_proj.
+    Qwen3.5 splits the two input projections into in_proj_qkv, in_proj_z, in_proj_b and
+    in_proj_a of the same total width."""
     keys, values = key_heads * key_dim, value_heads * value_dim
     conv_channels = 2 * keys + values
     matrices = hidden * (2 * keys + 2 * values) + hidden * 2 * value_heads + values * hidden

@@ -127,6 +127,14 @@ def _state_mixer(arch: Architecture) -> tuple[Projection, ...]:
     if mixer.kind == "gated_delta":
         values = mixer.state_heads * mixer.state_cols
         keys = (mixer.conv_channels - values) // 2
+        if arch.model_type == "qwen3_5_text":  # the same widths, unfused
+            return (
+                Projection("in_proj_qkv", h, 2 * keys + values, ATTENTION_INPUT),
+                Projection("in_proj_z", h, values, ATTENTION_INPUT),
+                Projection("in_proj_b", h, mixer.state_heads, ATTENTION_INPUT),
+                Projection("in_proj_a", h, mixer.state_heads, ATTENTION_INPUT),
+                Projection("out_proj", values, h, ATTENTION_OUTPUT),
+            )
         return (
             Projection("in_proj_qkvz", h, 2 * keys + 2 * values, ATTENTION_INPUT),
             Projection("in_proj_ba", h, 2 * mixer.state_heads, ATTENTION_INPUT),

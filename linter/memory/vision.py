@@ -3,8 +3,9 @@ vLLM measures when it profiles the encoder on the largest image.
 
 Counts reproduce transformers' modules (checked on the meta device in
 tests/memory/data/reference.json): Qwen2.5-VL (RMSNorm blocks, gated MLP with biases, a
-2x2-patch merger) and Qwen3-VL (LayerNorm blocks, plain MLP, learned position embeddings and
-"deepstack" mergers feeding intermediate layers into the language model), Gemma 3 (a SigLIP
+2x2-patch merger) and Qwen3-VL and Qwen3.5 (LayerNorm blocks, plain MLP, learned position
+embeddings and, in Qwen3-VL, "deepstack" mergers feeding intermediate layers into the language
+model), Gemma 3 (a SigLIP
 encoder pooled to a fixed 256 tokens per image), and Llama 4 (a ViT
 over 14-pixel patches, a pixel-shuffle adapter and a projector into the language model). vLLM
 profiles the
@@ -25,6 +26,7 @@ TEXT_TYPES = {
     "gemma3": "gemma3_text",
     "llama4": "llama4_text",
     "qwen2_5_vl": "qwen2",
+    "qwen3_5": "qwen3_5_text",
     "qwen3_vl": "qwen3",
     "qwen3_vl_moe": "qwen3_moe",
 }
@@ -143,6 +145,6 @@ def vision_tower(model_type: str, config: Mapping[str, Any], text_hidden: int) -
     out = _int(vision, "out_hidden_size", text_hidden)
     if model_type == "qwen2_5_vl":
         return _qwen2_5(vision, out)
-    if model_type in ("qwen3_vl", "qwen3_vl_moe"):
+    if model_type in ("qwen3_vl", "qwen3_vl_moe", "qwen3_5"):  # Qwen3.5: no deepstack mergers
         return _qwen3(vision, out)
     raise VisionError(f"the vision tower of {model_type!r} is not modelled")

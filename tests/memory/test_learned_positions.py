@@ -176,10 +176,3 @@ def test_production_stack_values_size_opt_and_distilgpt2() -> None:
     assert (distil["precision"], distil["requiredGiB"]) == ("bf16", 0.83)
     assert distil["inference"]["weightsGiB"] == 0.15
     assert distil["inference"]["modelMaxContext"] == 1024
-
-
-@pytest.mark.parametrize("model_type", ["qwen3_5", "qwen3_5_text", "qwen3_5_moe"])
-def test_qwen3_5_hybrids_are_refused_with_the_reason(model_type: str) -> None:
-    config = {"model_type": model_type, "hidden_size": 2560, "full_attention_interval": 4}
-    with pytest.raises(ArchitectureError, match="gated delta-net layers with full attention"):
-        architecture_from_hf_config(config)
