@@ -19,7 +19,11 @@ KUBERNETES_CAPACITY: tuple[bytes, ...] = (
     b"NodePool",
     b"ResourceFlavor",
 )
-KUBERNETES_AUTOSCALERS: tuple[bytes, ...] = (b"ScaledObject", b"HorizontalPodAutoscaler")
+KUBERNETES_AUTOSCALERS: tuple[bytes, ...] = (
+    b"ScaledObject",
+    b"ScaledJob",
+    b"HorizontalPodAutoscaler",
+)
 PRODUCTION_STACK: tuple[bytes, ...] = (b"servingEngineSpec",)
 #: Every Kubernetes object has one (the kind is checked on the parsed document).
 KUBERNETES: tuple[bytes, ...] = (b"apiVersion",)

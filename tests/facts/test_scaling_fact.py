@@ -100,6 +100,67 @@ def test_an_autoscaler_in_another_namespace_does_not_scale_it(tmp_path: Path) ->
     assert (found["scaledBy"], found["scalesToZero"], found["related"]) == (None, False, [])
 
 
+SCALED_JOB = """\
+apiVersion: keda.sh/v1alpha1
+kind: ScaledJob
+metadata: {{name: batch, namespace: ml}}
+spec:
+{extra}  jobTargetRef:
+    template:
+      spec:
+        restartPolicy: Never
+        containers:
+          - name: vllm
+            image: vllm/vllm-openai:v0.11.0
+            args: [--model, Qwen/Qwen2.5-7B-Instruct]
+            resources: {{limits: {{nvidia.com/gpu: 1}}}}
+"""
+
+
+def test_a_scaled_job_is_its_own_workload_and_its_own_autoscaler(tmp_path: Path) -> None:
+    found = _facts(tmp_path, SCALED_JOB.format(extra=""))["scaling"]
+    assert found == {
+        "scaledBy": "ScaledJob ml/batch",
+        "minReplicas": 0,
+        "maxReplicas": 100,
+        "scalesToZero": True,
+        "related": [
+            {
+                "file": str(tmp_path / "run.yaml"),
+                "document": 0,
+                "part": 1,
+                "path": "spec.minReplicas",
+                "message": "ScaledJob ml/batch keeps 0 replicas with no load",
+            }
+        ],
+    }
+
+
+def test_a_scaled_job_keeping_jobs_does_not_scale_to_zero(tmp_path: Path) -> None:
+    extra = "  minReplicaCount: 2\n  maxReplicaCount: 5\n"
+    found = _facts(tmp_path, SCALED_JOB.format(extra=extra))["scaling"]
+    assert (found["scaledBy"], found["minReplicas"], found["maxReplicas"]) == (
+        "ScaledJob ml/batch",
+        2,
+        5,
+    )
+    assert found["scalesToZero"] is False
+
+
+def test_a_scaled_job_does_not_scale_a_deployment_of_its_name(tmp_path: Path) -> None:
+    deployment = DEPLOYMENT.format(namespace="ml").replace("name: chat", "name: batch")
+    manifests_text = (deployment, SCALED_JOB.format(extra=""))
+    (tmp_path / "run.yaml").write_text("---\n".join(manifests_text))
+    manifests = collect(find_candidates([str(tmp_path)], []).candidates).manifests
+    run = run_index(manifests)
+    scaled = {
+        m.source_kind: Facts(m, run)["scaling"]["scaledBy"]
+        for m in manifests
+        if m.kind == "Workload"
+    }
+    assert scaled == {"Deployment": None, "ScaledJob": "ScaledJob ml/batch"}
+
+
 def test_environment_words_are_whole_lower_case_words_with_their_place(tmp_path: Path) -> None:
     words = _facts(tmp_path, DEPLOYMENT.format(namespace="ml-latest"))["environment"]["words"]
     assert words == [

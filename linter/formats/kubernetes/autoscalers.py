@@ -1,10 +1,15 @@
-"""Kubernetes autoscalers: a KEDA ``ScaledObject`` or a ``HorizontalPodAutoscaler`` read as an
-``Autoscaler`` document, so that the workload it scales is known to scale (the run-wide
+"""Kubernetes autoscalers: a KEDA ``ScaledObject`` or ``ScaledJob`` or a
+``HorizontalPodAutoscaler`` read as an ``Autoscaler`` document, so that the workload it scales
+is known to scale (the run-wide
 ``scaling`` fact joins the two by namespace, kind and name: linter/facts/scaling.py).
 
 - KEDA ``ScaledObject`` (``keda.sh``): ``spec.scaleTargetRef`` (kind default Deployment),
   ``minReplicaCount`` (default 0: scale to zero), ``idleReplicaCount`` (0 while no trigger is
   active: with it set the target scales to zero when idle), ``maxReplicaCount`` (default 100).
+- KEDA ``ScaledJob`` (``keda.sh``): starts Jobs from its own ``spec.jobTargetRef``, so it
+  scales itself: the document is also read as the workload its Jobs run (objects.py), and the
+  autoscaler targets that workload (``ScaledJob`` and its own name); ``minReplicaCount``
+  (default 0), ``maxReplicaCount`` (default 100) bound the Jobs at once.
 - ``HorizontalPodAutoscaler`` (``autoscaling``, v1 and v2): ``spec.scaleTargetRef``,
   ``minReplicas`` (default 1), ``maxReplicas``.
 
@@ -25,6 +30,7 @@ from linter.catalog import load_file
 from linter.catalog.base import Catalogue, Record
 from linter.formats.base import Adapted, InputFile
 from linter.formats.builder import ManifestBuilder, Unrendered
+from linter.formats.kubernetes import objects
 from linter.formats.kubernetes.pods import lookup, mapping, whole
 from linter.formats.markers import KUBERNETES_AUTOSCALERS
 from linter.formats.vocabulary import vocabulary_file
@@ -46,6 +52,9 @@ class AutoscalerKind(Record):
     kind: str = Field(min_length=1)
     target_default_kind: str | None = Field(
         None, description="The target's kind when scaleTargetRef names none (null: required)."
+    )
+    targets_itself: bool = Field(
+        False, description="It runs its own workload (no scaleTargetRef): it scales itself."
     )
     min_field: str = Field(min_length=1)
     min_default: int = Field(ge=0)
@@ -81,7 +90,8 @@ def _kind_of(data: Mapping[str, Any]) -> AutoscalerKind | None:
 
 
 def recognises(data: Mapping[str, Any], source: InputFile) -> bool:
-    """A KEDA ScaledObject or a HorizontalPodAutoscaler, by API group and kind (any version)."""
+    """A KEDA ScaledObject or ScaledJob or a HorizontalPodAutoscaler, by API group and kind (any
+    version)."""
     return _kind_of(data) is not None
 
 
@@ -94,7 +104,9 @@ def claims(text: str) -> bool:
 class _Reader:
     """One object read into an Autoscaler; each problem is a GL001 finding at its place."""
 
-    def __init__(self, document: Document, file: InputFile, entry: AutoscalerKind) -> None:
+    def __init__(
+        self, document: Document, file: InputFile, entry: AutoscalerKind, part: int
+    ) -> None:
         self.data = document.data
         self.entry = entry
         written = mapping(self.data.get("metadata")).get("name")
@@ -104,6 +116,7 @@ class _Reader:
             format=name,
             source_kind=entry.kind,
             name=written if isinstance(written, str) else "",
+            part=part,  # after the workloads read from the same object (a ScaledJob's)
         )
         self.failed = False
 
@@ -127,6 +140,14 @@ class _Reader:
             what = "is missing" if found is None else f"must be a name (got {found!r})"
             where = path if found is not None else path[:-1]
             self.fail(Origin(where), f"{format_path(path)} {what}")
+
+    def itself(self) -> None:
+        """The workload read from this object: its own kind and name."""
+        name = mapping(self.data.get("metadata")).get("name")
+        if isinstance(name, str) and name:
+            self.builder.set(("spec", "target", "name"), name, Origin(("metadata", "name")))
+            kind = self.entry.kind
+            self.builder.set(("spec", "target", "kind"), kind, Origin(("kind",)), name="kind")
 
     def count(self, key: str, default: int | None) -> int | None:
         """A replica count at ``spec.<key>``; absent, the API's ``default``."""
@@ -157,15 +178,30 @@ class _Reader:
 
 
 def adapt(document: Document, source: InputFile) -> Adapted:
-    """Read one object into an Autoscaler (or GL001 findings at the places it is wrong)."""
+    """Read one object into an Autoscaler (or GL001 findings at the places it is wrong), after
+    the workloads of an object that runs its own (a ScaledJob's Jobs)."""
     entry = _kind_of(document.data)
     assert entry is not None, "adapt is only called on recognised documents"
-    reader = _Reader(document, source, entry)
+    workload = (
+        objects.adapt(document, source)
+        if entry.targets_itself and objects.recognises(document.data, source)
+        else Adapted()
+    )
+    reader = _Reader(document, source, entry, part=len(workload.manifests))
     reader.text(("metadata", "name"))
     reader.text(("metadata", "namespace"), default=None)
-    reader.text((*_TARGET, "name"))
-    reader.text((*_TARGET, "kind"), default=entry.target_default_kind)
+    if entry.targets_itself:
+        reader.itself()
+    else:
+        reader.text((*_TARGET, "name"))
+        reader.text((*_TARGET, "kind"), default=entry.target_default_kind)
     reader.bounds()
-    if reader.failed:
-        return Adapted(findings=reader.builder.findings)
-    return reader.builder.build_kind("Autoscaler", Autoscaler)
+    scaler = (
+        Adapted(findings=reader.builder.findings)
+        if reader.failed
+        else reader.builder.build_kind("Autoscaler", Autoscaler)
+    )
+    return Adapted(
+        manifests=[*workload.manifests, *scaler.manifests],
+        findings=[*workload.findings, *scaler.findings],
+    )

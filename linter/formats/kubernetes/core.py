@@ -2,7 +2,8 @@
 
 - Deployment and StatefulSet: long-running pods, so inference unless a launcher says otherwise;
   ``spec.replicas`` (default 1) are the serving replicas.
-- Job (and a CronJob's ``jobTemplate``): training unless its program says otherwise;
+- Job (and a CronJob's ``jobTemplate``, a KEDA ScaledJob's ``jobTargetRef``): training unless
+  its program says otherwise;
   ``parallelism`` (default 1) pods run at once, each a node of the run; ``activeDeadlineSeconds``
   stops the run, so it is the runtime limit.
 - Pod: a bare pod that runs to completion (``restartPolicy`` Never or OnFailure) is a job like a
@@ -48,6 +49,12 @@ def job(ctx: Context) -> list[Unit]:
 
 def cron_job(ctx: Context) -> list[Unit]:
     return [_job(ctx, ("spec", "jobTemplate", "spec"))]
+
+
+def scaled_job(ctx: Context) -> list[Unit]:
+    """KEDA starts Jobs from ``jobTargetRef`` on demand; how many at once is its scaling (the
+    same object read as an autoscaler of itself: autoscalers.py)."""
+    return [_job(ctx, ("spec", "jobTargetRef"))]
 
 
 def _job(ctx: Context, spec: Path) -> Unit:

@@ -52,6 +52,7 @@ KINDS: dict[tuple[str, str], Reader] = {
     ("", "Pod"): core.pod,
     ("batch", "Job"): core.job,
     ("batch", "CronJob"): core.cron_job,
+    ("keda.sh", "ScaledJob"): core.scaled_job,
     ("leaderworkerset.x-k8s.io", "LeaderWorkerSet"): lws.leader_worker_set,
     ("serving.kserve.io", "InferenceService"): kserve.inference_service,
     ("serving.kserve.io", "ServingRuntime"): kserve.serving_runtime,
