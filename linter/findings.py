@@ -24,7 +24,7 @@ class Severity(str, Enum):
 _RANK = {Severity.NOTE: 1, Severity.WARNING: 2, Severity.ERROR: 3}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # a large run holds hundreds of thousands
 class Location:
     """A place in a file: display path, span, and (when known) document and manifest path."""
 
@@ -38,7 +38,7 @@ class Location:
     source_path: Path = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # a large run holds hundreds of thousands
 class Finding:
     """One problem. ``severity`` is None until the run resolves it (rule default, then the
     check's own, then configuration: :func:`linter.policy.selection.resolve_severity`); a check that

@@ -16,6 +16,7 @@ that slack (:func:`linter.memory.training_peak.fragmentation_bytes`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -237,6 +238,7 @@ def estimate_training(
     workspace = cublas_workspace_bytes(gpu.compute_capability)
     compute = precision if precision in ("fp32", "bf16", "fp16") else "bf16"
 
+    @functools.cache  # the chosen method is often one of the alternatives: sized once
     def size(m: str, p: str) -> _Sized:
         regime = training_regime(m, p, optimizer, sharding != "none")
         lora = None
