@@ -74,6 +74,8 @@ def test_variant_endings_are_the_same_architecture(name: str, model_id: str) -> 
         ("NousResearch/Meta-Llama-3-8B-Instruct", "meta-llama/Meta-Llama-3-8B"),
         ("unsloth/Llama-3.2-1B-Instruct", "meta-llama/Llama-3.2-1B"),
         ("nvidia/Llama-3.3-70B-Instruct", "meta-llama/Llama-3.3-70B-Instruct"),
+        ("CohereLabs/c4ai-command-r-v01", "CohereForAI/c4ai-command-r-v01"),
+        ("mistral-community/Mixtral-8x22B-v0.1", "mistralai/Mixtral-8x22B-v0.1"),
     ],
 )
 def test_mirror_organisations(name: str, model_id: str) -> None:
@@ -164,6 +166,7 @@ def test_distills_resolve_onto_their_base(name: str, precision: str | None) -> N
         "nvidia/Llama-3.3-70B-Instruct-NVFP4",  # ModelOpt NVFP4 mixes FP8 attention
         "meta-llama/Llama-3.1-8B-Instruct-abliterated",
         "deepseek-ai/DeepSeek-R1-Distill-Llama-80B",
+        "CohereLabs/c4ai-command-r7b-12-2024",  # Cohere2: not modelled, not Command-R
         "a/b/c",
         "",
         "-FP8",

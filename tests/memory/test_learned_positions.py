@@ -104,6 +104,7 @@ def test_gpt2_n_inner_sets_the_mlp_width() -> None:
         ("gpt2-xl", 1_557_611_200),
         ("facebook/opt-6.7b", 6_658_473_984),
         ("facebook/opt-66b", 65_719_701_504),
+        ("facebook/opt-iml-max-30b", 29_974_540_288),  # OPT-IML tunes keep their OPT shape
     ],
 )
 def test_catalogued_sizes(model_id: str, params: int) -> None:
