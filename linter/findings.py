@@ -75,12 +75,20 @@ class Finding:
 TEMPLATE_RULE = "GL010"
 
 
-def template_note(location: Location, placeholder: str, where: str, parsed: bool = True) -> Finding:
+def template_note(
+    location: Location,
+    placeholder: str,
+    where: str,
+    parsed: bool = True,
+    renderer: str | None = None,
+) -> Finding:
     """The GL010 note at a template's first placeholder: ``placeholder`` as written
     (``{{ .Values.gpus }}``, ``${IMAGE}``, ``$NUM_NODES``) and ``where`` it stands; the fix names
-    the renderer its syntax belongs to, and, when the file ``parsed`` (the placeholder is a value),
-    the ``assume:`` block that can give the value instead."""
-    renderer = "helm template CHART" if placeholder.startswith("{") else "envsubst < FILE"
+    the renderer its syntax belongs to (or ``renderer``, when the caller knows it), and, when the
+    file ``parsed`` (the placeholder is a value), the ``assume:`` block that can give the value
+    instead."""
+    if renderer is None:
+        renderer = "helm template CHART" if placeholder.startswith("{") else "envsubst < FILE"
     message = f"this file is a template ({placeholder} {where}): gpulint lints what renders it"
     fix = f"lint the rendered output instead: {renderer} | gpulint check -"
     if parsed:

@@ -43,6 +43,10 @@ class Unrendered:
 
     what: str  # the file's name for the field
     placeholder: str  # as written
+    #: What renders the value, for the fix, when the adapter knows (a Terraform function): the
+    #: value is then computed, not a placeholder an ``assume:`` block could give. None: Helm or
+    #: envsubst, by the placeholder's syntax.
+    renderer: str | None = None
 
 
 def unrendered(what: str, text: str) -> Unrendered | None:
@@ -162,7 +166,9 @@ class ManifestBuilder:
         location = Location(self.file.display, span, self.document.index, (), None, original)
         if isinstance(problem, Unrendered):
             where = f"in {problem.what} is filled in only when rendered"
-            self.findings.append(template_note(location, problem.placeholder, where))
+            given = problem.renderer
+            note = template_note(location, problem.placeholder, where, given is None, given)
+            self.findings.append(note)
         else:
             self.findings.append(Finding(SCHEMA_RULE, None, problem, location))
 

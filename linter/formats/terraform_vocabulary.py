@@ -29,6 +29,7 @@ Reader = Literal[
     "azure-openai-deployment",
     "aws-quota",
     "gcp-quota",
+    "kubernetes-manifest",
 ]
 
 

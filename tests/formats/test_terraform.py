@@ -585,3 +585,32 @@ def test_any_value_anywhere_in_a_resource_is_no_traceback(module: Path) -> None:
                         node = node[part]
                     node[where[-1]] = value
                     adapt(changed, file)
+
+
+def test_a_rendered_kubernetes_manifest_is_a_template_note_not_silence(tmp_path: Path) -> None:
+    """``kubernetes_manifest`` whose manifest Terraform renders (templatefile, file): one GL010
+    note for the file, at the first such ``manifest`` argument, naming the expression."""
+    (tmp_path / "main.tf").write_text(
+        'resource "kubernetes_manifest" "a" {\n'
+        "  for_each = toset(local.templates)\n"
+        "  manifest = yamldecode(templatefile(each.value, { model = var.model }))\n"
+        "}\n"
+        'resource "kubernetes_manifest" "b" {\n'
+        '  manifest = yamldecode(file("b.yaml"))\n'
+        "}\n",
+        encoding="utf-8",
+    )
+    result = run_cli("check", "--no-cache", "--format", "json", str(tmp_path))
+    report = json.loads(result.out)
+    found = [(f["ruleId"], f["line"], f["severity"], f["message"]) for f in report["findings"]]
+    assert found == [
+        (
+            "GL010",
+            3,
+            "note",
+            "this file is a template (yamldecode(templatefile(each.value, …)) in manifest of "
+            "kubernetes_manifest.a is filled in only when rendered): gpulint lints what renders it",
+        )
+    ]
+    assert "terraform show -json PLAN" in report["findings"][0]["fix"]
+    assert "assume:" not in report["findings"][0]["fix"]

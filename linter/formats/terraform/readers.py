@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from linter.formats.base import Adapted, InputFile
-from linter.formats.terraform import capacity, managed, quotas
+from linter.formats.terraform import capacity, managed, manifests, quotas
 from linter.formats.terraform.reading import Resource
 from linter.formats.terraform_vocabulary import Reader, vocabulary
 from linter.load import Document
@@ -30,6 +30,7 @@ _OTHERS: dict[Reader, Callable[[Resource], Adapted]] = {
     "azure-openai-deployment": managed.azure_openai_deployment,
     "aws-quota": quotas.aws_quota,
     "gcp-quota": quotas.gcp_quota,
+    "kubernetes-manifest": manifests.kubernetes_manifest,
 }
 
 
