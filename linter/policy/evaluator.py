@@ -65,7 +65,9 @@ def is_run_wide(rule: CompiledRule) -> bool:
 #: variable would make the backend convert the whole context again).
 VARYING = frozenset({"options", "item", "index", "variables"})
 #: At most this many outcomes are remembered per evaluator (the oldest are forgotten first).
-MEMO_SIZE = 4096
+#: 10,000 generated manifests keep about 10,300 (benchmarks/generate.py): at 4,096 the oldest
+#: were forgotten before they were asked for again, and 35% more rules ran (13% more CPU).
+MEMO_SIZE = 16384
 
 
 @dataclass(frozen=True)
