@@ -53,6 +53,10 @@ print(json.dumps({
 
 #: Modules a run over one gpulint manifest never needs (prefixes).
 NOT_IMPORTED = (
+    "linter.formats.platforms",
+    "linter.formats.terraform_vocabulary",
+    "linter.memory.calibration",
+    "linter.memory.training",
     "linter.load.hcl",
     "linter.load.terraform",
     "linter.load.sbatch",
@@ -66,11 +70,11 @@ NOT_IMPORTED = (
 )
 #: Ceilings: today's counts (in the comment) and a little room.
 BUDGET = {
-    "linter_modules": 195,  # 189
-    "modules": 475,  # 462
-    "classes": 1220,  # 1186
-    "models": 150,  # 144
-    "validators": 46,  # 42
+    "linter_modules": 182,  # 177
+    "modules": 462,  # 450
+    "classes": 1190,  # 1157
+    "models": 140,  # 134
+    "validators": 43,  # 39
 }
 
 

@@ -90,10 +90,10 @@ def _precision(args: argparse.Namespace) -> str | None:
 def calibration_option(path: str | None) -> Any:
     """``--calibration FILE`` of ``memory`` and ``check``: the calibration, or None; a file
     that cannot be used is a one-line error (exit 2)."""
-    from linter.memory.calibration import CalibrationError, load_calibration
-
     if not path:
         return None
+    from linter.memory.calibration import CalibrationError, load_calibration
+
     try:
         return load_calibration(Path(path))
     except CalibrationError as err:

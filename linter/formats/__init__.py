@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from types import ModuleType
-from typing import Any, cast
+from typing import Any, cast, overload
 
 from linter.formats import markers, native
 from linter.formats.base import Adapted, Format, InputFile
@@ -39,18 +39,19 @@ def _lazy(name: str) -> ModuleType:
     return module
 
 
-#: After gpulint's own, in recognition order, with their markers and the syntax of their files.
-#: Terraform's and Slurm's documents come only from their own parsers (and have a shape no YAML
-#: format takes), so they are tried first: YAML documents never import them past recognition.
-_LAZY: tuple[tuple[str, tuple[bytes, ...], Syntax], ...] = (
-    ("terraform", markers.TERRAFORM, "hcl"),
-    ("slurm", markers.SLURM, "shell"),
-    ("kubernetes.capacity", markers.KUBERNETES_CAPACITY, "yaml"),
-    ("kubernetes.autoscalers", markers.KUBERNETES_AUTOSCALERS, "yaml"),
-    ("kubernetes.production_stack", markers.PRODUCTION_STACK, "yaml"),
-    ("kubernetes.objects", markers.KUBERNETES, "yaml"),
-    ("dstack", markers.DSTACK, "yaml"),
-    ("skypilot", markers.SKYPILOT, "yaml"),
+#: After gpulint's own, in recognition order, with their markers (by name in
+#: ``linter.formats.markers``) and the syntax of their files. Terraform's and Slurm's documents
+#: come only from their own parsers (and have a shape no YAML format takes), so they are tried
+#: first: YAML documents never import them past recognition.
+_LAZY: tuple[tuple[str, str, Syntax], ...] = (
+    ("terraform", "TERRAFORM", "hcl"),
+    ("slurm", "SLURM", "shell"),
+    ("kubernetes.capacity", "KUBERNETES_CAPACITY", "yaml"),
+    ("kubernetes.autoscalers", "KUBERNETES_AUTOSCALERS", "yaml"),
+    ("kubernetes.production_stack", "PRODUCTION_STACK", "yaml"),
+    ("kubernetes.objects", "KUBERNETES", "yaml"),
+    ("dstack", "DSTACK", "yaml"),
+    ("skypilot", "SKYPILOT", "yaml"),
 )
 
 FORMATS: tuple[Format, ...] = (
@@ -59,19 +60,56 @@ FORMATS: tuple[Format, ...] = (
 )
 
 
-MARKERS: tuple[bytes, ...] = native.markers + tuple(
-    marker for _, found, syntax in _LAZY if syntax == "yaml" for marker in found
+class _Markers(Sequence[bytes]):
+    """Markers in registry order, each format's read when iteration reaches it: the byte test
+    stops at the first marker found, so a gpulint or Kubernetes manifest is tested without
+    reading the data files dstack's and SkyPilot's markers come from (issue 31)."""
+
+    def __init__(self, own: tuple[bytes, ...], names: tuple[str, ...]) -> None:
+        self._own = own
+        self._names = names  # attributes of linter.formats.markers
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield from self._own
+        for name in self._names:
+            yield from getattr(markers, name)
+
+    def _all(self) -> tuple[bytes, ...]:
+        return tuple(iter(self))  # not tuple(self): that asks __len__ for a size
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    @overload
+    def __getitem__(self, index: int) -> bytes: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[bytes, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> bytes | tuple[bytes, ...]:
+        return self._all()[index]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and self._all() == tuple(iter(other))
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+MARKERS: Sequence[bytes] = _Markers(
+    native.markers, tuple(found for _, found, syntax in _LAZY if syntax == "yaml")
 )
 """Every YAML and JSON format's markers: a file whose text holds none of them, and no backslash,
 is not parsed (``linter.load.read``; see the module docstring for why that is sound)."""
 
 
-def markers_for(syntax: Syntax) -> tuple[bytes, ...]:
+def markers_for(syntax: Syntax) -> Sequence[bytes]:
     """The markers a file of ``syntax`` is tested against before it is parsed: for HCL, the
     Terraform resource types read (``linter.load.load_source``)."""
     if syntax in ("yaml", "json"):
         return MARKERS
-    return tuple(marker for _, found, own in _LAZY if own == syntax for marker in found)
+    return tuple(
+        marker for _, found, own in _LAZY if own == syntax for marker in getattr(markers, found)
+    )
 
 
 def claimed(text: str) -> bool:
