@@ -288,7 +288,8 @@ def from_manifests(
         assert sizing.where is not None
         model = manifest.data["spec"].get("model", {})
         label = model.get("id") or model.get("config") or "model"
-        mode = "inference" if manifest.data["spec"]["profile"] == "inference" else "training"
+        served = manifest.data["spec"]["profile"] in _inference_profiles()
+        mode = "inference" if served else "training"
         entry = report(sizing.estimate, label, sizing.where.gpu, mode)
         out.append(
             {
@@ -446,3 +447,9 @@ def _verdict(data: dict[str, Any]) -> str:
         f"longest context at batch {data['batch']}: {data['max_context_at_batch']}"
     )
     return ("FITS" if data["fits"] else "DOES NOT FIT") + f": {limits}"
+
+
+def _inference_profiles() -> frozenset[str]:
+    from linter.model.workload import INFERENCE_PROFILES  # the model is loaded by then
+
+    return INFERENCE_PROFILES

@@ -24,6 +24,7 @@ from linter.load.repository import repository_root
 from linter.load.sources import FileRead
 from linter.model import Workload
 from linter.model.manifest import Manifest
+from linter.model.workload import INFERENCE_PROFILES
 
 if TYPE_CHECKING:
     from linter.memory.calibration import Calibration
@@ -155,7 +156,7 @@ def size(manifest: Manifest, calibration: Calibration | None = None) -> Sizing:
     if problem is not None:
         return Sizing("unknown-model", problem)
     try:
-        if spec.profile == "inference":
+        if spec.profile in INFERENCE_PROFILES:
             sizing = _inference(workload, where, arch, source, calibration)
         else:
             sizing = _training(workload, where, arch, source)

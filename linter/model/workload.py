@@ -13,7 +13,11 @@ from pydantic import Field, model_validator
 from linter.model.base import API_VERSION, Metadata, ParameterCount
 from linter.strict_model import Strict
 
-Profile = Literal["inference", "fine-tuning", "training", "dev"]
+#: inference serves requests and runs continuously; batch-inference runs a serving engine over
+#: a data set and ends (a Ray Data LLM job); fine-tuning and training train; dev is interactive.
+Profile = Literal["inference", "batch-inference", "fine-tuning", "training", "dev"]
+#: The profiles that run a serving engine: sized the way the engine budgets memory.
+INFERENCE_PROFILES = frozenset({"inference", "batch-inference"})
 #: Equals linter/catalog/data/precisions.yaml's names (a test checks it).
 Precision = Literal[
     "fp32", "bf16", "fp16", "fp8", "fp8-block", "int8", "int4", "nf4", "mxfp4", "nvfp4"

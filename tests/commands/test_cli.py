@@ -150,7 +150,7 @@ def test_schema_and_parse_findings_have_positions(tmp_path: Path) -> None:
         (
             "GL001",
             5,
-            "spec.profile: Input should be 'inference', 'fine-tuning', 'training' or 'dev' (got 'serving')",
+            "spec.profile: Input should be 'inference', 'batch-inference', 'fine-tuning', 'training' or 'dev' (got 'serving')",
         ),
         ("GL001", 7, "spec.resources.nodes: Input should be a valid integer (got '2')"),
         ("GL001", 8, "spec.resources.gpu: unknown field"),

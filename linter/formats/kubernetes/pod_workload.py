@@ -3,8 +3,9 @@ holds the GPUs, the program it runs, its node selection, and the object's own co
 nodes, deadlines, scale to zero).
 
 Profile, when no ``gpulint.dev/profile`` annotation says it: a serving engine in the container
-makes it inference, a training launcher training; otherwise the kind decides (serving kinds:
-inference; batch kinds: training; see each kind's reader). Training that starts from a model it
+makes it inference (batch-inference when the kind's reader found a batch job running one), a
+training launcher training; otherwise the kind decides (serving kinds: inference; batch kinds:
+training; see each kind's reader). Training that starts from a model it
 names (a base model, a model initializer) or uses a fine-tuning method (LoRA) is fine-tuning.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any, get_args
 
 from linter.findings import Finding
 from linter.formats.base import Adapted, InputFile
@@ -34,9 +35,9 @@ from linter.model.base import NAME_PATTERN
 from linter.model.fields import FIELDS
 from linter.model.provenance import Origin
 from linter.model.values import ValueProblem
+from linter.model.workload import INFERENCE_PROFILES, Profile
 
 FORMAT = "kubernetes"
-Profile = Literal["inference", "fine-tuning", "training", "dev"]
 _UNKNOWN_TYPE = ("spec", "resources", "gpusOfUnknownType")
 _ACCELERATOR = ("spec", "resources", "accelerator")
 _LOCAL_PATH = "/"
@@ -125,7 +126,7 @@ def build(document: Document, file: InputFile, unit: Unit) -> Adapted:
     gpus = _accelerator(builder, unit, placement, metadata, report)
     if gpus is None and unit.pod is not None:
         _without_gpus(builder, unit.pod, program, profile)
-    if profile == "inference" and program is not None and unit.pod is not None:
+    if profile in INFERENCE_PROFILES and program is not None and unit.pod is not None:
         cache = cache_volume(document.data, unit.pod, program, report)
         if cache is not None and not builder.has("spec.model.cacheGib"):
             builder.set("spec.model.cacheGib", cache.value, cache.origin, name=cache.name)
@@ -138,7 +139,7 @@ def build(document: Document, file: InputFile, unit: Unit) -> Adapted:
     for field_path, name in {**unit.names, _FALLBACK: fallback}.items():
         if builder.name_of(field_path) is None:
             builder.call(field_path, name)
-    if profile == "inference":
+    if profile in INFERENCE_PROFILES:
         _engine_defaults(builder, unit, program)
     if program is not None and gpus is not None:
         settings.check_parallelism(builder, program, gpus * _number(unit.nodes, 1))
@@ -252,7 +253,7 @@ def _profile(
     launch = program.launch if program is not None else None
     tuned = launch is not None and METHOD_FIELD in launch.settings
     if program is not None and program.engine is not None:
-        profile = "inference"
+        profile = unit.profile if unit.profile in INFERENCE_PROFILES else "inference"
     elif launch is not None:
         profile = "training"
     if profile == "training" and (tuned or builder.has("spec.model.id")):
@@ -311,7 +312,7 @@ def _without_gpus(
         builder.set("spec.resources.gpuCountUnknown", True, Origin(pod.path))
         return
     device = requested_device(pod, program)
-    if profile == "inference" and device is not None:
+    if profile in INFERENCE_PROFILES and device is not None:
         builder.set("spec.serving.device", device.value, device.origin, name=device.name)
     if program is not None and builder.name_of(_ACCELERATOR) is None:
         limits = " or ".join(gpu_resources())

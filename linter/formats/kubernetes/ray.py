@@ -17,7 +17,7 @@ workers are removed after ``autoscalerOptions.idleTimeoutSeconds`` (KubeRay's de
 - RayCluster is a dev workload (a long-lived cluster that jobs are submitted to), unless
   annotated otherwise.
 - RayJob runs ``spec.entrypoint`` (a shell command, read for an engine or launcher): training
-  unless it says otherwise. ``activeDeadlineSeconds`` stops it; with
+  unless it says otherwise; batch inference when it runs Ray Data LLM (``ray_batch.py``). ``activeDeadlineSeconds`` stops it; with
   ``shutdownAfterJobFinishes: true`` its cluster is deleted ``ttlSecondsAfterFinished`` (default
   0) after the job ends, otherwise the cluster's GPUs stay up after it.
 """
@@ -33,13 +33,15 @@ from linter.formats.kubernetes.containers import LaunchedProgram, recognised
 from linter.formats.kubernetes.context import Context
 from linter.formats.kubernetes.embedded import Embedded, embedded
 from linter.formats.kubernetes.engine_options import Option, engine_options
-from linter.formats.kubernetes.pod_workload import Profile, Unit
+from linter.formats.kubernetes.pod_workload import Unit
 from linter.formats.kubernetes.pods import PodSpec, mapping, pod_gpus, sequence, template
+from linter.formats.kubernetes.ray_batch import ENTRYPOINT, BatchReading, batch_inference
 from linter.formats.kubernetes.scheduling import NodeSelection, Placement, StatedValue, place
 from linter.formats.kubernetes.serve_apps import ENGINE as ENGINE_FIELD
 from linter.formats.kubernetes.serve_apps import MODEL as MODEL_FIELD
 from linter.formats.kubernetes.serve_apps import read_app
 from linter.load.positions import Path, format_path
+from linter.model.workload import Profile
 
 ENGINE = "vllm"
 LLM_IMPORT = "ray.serve.llm"
@@ -80,8 +82,13 @@ def ray_cluster(ctx: Context) -> list[Unit]:
 
 
 def ray_job(ctx: Context) -> list[Unit]:
-    unit = _cluster_unit(ctx, _gpu_group(ctx), "training")
-    unit.program = _entrypoint(ctx)
+    group = _gpu_group(ctx)
+    batch = batch_inference(ctx)
+    if batch is None:
+        unit = _cluster_unit(ctx, group, "training")
+        unit.program = _entrypoint(ctx)
+    else:
+        unit = _batch_unit(ctx, group, batch)
     unit.max_runtime_hours = ctx.hours(
         ("spec", "activeDeadlineSeconds"), "spec.activeDeadlineSeconds"
     )
@@ -96,6 +103,30 @@ def ray_job(ctx: Context) -> list[Unit]:
         "spec.lifecycle.idleShutdownMinutes": "spec.shutdownAfterJobFinishes: true",
     }
     return [unit]
+
+
+def _batch_unit(ctx: Context, group: GpuGroup, batch: BatchReading) -> Unit:
+    """Batch inference: one engine on ``tensor_parallel_size`` GPUs of the cluster's GPU pods
+    (over ``pipeline_parallel_size`` nodes), for as long as the job runs."""
+    values = {**batch.values, ENGINE_FIELD: batch.engine}
+    gpus = values.get(TENSOR_FIELD) or StatedValue(
+        1, batch.engine.origin, batch.names["spec.serving.tensorParallel"]
+    )
+    return Unit(
+        ctx.name,
+        ctx.kind,
+        "batch-inference",
+        pod=group.pod,
+        options_at=(ENGINE, batch.where, ENTRYPOINT),
+        undecided=batch.undecided,
+        placement=_placement(ctx, group, batch.accelerator),
+        gpus=gpus if group.pod is not None else None,
+        nodes=values.get(PIPELINE_FIELD),
+        model=batch.model,
+        idle_minutes=group.idle_minutes,
+        values=values,
+        names={**_group_names(group), **batch.names},
+    )
 
 
 def _cluster_unit(ctx: Context, group: GpuGroup, profile: Profile) -> Unit:
@@ -221,7 +252,7 @@ def _llm_unit(ctx: Context, group: GpuGroup, llm: Embedded, part: int) -> Unit:
         f"{ctx.name}-{name}" if isinstance(name, str) else f"{ctx.name}-{part}",
         part,
         _replicas(llm.child("deployment_config")),
-        placement=_placement(ctx, group, llm, "accelerator_type"),
+        placement=_placement(ctx, group, _accelerator_type(llm)),
         options_at=(ENGINE, llm.name("engine_kwargs"), SERVE_CONFIG),
         undecided=read.undecided,
         gpus=gpus,
@@ -262,7 +293,7 @@ def _app_unit(ctx: Context, group: GpuGroup, app: Embedded, part: int) -> Unit |
         f"{ctx.name}-{name}" if isinstance(name, str) else f"{ctx.name}-{part}",
         part,
         _replicas(deployment) if deployment is not None else _Replicas(),
-        placement=_placement(ctx, group, actor, "accelerator_type"),
+        placement=_placement(ctx, group, _accelerator_type(actor)),
         options_at=(engine, where, SERVE_CONFIG) if engine is not None else None,
         undecided=reading.undecided,
         gpus=gpus,
@@ -293,18 +324,27 @@ def _replicas(deployment: Embedded) -> _Replicas:
     return _Replicas(minimum, autoscaling.count("max_replicas"), autoscaling.name("min_replicas"))
 
 
-def _placement(ctx: Context, group: GpuGroup, node: Embedded | None, key: str) -> Placement | None:
+def _placement(ctx: Context, group: GpuGroup, accelerator: StatedValue | None) -> Placement | None:
     """Where the worker pod's node selection places it; a Ray ``accelerator_type`` the
     configuration asks for is its GPU type."""
     if group.pod is None:
         return None
     labels = mapping(mapping(ctx.data.get("metadata")).get("labels"))
     placement = place(NodeSelection.of(group.pod, labels), ctx.report)
-    accelerator = node.get(key) if node is not None else None
-    if node is not None and isinstance(accelerator, str):
-        placement.accelerator = node.found(accelerator, key)
+    if accelerator is not None:
+        placement.accelerator = accelerator
         placement.alternatives = []
     return placement
+
+
+def _accelerator_type(node: Embedded | None) -> StatedValue | None:
+    """A Ray ``accelerator_type`` (``L4``) written in ``node``."""
+    value = node.get("accelerator_type") if node is not None else None
+    return (
+        node.found(value, "accelerator_type")
+        if node is not None and isinstance(value, str)
+        else None
+    )
 
 
 def _serve_unit(
