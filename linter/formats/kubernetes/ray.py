@@ -17,9 +17,10 @@ workers are removed after ``autoscalerOptions.idleTimeoutSeconds`` (KubeRay's de
 - RayCluster is a dev workload (a long-lived cluster that jobs are submitted to), unless
   annotated otherwise.
 - RayJob runs ``spec.entrypoint`` (a shell command, read for an engine or launcher): training
-  unless it says otherwise; batch inference when it runs Ray Data LLM (``ray_batch.py``). ``activeDeadlineSeconds`` stops it; with
-  ``shutdownAfterJobFinishes: true`` its cluster is deleted ``ttlSecondsAfterFinished`` (default
-  0) after the job ends, otherwise the cluster's GPUs stay up after it.
+  unless it says otherwise; batch inference when it runs Ray Data LLM (``ray_batch.py``).
+  ``activeDeadlineSeconds`` stops it; with ``shutdownAfterJobFinishes: true`` its cluster is
+  deleted ``ttlSecondsAfterFinished`` (default 0) after the job ends, otherwise the cluster's
+  GPUs stay up after it.
 """
 
 from __future__ import annotations
