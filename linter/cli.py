@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from linter import version
-from linter.commands import COMMANDS
+from linter.commands import NAMES, command
 from linter.run import garbage_collection
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -26,7 +26,10 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``only``, the one sub-command the arguments name is all
+    it knows (a pre-commit run imports and registers one command, not eleven: issue 31). The
+    usage line names no sub-commands (``COMMAND``), so what it prints is the same either way."""
     parser = argparse.ArgumentParser(
         prog="gpulint",
         description="Lint AI/GPU workload manifests before a GPU is provisioned.",
@@ -34,9 +37,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, module in COMMANDS.items():
+    for name in NAMES if only is None else (only,):
+        module = command(name)
         module.register(subparsers.add_parser(name, help=module.HELP, description=module.HELP))
     return parser
+
+
+def named_command(arguments: Sequence[str]) -> str | None:
+    """The sub-command ``arguments`` name, when their first word that is not one of the
+    parser's own flags is one; None otherwise (help, a mistake: every command is registered)."""
+    for argument in arguments:
+        if argument == "--debug":
+            continue
+        return argument if argument in NAMES else None
+    return None
 
 
 def option_or_file(arguments: Sequence[str]) -> str | None:
@@ -73,8 +87,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # gpulint uses none, and a pre-commit hook feels every millisecond of start-up.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     garbage_collection.pause()
-    parser = build_parser()
     arguments = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(named_command(arguments))
     mixed = option_or_file(arguments)
     if mixed is not None:
         from linter.printable import printable
@@ -86,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_ERROR
     try:
-        code: int = COMMANDS[args.command].run(args)
+        code: int = command(args.command).run(args)
         return code
     except KeyboardInterrupt:
         return 130

@@ -70,9 +70,9 @@ NOT_IMPORTED = (
 )
 #: Ceilings: today's counts (in the comment) and a little room.
 BUDGET = {
-    "linter_modules": 182,  # 177
-    "modules": 462,  # 450
-    "classes": 1190,  # 1157
+    "linter_modules": 173,  # 168
+    "modules": 453,  # 441
+    "classes": 1190,  # 1158
     "models": 140,  # 134
     "validators": 43,  # 39
 }

@@ -3,32 +3,26 @@ modules import their heavy dependencies inside ``run``."""
 
 from __future__ import annotations
 
+import importlib
 from types import ModuleType
 
-from linter.commands import (
-    check,
-    convert,
-    cost,
-    explain,
-    facts,
-    init,
-    memory,
-    models,
-    rules,
-    schema,
-    test,
+#: The sub-commands, in the order ``gpulint --help`` lists them; each is the module
+#: ``linter.commands.<name>``, imported only when the command line needs it (``command``).
+NAMES = (
+    "check",
+    "rules",
+    "explain",
+    "schema",
+    "facts",
+    "convert",
+    "memory",
+    "models",
+    "cost",
+    "init",
+    "test",
 )
 
-COMMANDS: dict[str, ModuleType] = {
-    "check": check,
-    "rules": rules,
-    "explain": explain,
-    "schema": schema,
-    "facts": facts,
-    "convert": convert,
-    "memory": memory,
-    "models": models,
-    "cost": cost,
-    "init": init,
-    "test": test,
-}
+
+def command(name: str) -> ModuleType:
+    """The module of the sub-command ``name`` (one of ``NAMES``)."""
+    return importlib.import_module(f"{__name__}.{name}")
