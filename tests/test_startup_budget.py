@@ -70,8 +70,8 @@ NOT_IMPORTED = (
 )
 #: Ceilings: today's counts (in the comment) and a little room.
 BUDGET = {
-    "linter_modules": 173,  # 168
-    "modules": 453,  # 441
+    "linter_modules": 171,  # 166
+    "modules": 451,  # 439
     "classes": 1190,  # 1158
     "models": 140,  # 134
     "validators": 43,  # 39

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from linter.commands.kept_report import KeptReport
     from linter.config import LoadedConfig
     from linter.load.discovery import PathCandidate
+    from linter.memory.calibration import Calibration
     from linter.report.record import RenderOptions
     from linter.run.result_cache import ResultCache
     from linter.run.runner import RunResult
@@ -134,7 +135,6 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from linter.commands.memory_view import calibration_option
     from linter.commands.setup import load_setup
     from linter.config import DEFAULT_FAIL_ON, ConfigFinder
     from linter.errors import UsageError
@@ -170,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
         extra=_stdin(args, setup.config) if "-" in paths else (),
         want_lines=args.format in ("sarif", "gitlab") or bool(args.baseline or args.write_baseline),
         finder=None if args.config else ConfigFinder(),
-        calibration=calibration_option(args.calibration),
+        calibration=_calibration(args.calibration),
     )
     reported = None
     if args.whole_repository and args.paths:
@@ -218,6 +218,17 @@ def run(args: argparse.Namespace) -> int:
     if fail_on == "never":
         return 0
     return 1 if kept.worst is not None and kept.worst >= Severity(fail_on).rank else 0
+
+
+def _calibration(path: str | None) -> Calibration | None:
+    """``--calibration FILE``, read as ``gpulint memory`` reads it; without it, the memory
+    command's module is not imported (issue 31)."""
+    if not path:
+        return None
+    from linter.commands.memory_view import calibration_option
+
+    calibration: Calibration = calibration_option(path)
+    return calibration
 
 
 def _stdin(args: argparse.Namespace, config: LoadedConfig) -> list[PathCandidate]:
