@@ -89,10 +89,11 @@ def template_note(
     instead."""
     if renderer is None:
         renderer = "helm template CHART" if placeholder.startswith("{") else "envsubst < FILE"
-    message = f"this file is a template ({placeholder} {where}): gpulint lints what renders it"
+    message = f"this file is a template ({placeholder}): gpulint lints what renders it"
     fix = f"lint the rendered output instead: {renderer} | gpulint check -"
     if parsed:
         fix += " (or give the values in an `assume:` block of .gpulint.yaml)"
+    fix += f"; {placeholder} {where}"
     return Finding(TEMPLATE_RULE, None, message, location, fix=fix)
 
 

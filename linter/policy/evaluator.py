@@ -538,9 +538,13 @@ def _finding(rule: CompiledRule, fired: _Fired, target: Target, find: Find) -> F
     one."""
     path = pick_path(target, fired.path)
     related = tuple(_related(fired.related, find))
-    message = fired.message
+    message, fix = fired.message, fired.fix
+    # the configuration's assumptions the verdict rests on are said with the fix, which carries
+    # the reasoning, so the message stays one line (issue 30)
     assumed = relied_assumptions(rule, target)
-    if assumed:
+    if assumed and fix:
+        fix = f"{fix} ({assumed})"
+    elif assumed:
         message = f"{message} ({assumed})"
     check = fired.check
     return Finding(
@@ -549,7 +553,7 @@ def _finding(rule: CompiledRule, fired: _Fired, target: Target, find: Find) -> F
         message,
         target.location(path),
         related,
-        fix=fired.fix,
+        fix=fix,
         properties=fired.properties,
     )
 

@@ -46,11 +46,13 @@ def test_the_whole_repository_gives_the_real_shortfall_and_no_false_gl301(
     result = run_cli("check", "--whole-repository", "train-a.yaml")
     assert result.code == 1, result.err
     assert found(result.out) == ["train-a.yaml:19:5: GL302", "train-a.yaml:20:5: GL203"]
-    assert result.out.splitlines()[0] == (
-        "train-a.yaml:19:5: GL302 [error] gcp quota NVIDIA_A100_GPUS (NVIDIA_A100_GPUS) in "
-        "us-central1 is approved for 8 GPU but the 2 workloads of this run drawing on it need "
-        "16: ranking-model-a (8 GPU) and ranking-model-b (8 GPU); short by 8 GPU"
-    )
+    assert result.out.splitlines()[:2] == [
+        "train-a.yaml:19:5: GL302 [error] gcp quota NVIDIA_A100_GPUS in us-central1: 16 GPU "
+        "needed, 8 approved; short by 8 GPU",
+        "    help: request an increase of at least 8 GPU, or move some of them; the 2 workloads "
+        "of this run drawing on quota NVIDIA_A100_GPUS: ranking-model-a (8 GPU) and "
+        "ranking-model-b (8 GPU)",
+    ]
     assert "    quotas.yaml:8:7: ledger entry in search-team-gcp" in result.out
     # train-b.yaml's own GL302 is not reported: nobody named that file
     assert "train-b.yaml:19" not in result.out

@@ -32,11 +32,24 @@ def cost_of(tmp_path: Path, text: str) -> dict[str, Any]:
     return cost
 
 
-def messages(tmp_path: Path, rulebook: Rulebook, rule_id: str, text: str) -> list[tuple[int, str]]:
+def messages(
+    tmp_path: Path, rulebook: Rulebook, rule_id: str, text: str
+) -> list[tuple[int, str, str | None]]:
+    """Each finding's line, message (the verdict) and fix (the advice and the arithmetic)."""
     path = tmp_path / "w.yaml"
     path.write_text(text, encoding="utf-8")
-    return [(f.location.span.line, f.message) for f in lint([path], rulebook, [rule_id]).findings]
+    findings = lint([path], rulebook, [rule_id]).findings
+    return [(f.location.span.line, f.message, f.fix) for f in findings]
 
+
+SPOT_ADVICE = (
+    "run on spot (spec.resources.capacity) with checkpointing and resume (GL202): a preemption "
+    "then costs minutes, not the run; "
+)
+SELF_HOSTING_ADVICE = (
+    "if self-hosting is needed, say why in spec.justification.selfHosting (data that cannot "
+    "leave, a model not offered, high sustained volume, or latency); "
+)
 
 CHAT_8B = """\
   profile: inference
@@ -194,7 +207,8 @@ def test_gl203_gcp_workload_gets_a_saving_from_the_catalogue(
     assert messages(tmp_path, rulebook, "GL203", workload("train", spec)) == [
         (
             7,
-            "training runs on on-demand capacity: spot would cost $1.4873/h instead of "
+            "training runs on on-demand capacity: spot would cost 38.7% less",
+            SPOT_ADVICE + "spot would cost $1.4873/h instead of "
             "$2.4277/h (38.7% less, europe-west4 catalogue prices, source "
             "skypilot-catalog-v8-gcp; caveat: The GPU part of this type's on-demand price "
             "differs by a factor of 2 or more between regions in the same source snapshot (for "
@@ -218,7 +232,8 @@ def test_gl203_azure_workload_gets_a_saving_from_the_catalogue(
     assert messages(tmp_path, rulebook, "GL203", workload("tune", spec)) == [
         (
             11,
-            "fine-tuning runs on on-demand capacity: spot would cost $0.0627/h instead of "
+            "fine-tuning runs on on-demand capacity: spot would cost 88.1% less",
+            SPOT_ADVICE + "spot would cost $0.0627/h instead of "
             "$0.526/h (88.1% less, eastus catalogue prices, source skypilot-catalog-v6-azure; "
             "caveat: The row comes from an older SkyPilot catalogue schema than the current one, "
             "whose data date is unknown: treat the price as stale.)",
@@ -231,9 +246,11 @@ def test_gl203_names_the_region_whose_price_it_used(tmp_path: Path, rulebook: Ru
   profile: training
   resources: {provider: azure, region: westeurope, instanceType: NC24ads_A100_v4}
 """
-    ((_, message),) = messages(tmp_path, rulebook, "GL203", workload("train", spec))
-    assert message.startswith(
-        "training runs on on-demand capacity: spot would cost $0.4444/h instead of $3.673/h "
+    ((_, message, fix),) = messages(tmp_path, rulebook, "GL203", workload("train", spec))
+    assert message == "training runs on on-demand capacity: spot would cost 87.9% less"
+    assert fix is not None
+    assert fix.startswith(
+        SPOT_ADVICE + "spot would cost $0.4444/h instead of $3.673/h "
         "(87.9% less, eastus catalogue prices (no price in westeurope or near it; eastus is the "
         "cheapest priced region of any), source skypilot-catalog-v6-azure; caveat: "
     )
@@ -250,11 +267,11 @@ def test_gl209_llama_8b_on_aws_against_bedrock_in_the_same_region(
     assert messages(tmp_path, rulebook, "GL209", text) == [
         (
             7,
-            "self-hosts meta-llama/Llama-3.1-8B-Instruct, which a managed API also serves "
-            "(bedrock): at 10,000 tokens/min over 730 hours a month, bedrock "
+            "self-hosts meta-llama/Llama-3.1-8B-Instruct, also a managed API: the API is cheaper "
+            "by $638.02/month",
+            SELF_HOSTING_ADVICE + "at 10,000 tokens/min over 730 hours a month, bedrock "
             "meta.llama3-1-8b-instruct-v1:0 in us-east-1 costs $96.36/month against "
-            "$734.38/month self-hosted, so the API is cheaper by $638.02/month (every offering "
-            "residency allows: bedrock meta.llama3-1-8b-instruct-v1:0 in us-east-1 $96.36/month "
+            "$734.38/month self-hosted (offered by bedrock; every offering residency allows: bedrock meta.llama3-1-8b-instruct-v1:0 in us-east-1 $96.36/month "
             "and bedrock us.meta.llama3-1-8b-instruct-v1:0 in us $96.36/month)",
         )
     ]
@@ -262,12 +279,12 @@ def test_gl209_llama_8b_on_aws_against_bedrock_in_the_same_region(
 
 def test_gl209_hours_per_month_change_both_sides(tmp_path: Path, rulebook: Rulebook) -> None:
     text = workload("chat", CHAT_8B % ("", "", "hoursPerMonth: 100"))
-    ((_, message),) = messages(tmp_path, rulebook, "GL209", text)
+    ((_, message, fix),) = messages(tmp_path, rulebook, "GL209", text)
     # 100 h: $100.60 self-hosted and 60M tokens = $13.20: both sides x 100/730, same verdict.
+    assert message.endswith("the API is cheaper by $87.40/month")
     assert (
         "at 10,000 tokens/min over 100 hours a month, bedrock meta.llama3-1-8b-instruct-v1:0 in "
-        "us-east-1 costs $13.20/month against $100.60/month self-hosted, so the API is cheaper "
-        "by $87.40/month" in message
+        "us-east-1 costs $13.20/month against $100.60/month self-hosted" in (fix or "")
     )
     cost = cost_of(tmp_path, text)
     comparison = cost["managedApi"]["comparison"]
@@ -288,11 +305,11 @@ def test_gl209_on_the_reproduction_of_issue_10(tmp_path: Path, rulebook: Ruleboo
     assert messages(tmp_path, rulebook, "GL209", workload("chat", spec)) == [
         (
             7,
-            "self-hosts meta-llama/Llama-3.1-8B-Instruct, which a managed API also serves "
-            "(bedrock): at 20,000 tokens/min over 730 hours a month, bedrock "
+            "self-hosts meta-llama/Llama-3.1-8B-Instruct, also a managed API: the API is cheaper "
+            "by $39,986.48/month",
+            SELF_HOSTING_ADVICE + "at 20,000 tokens/min over 730 hours a month, bedrock "
             "meta.llama3-1-8b-instruct-v1:0 in us-east-1 costs $192.72/month against "
-            "$40,179.20/month self-hosted, so the API is cheaper by $39,986.48/month (every "
-            "offering residency allows: bedrock meta.llama3-1-8b-instruct-v1:0 in us-east-1 "
+            "$40,179.20/month self-hosted (offered by bedrock; every offering residency allows: bedrock meta.llama3-1-8b-instruct-v1:0 in us-east-1 "
             "$192.72/month and bedrock us.meta.llama3-1-8b-instruct-v1:0 in us $192.72/month)",
         )
     ]
@@ -305,7 +322,8 @@ def test_gl209_names_the_one_field_missing_for_a_price(tmp_path: Path, rulebook:
         (
             7,
             "self-hosts meta-llama/Llama-3.1-8B-Instruct, which a managed API also serves "
-            "(bedrock); costs not compared: no instance type declared "
+            "(bedrock)",
+            SELF_HOSTING_ADVICE + "costs not compared: no instance type declared "
             "(spec.resources.instanceType)",
         )
     ]
@@ -319,7 +337,8 @@ def test_gl209_says_exactly_what_is_missing(tmp_path: Path, rulebook: Rulebook) 
         (
             7,
             "self-hosts meta-llama/Llama-3.1-8B-Instruct, which a managed API also serves "
-            "(bedrock); costs not compared: no token volume declared "
+            "(bedrock)",
+            SELF_HOSTING_ADVICE + "costs not compared: no token volume declared "
             "(spec.serving.expectedTokensPerMinute)",
         )
     ]

@@ -132,9 +132,11 @@ def test_templated_values_are_reported_and_the_rest_is_read(tmp_path: Path) -> N
         ("GL010", 3),
         ("GL010", 6),
     ]
-    assert adapted.findings[1].message == (
-        "this file is a template (${GPU_SPEC} in gpu is filled in only when rendered): "
-        "gpulint lints what renders it"
+    assert (adapted.findings[1].message, adapted.findings[1].fix) == (
+        "this file is a template (${GPU_SPEC}): gpulint lints what renders it",
+        "lint the rendered output instead: envsubst < FILE | gpulint check - (or give the values "
+        "in an `assume:` block of .gpulint.yaml); ${GPU_SPEC} in gpu is filled in only when "
+        "rendered",
     )
     (manifest,) = adapted.manifests
     assert manifest.data["spec"]["resources"]["provider"] == "aws"

@@ -340,16 +340,16 @@ def test_a_placeholder_in_an_engine_value_is_reported_and_not_used() -> None:
             """
         )
     )
-    assert [(f.rule_id, f.message) for f in adapted.findings] == [
+    assert [(f.rule_id, f.message, (f.fix or "").split("; ")[-1]) for f in adapted.findings] == [
         (
             "GL010",
-            "this file is a template (${MODEL_ID} in --model is filled in only when rendered): "
-            "gpulint lints what renders it",
+            "this file is a template (${MODEL_ID}): gpulint lints what renders it",
+            "${MODEL_ID} in --model is filled in only when rendered",
         ),
         (
             "GL010",
-            "this file is a template ({{ max_len }} in --max-model-len is filled in only when "
-            "rendered): gpulint lints what renders it",
+            "this file is a template ({{ max_len }}): gpulint lints what renders it",
+            "{{ max_len }} in --max-model-len is filled in only when rendered",
         ),
     ]
     assert "model" not in spec(adapted.manifests[0])

@@ -221,7 +221,13 @@ def test_a_native_capacity_limit_is_linted_like_the_object_it_came_from(
     assert [(f.rule_id, f.level, f.location.document) for f in converted] == [
         (f.rule_id, f.level, f.location.document) for f in expected
     ]
-    assert converted[0].message.startswith("queue team-a allows 8 nvidia GPUs at once (spec.")
+    assert converted[0].message == (
+        "queue team-a allows 8 nvidia GPUs at once, but the workloads of this run drawing on it "
+        "need 12 nvidia GPUs"
+    )
+    assert (converted[0].fix or "").endswith(
+        "(spec.limits[0].gpus: 8; the workloads: pretrain with 8 and finetune with 4)"
+    )
 
 
 def test_a_finding_on_an_object_is_suppressed_on_its_own_line(

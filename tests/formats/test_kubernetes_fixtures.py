@@ -143,8 +143,11 @@ def test_a_broken_document_does_not_hide_the_others(rulebook: Rulebook) -> None:
         ("GL010", 14, 9)
     ]
     assert template[0].message == (
-        "this file is a template (${GPU_TYPE} in nodeSelector cloud.google.com/gke-accelerator "
-        "is filled in only when rendered): gpulint lints what renders it"
+        "this file is a template (${GPU_TYPE}): gpulint lints what renders it"
+    )
+    assert (template[0].fix or "").endswith(
+        "; ${GPU_TYPE} in nodeSelector cloud.google.com/gke-accelerator is filled in only when "
+        "rendered"
     )
     assert any(f.rule_id == "GL102" and f.location.span.line == 54 for f in findings)
 
@@ -285,7 +288,8 @@ def test_a_template_that_does_not_parse_is_told_to_render_not_to_assume(
     (parsed,) = [f for f in findings if f.rule_id == "GL010"]
     assert parsed.fix == (
         "lint the rendered output instead: envsubst < FILE | gpulint check - "
-        "(or give the values in an `assume:` block of .gpulint.yaml)"
+        "(or give the values in an `assume:` block of .gpulint.yaml); ${GPU_TYPE} in "
+        "nodeSelector cloud.google.com/gke-accelerator is filled in only when rendered"
     )
     broken = tmp_path / "deployment.yaml"
     broken.write_text(
@@ -296,5 +300,6 @@ def test_a_template_that_does_not_parse_is_told_to_render_not_to_assume(
     (unparsed,) = [f for f in lint([broken], rulebook).findings if f.rule_id == "GL010"]
     assert (unparsed.location.span.line, unparsed.fix) == (
         5,
-        "lint the rendered output instead: helm template CHART | gpulint check -",
+        "lint the rendered output instead: helm template CHART | gpulint check -; "
+        "{{ .Values.replicas }} on this line is not YAML until rendered",
     )

@@ -427,13 +427,13 @@ def test_templated_values_are_reported_and_the_rest_is_read(tmp_path: Path) -> N
         (
             "GL010",
             3,
-            "this file is a template (${GPU_TYPE} in accelerators is filled in only when "
-            "rendered): gpulint lints what renders it",
+            "this file is a template (${GPU_TYPE}): gpulint lints what renders it",
         )
     ]
     assert adapted.findings[0].fix == (
         "lint the rendered output instead: envsubst < FILE | gpulint check - "
-        "(or give the values in an `assume:` block of .gpulint.yaml)"
+        "(or give the values in an `assume:` block of .gpulint.yaml); ${GPU_TYPE} in "
+        "accelerators is filled in only when rendered"
     )
     (manifest,) = adapted.manifests
     assert manifest.data["spec"]["resources"]["provider"] == "aws"
@@ -520,8 +520,11 @@ def test_quota_and_cost_know_the_cloud_region_and_capacity(
     path.write_text((FIXTURES / "good" / "managed-job-recovery.yaml").read_text(), encoding="utf-8")
     result = lint([path], rulebook, select=("GL301",))
     assert [(f.rule_id, f.location.span.line) for f in result.findings] == [("GL301", 8)]
-    assert "aws quota L-7212CCBC" in result.findings[0].message
-    assert "in us-east-1 for spot capacity" in result.findings[0].message
+    assert result.findings[0].message == (
+        "needs 192 vCPU of aws quota All P4, P3 and P2 Spot Instance Requests in us-east-1; no "
+        "QuotaLedger says it is approved"
+    )
+    assert "(L-7212CCBC, for spot capacity; " in (result.findings[0].fix or "")
 
 
 def test_a_server_started_with_sky_launch_is_told_to_use_skyserve(
@@ -539,7 +542,7 @@ def test_a_server_started_with_sky_launch_is_told_to_use_skyserve(
         "scale to zero (`min_replicas: 0` under service.replica_policy, served with `sky serve "
         "up`), set an idle shutdown (`autostop` never fires while the server runs), or, if it "
         "serves steady traffic, say why it must stay up in `alwaysOn` in an `assume:` block of "
-        ".gpulint.yaml"
+        ".gpulint.yaml: between test calls and overnight every GPU-hour is paid for"
     )
 
 

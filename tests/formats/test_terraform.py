@@ -398,8 +398,11 @@ def test_kubernetes_serving_on_a_terraform_training_pool(
         ("main.tf", "GL307", 7),
     ]
     (limit,) = [f for f in findings if f.rule_id == "GL307" and f.location.file.endswith(".tf")]
-    assert "allows 2 nvidia GPUs at once" in limit.message
-    assert "need 3 nvidia GPUs together (chat with 3)" in limit.message
+    assert limit.message == (
+        "google_container_node_pool train allows 2 nvidia GPUs at once, but the workloads of this "
+        "run drawing on it need 3 nvidia GPUs"
+    )
+    assert (limit.fix or "").endswith("; the workloads: chat with 3)")
 
 
 def test_the_issue_32_module_gives_quota_cost_and_residency(
@@ -453,10 +456,11 @@ resource "aws_bedrock_provisioned_model_throughput" "assistant" {
     assert shown == [("GL301", 8), ("GL401", 24)]
     quota = next(f for f in findings if f.rule_id == "GL301")
     # quota at the group's peak: max_size 4 x g5.xlarge's 4 vCPU (cost below is at its desired 2)
-    assert quota.message.startswith(
-        "needs 16 vCPU of aws quota L-DB2E81BA (Running On-Demand G and VT instances) in "
-        "us-east-1 for on-demand capacity"
+    assert quota.message == (
+        "needs 16 vCPU of aws quota Running On-Demand G and VT instances in us-east-1; no "
+        "QuotaLedger says it is approved"
     )
+    assert (quota.fix or "").startswith("check the quota (L-DB2E81BA, for on-demand capacity; ")
     residency = next(f for f in findings if f.rule_id == "GL401")
     assert "personal data may be processed in us-east-1 (N. Virginia, US)" in residency.message
     cost = run_cli("cost", "--format", "json", str(module))
