@@ -612,9 +612,13 @@ def test_a_rendered_kubernetes_manifest_is_a_template_note_not_silence(tmp_path:
             "GL010",
             3,
             "note",
-            "this file is a template (yamldecode(templatefile(each.value, …)) in manifest of "
-            "kubernetes_manifest.a is filled in only when rendered): gpulint lints what renders it",
+            "this file is a template (yamldecode(templatefile(each.value, …))): gpulint lints "
+            "what renders it",
         )
     ]
+    assert report["findings"][0]["fix"].endswith(
+        "; yamldecode(templatefile(each.value, …)) in manifest of kubernetes_manifest.a is filled "
+        "in only when rendered"
+    )
     assert "terraform show -json PLAN" in report["findings"][0]["fix"]
     assert "assume:" not in report["findings"][0]["fix"]
