@@ -38,8 +38,12 @@ def _backend() -> ModuleType:
     return importlib.import_module("cel")
 
 
+@functools.lru_cache(maxsize=4096)
 def compile_expression(source: str) -> Any:
-    """Compile ``source``; raise CelError with the parser's explanation when it is not valid CEL."""
+    """Compile ``source``; raise CelError with the parser's explanation when it is not valid CEL.
+
+    A compiled program holds no state, and the bundled rules repeat nearly half of their
+    expressions (574 compiled, 313 distinct): each is compiled once a process (issue 31)."""
     try:
         return _backend().compile(source)
     except Exception as err:  # the backend raises ValueError; keep any other type from leaking
