@@ -70,9 +70,9 @@ NOT_IMPORTED = (
 )
 #: Ceilings: today's counts (in the comment) and a little room.
 BUDGET = {
-    "linter_modules": 171,  # 166
-    "modules": 451,  # 439
-    "classes": 1190,  # 1158
+    "linter_modules": 169,  # 164
+    "modules": 449,  # 437
+    "classes": 1185,  # 1152
     "models": 140,  # 134
     "validators": 43,  # 39
 }

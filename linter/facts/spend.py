@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
@@ -21,16 +21,10 @@ from linter.facts.run import Records, RunInputs, RunSide
 from linter.facts.subject import Subject
 from linter.model import Workload
 from linter.model.manifest import Manifest
-from linter.pricing.budgets import (
-    BudgetFigures,
-    Costed,
-    Key,
-    Member,
-    budget_figures,
-    change_text,
-    pair_with_base,
-)
-from linter.pricing.matching import Pair, by_head
+
+if TYPE_CHECKING:
+    from linter.pricing.budgets import BudgetFigures, Costed, Key, Member
+    from linter.pricing.matching import Pair
 
 
 class CostChange(Fact):
@@ -94,6 +88,8 @@ class _RunCosts:
         found = self.pairs.get(key)
         if found is None or self.base is None:
             return None
+        from linter.pricing.budgets import change_text
+
         monthly, base = self.head[key], found.base
         base_monthly = None if base is None else base.monthly
         delta = None
@@ -180,6 +176,10 @@ def index(records: Records, inputs: RunInputs) -> _RunCosts:
     neither budgets nor a base, nothing (no workload has a change or a budget status)."""
     if not inputs.budgets and inputs.cost_base is None:
         return _RunCosts(base=None, pairs={}, budgets={}, head={})
+    # imported past the common case (no budget, no base): a one-file run does not pay for them
+    from linter.pricing.budgets import Costed, budget_figures, pair_with_base
+    from linter.pricing.matching import by_head
+
     head = [
         Costed(file, document, part, item["name"], item["labels"], item["monthly"], item["unknown"])
         for (file, document, part), item in records
