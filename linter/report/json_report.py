@@ -13,6 +13,10 @@ from linter.report.summary import counts
 SCHEMA_VERSION = 1
 #: Compact: Python's indenting encoder is pure Python, 20x slower on a large report.
 _ENCODE = json.JSONEncoder(separators=(",", ":")).encode
+#: Findings joined into one text at a time (about 500 KB): pieces that large are given back to
+#: the system once joined, where a thousand-byte text per finding stays in the heap, and the
+#: report's UTF-8 bytes (linter/commands/check.py) would then need as much memory again.
+_BATCH = 512
 
 
 def render(report: Report, options: RenderOptions) -> Rendered:
@@ -29,12 +33,15 @@ def render(report: Report, options: RenderOptions) -> Rendered:
         "skipped": [{"file": s.file, "reason": s.reason} for s in report.skipped],
         "configuration": list(report.notices),
     }
-    parts = [_ENCODE(head)[:-1], ',"findings":[']
     # baseline matches are only counted (summary.baselined), as before they were
-    for finding in report.findings:
-        if not finding.baseline:
-            parts += (_ENCODE(finding_to_dict(finding, names.get(finding.rule_id))), ",")
-    if parts[-1] == ",":
-        parts.pop()
-    parts += ("],", _ENCODE(tail)[1:], "\n")
-    return Rendered("".join(parts))
+    shown = [finding for finding in report.findings if not finding.baseline]
+    batches = [
+        ",".join(
+            _ENCODE(finding_to_dict(finding, names.get(finding.rule_id)))
+            for finding in shown[start : start + _BATCH]
+        )
+        for start in range(0, len(shown), _BATCH)
+    ]
+    findings = ",".join(batches)
+    del batches
+    return Rendered(f'{_ENCODE(head)[:-1]},"findings":[{findings}],{_ENCODE(tail)[1:]}\n')

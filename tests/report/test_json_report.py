@@ -1,5 +1,5 @@
-"""The JSON report is encoded a finding at a time (memory, issue 31): its text is exactly what
-encoding the whole document at once gives, with and without findings."""
+"""The JSON report is encoded a batch of findings at a time (memory, issue 31): its text is
+exactly what encoding the whole document at once gives, with and without findings."""
 
 from __future__ import annotations
 
@@ -46,8 +46,14 @@ def _whole(report: Report) -> str:
 
 @pytest.mark.parametrize(
     "findings",
-    [(), (_BASELINED,), (_FINDING,), (_FINDING, _SUPPRESSED, _BASELINED)],
-    ids=["none", "only-baselined", "one", "three"],
+    [
+        (),
+        (_BASELINED,),
+        (_FINDING,),
+        (_FINDING, _SUPPRESSED, _BASELINED),
+        (_FINDING, _BASELINED) * 600 + (_SUPPRESSED,) * 500,  # 1,100 shown: three batches
+    ],
+    ids=["none", "only-baselined", "one", "three", "batches"],
 )
 def test_text_is_the_whole_documents(findings: tuple[Finding, ...]) -> None:
     report = Report(
