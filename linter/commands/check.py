@@ -185,7 +185,12 @@ def run(args: argparse.Namespace) -> int:
     if kept is not None:
         result = prepared.answered(kept.files_checked, kept.skipped)
     else:
-        result = prepared.run(cost_base)
+        from linter.commands.progress import ProgressLine
+        from linter.wording import plural
+
+        linting = f"linting {plural(len(prepared.candidates), 'file')}"
+        with ProgressLine(sys.stderr, linting, enabled=not args.quiet):
+            result = prepared.run(cost_base)
         if reported is not None:
             result = whole_repository.only(result, reported)
     configured_fail_on = setup.config.config.fail_on
