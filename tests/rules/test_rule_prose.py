@@ -97,7 +97,7 @@ CASES: dict[str, tuple[str, str, str, list[tuple[str, int, str, str]]]] = {
                 "GL102",
                 7,
                 "SGLang caps each request at about 29168 tokens, not 131072 (default): the KV pool is too small",
-                "set spec.serving.maxContextTokens to at most 29168 tokens so clients see the real limit, or use more or larger GPUs, or an fp8 KV cache (spec.serving.kvCachePrecision); one sequence of 131072 tokens (the model's maximum context: the engine's default, as spec.serving.maxContextTokens is unset) needs 16 GiB of KV cache per GPU and 3.56 GiB is left on each of 1 x L4 after 14.96 GiB of weights and 1.76 GiB of activations and runtime",
+                "set spec.serving.maxContextTokens to at most 29168 tokens so clients see the real limit, or use more or larger GPUs, or an fp8 KV cache (spec.serving.kvCachePrecision); one sequence of 131072 tokens (the model's maximum context: the engine's default, as spec.serving.maxContextTokens is unset) needs 16 GiB of KV cache per GPU and 3.56 GiB is left on each of 1 x L4 after 14.96 GiB of weights and 1.76 GiB of activations and runtime at vLLM 0.33.0's default GPU memory utilization 0.92, as spec.serving.gpuMemoryUtilization is unset (SGLang chooses its own default from the GPU's memory and the parallelism; gpulint does not model it and sizes vLLM's)",
             ),
         ],
     ),
@@ -356,12 +356,32 @@ def test_a_share_reads_as_the_file_writes_it(value: float, origin: str, expected
         "gpuMemoryUtilization": value,
         "utilizationOrigin": origin,
         "engineVersion": "0.11.0",
+        "engine": "vllm",
     }
     names = {"gpuMemoryUtilization": "--gpu-memory-utilization in `run`"}
     expected = expected.format(value=value)
     for rule_id in ("GL101", "GL102"):
         facts = {"memory": {"inference": inference}, "names": names}
         assert variable(rule_id, "utilizationSetting", {"facts": facts}) == expected
+
+
+def test_sglang_is_never_given_vllms_default_as_its_own() -> None:
+    """SGLang chooses its --mem-fraction-static from the GPU and the parallelism; gpulint sizes
+    vLLM's default instead and says so (issue 28)."""
+    inference = {
+        "gpuMemoryUtilization": 0.92,
+        "utilizationOrigin": "release-default",
+        "engineVersion": "0.33.0",
+        "engine": "sglang",
+    }
+    names = {"gpuMemoryUtilization": "--mem-fraction-static in `run`"}
+    for rule_id in ("GL101", "GL102"):
+        facts = {"memory": {"inference": inference}, "names": names}
+        assert variable(rule_id, "utilizationSetting", {"facts": facts}) == (
+            "vLLM 0.33.0's default GPU memory utilization 0.92, as --mem-fraction-static in `run` "
+            "is unset (SGLang chooses its own default from the GPU's memory and the parallelism; "
+            "gpulint does not model it and sizes vLLM's)"
+        )
 
 
 @pytest.mark.parametrize("value", [40.0, 32.8, 23.78, 1174.22])
