@@ -266,8 +266,8 @@ CASES: dict[str, tuple[str, str, str, list[tuple[str, int, str, str]]]] = {
             (
                 "GL304",
                 8,
-                "H100-80GB is not offered in aws af-south-1 according to gpulint's catalogue (a snapshot; regions gain capacity over time): no quota can make it schedulable there",
-                "choose a region that offers it (spec.resources.region), or confirm with the provider",
+                "H100-80GB is not offered in aws af-south-1: no quota can make it schedulable there",
+                "choose a region that offers it (spec.resources.region), or confirm with the provider: gpulint's catalogue is a snapshot, and regions gain capacity over time",
             ),
         ],
     ),
@@ -286,8 +286,8 @@ CASES: dict[str, tuple[str, str, str, list[tuple[str, int, str, str]]]] = {
             (
                 "GL404",
                 7,
-                "sends personal data to 2 managed-API endpoints (bedrock and vertex-ai) with no spec.data.processorAgreement: the provider is your processor (GDPR Article 28)",
-                "reference the data processing agreement in spec.data.processorAgreement",
+                "sends personal data to 2 managed-API endpoints with no spec.data.processorAgreement (GDPR Article 28)",
+                "reference the data processing agreement in spec.data.processorAgreement: every provider (bedrock and vertex-ai) is your processor",
             ),
         ],
     ),
