@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+import sys
 from dataclasses import dataclass
 from enum import Enum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from linter.load.positions import Path, Span
 
@@ -37,6 +39,13 @@ class Location:
     # (``spec.template.spec.containers[0].args[3]`` for ``spec.serving.maxContextTokens``).
     source_path: Path = ()
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as its fields, and unpickled sharing its texts and paths (``_location``)."""
+        return (
+            _location,
+            (self.file, self.span, self.document, self.path, self.message, self.source_path),
+        )
+
 
 @dataclass(frozen=True, slots=True)  # a large run holds hundreds of thousands
 class Finding:
@@ -58,6 +67,23 @@ class Finding:
     # result with an external suppression
     baseline: bool = False
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as its fields, and unpickled sharing its texts (``_finding``)."""
+        return (
+            _finding,
+            (
+                self.rule_id,
+                self.severity,
+                self.message,
+                self.location,
+                self.related,
+                self.suppressed_reason,
+                self.fix,
+                self.properties,
+                self.baseline,
+            ),
+        )
+
     @property
     def level(self) -> Severity:
         """The resolved severity (every finding a run returns has one)."""
@@ -69,6 +95,51 @@ class Finding:
     def sort_key(self) -> tuple[str, int, int, str, str]:
         span = self.location.span
         return (self.location.file, span.line, span.column, self.rule_id, self.message)
+
+
+# Worker results arrive in the parent one pickle per slice of files, so findings of other slices
+# would each hold their own copy of texts that many findings share (a message, a fix, a file
+# name, a path): unpickled, equal texts are one object again.
+
+
+def _text(text: str | None) -> str | None:
+    return None if text is None else sys.intern(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _path(path: Path) -> Path:
+    """The first equal path seen (a tuple's parts are interned with it)."""
+    return tuple(sys.intern(part) if isinstance(part, str) else part for part in path)
+
+
+def _location(
+    file: str, span: Span, document: int | None, path: Path, message: str | None, source: Path
+) -> Location:
+    return Location(sys.intern(file), span, document, _path(path), _text(message), _path(source))
+
+
+def _finding(
+    rule_id: str,
+    severity: Severity | None,
+    message: str,
+    location: Location,
+    related: tuple[Location, ...],
+    suppressed_reason: str | None,
+    fix: str | None,
+    properties: tuple[tuple[str, str | int | float | bool], ...],
+    baseline: bool,
+) -> Finding:
+    return Finding(
+        sys.intern(rule_id),
+        severity,
+        sys.intern(message),
+        location,
+        related,
+        suppressed_reason,
+        _text(fix),
+        properties,
+        baseline,
+    )
 
 
 #: A file that is a template (GL010): one note, at its first placeholder.
