@@ -20,10 +20,16 @@ Qwen3-30B-A3B at r=16 trains 996,507,648 parameters (counted on an H200, tests/m
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from linter.memory.architecture import Architecture
-from linter.memory.training_layout import Projection, layer_layout, layer_layout_counts
+from linter.memory.training_layout import (
+    REMEMBERED,
+    Projection,
+    layer_layout,
+    layer_layout_counts,
+)
 
 #: Model types whose fused experts and router peft adapts through its v4 -> v5 conversion.
 CONVERTED_MOE_TYPES = (
@@ -109,9 +115,11 @@ def adapter_parameters(projection: Projection, rank: int) -> int:
     return rank * max(1, projection.experts) * (projection.in_features + projection.out_features)
 
 
+@functools.lru_cache(maxsize=4 * REMEMBERED)
 def lora_parameters(arch: Architecture, config: LoraConfig) -> int:
     """Trainable adapter parameters over every layer; ValueError when the targets match no
-    projection (peft raises too)."""
+    projection (peft raises too). Remembered: every alternative of every workload that adapts
+    the model asks again."""
     total = 0
     for layout, layers in layer_layout_counts(arch):
         for projection in layout.projections:

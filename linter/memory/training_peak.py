@@ -34,11 +34,12 @@ backward thread; torch ``CublasHandlePool.cpp``: 32 MiB on compute capability 9.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from linter.memory.architecture import Architecture
-from linter.memory.lora import adapter_rank
+from linter.memory.lora import LoraConfig, adapter_rank
 from linter.memory.training_activations import (
     ActivationSetting,
     LayerSaved,
@@ -66,6 +67,9 @@ LOSS_BACKWARD_FP32 = 3
 #: vectors of the segment sums (int64 each), and one fp32 partial sum per element.
 EMBEDDING_BACKWARD_INDEX_BYTES = 6 * 8
 EMBEDDING_BACKWARD_PARTIAL_BYTES = 4
+#: Models x activation settings whose decoder layers are remembered: a run trains a few models
+#: at a few batch and sequence sizes, each for many workloads, GPUs and alternatives.
+REMEMBERED_LAYERS = 256
 
 
 @dataclass(frozen=True)
@@ -140,25 +144,38 @@ def _norm_keeps(regime: Regime, index: int) -> int:
     return int(regime.residual_bytes == 4 and (regime.base_trainable or index > 0))
 
 
-def step_phases(arch: Architecture, state: ModelState, shape: StepShape) -> list[Phase]:
-    """Every candidate peak of one step (steps after the first: optimizer state exists)."""
-    setting, tokens = shape.setting, shape.tokens
-    regime = setting.regime
+@dataclass(frozen=True)
+class DecoderLayers:
+    """What the decoder layers hold in the phases of a step, by term (read these, never change
+    them: they are shared)."""
+
+    #: Through the forward and the loss: every layer's saved tensors (or checkpointed inputs).
+    kept: dict[str, int]
+    #: At the loss: ``kept`` and autocast's weight copies, cached until the forward returns.
+    forward_kept: dict[str, int]
+    #: At the worst moment of the last layer's backward, and of the first layer's.
+    top_kept: dict[str, int]
+    bottom_kept: dict[str, int]
+    #: Gradients of the last (first) layer not made yet at that moment.
+    top_pending: int
+    bottom_pending: int
+    #: peft's merged expert weights one layer's forward builds whole (0: none).
+    merged_expert_weights: int
+
+
+@functools.lru_cache(maxsize=REMEMBERED_LAYERS)
+def decoder_layers(
+    arch: Architecture, setting: ActivationSetting, checkpointing: bool
+) -> DecoderLayers:
+    """:class:`DecoderLayers` of the model at ``setting``: the same for every workload, GPU,
+    sharding and alternative that trains it so, hence remembered."""
+    regime, tokens = setting.regime, setting.batch * setting.sequence
     layers = arch.num_hidden_layers
-    base = {
-        "weights": state.weights,
-        "adapter_weights": state.adapter_weights,
-        "optimizer_states": state.optimizer_states,
-        "gathered_weights": state.gathered_weights,
-        "cublas_workspaces": CUBLAS_THREADS * shape.cublas_workspace,
-    }
     saved = layers_saved(arch, setting)
-    loss = _loss_terms(arch, shape)
-    held = loss["held"]
-    top_peak = layer_backward(arch, layers - 1, setting, shape.checkpointing)
-    bottom_peak = layer_backward(arch, 0, setting, shape.checkpointing)
+    top_peak = layer_backward(arch, layers - 1, setting, checkpointing)
+    bottom_peak = layer_backward(arch, 0, setting, checkpointing)
     top, bottom = top_peak.held.terms(tokens), bottom_peak.held.terms(tokens)
-    if shape.checkpointing:
+    if checkpointing:
         one = tokens * arch.hidden_size * regime.residual_bytes
         kept = {"checkpointed_inputs": layers * one}
         copies = sum(layer.per_layer.get("autocast_weight_copies", 0) for layer in saved)
@@ -173,12 +190,36 @@ def step_phases(arch: Architecture, state: ModelState, shape: StepShape) -> list
         kept = forward_kept = _sum_layers(saved, tokens)
         top_kept = merge_terms(_sum_layers(saved[:-1], tokens), top)
         bottom_kept = bottom
+    merged = max(layer.per_layer.get("merged_expert_weights", 0) for layer in saved)
+    return DecoderLayers(
+        kept,
+        forward_kept,
+        top_kept,
+        bottom_kept,
+        top_peak.pending_gradients,
+        bottom_peak.pending_gradients,
+        merged,
+    )
+
+
+def step_phases(arch: Architecture, state: ModelState, shape: StepShape) -> list[Phase]:
+    """Every candidate peak of one step (steps after the first: optimizer state exists)."""
+    base = {
+        "weights": state.weights,
+        "adapter_weights": state.adapter_weights,
+        "optimizer_states": state.optimizer_states,
+        "gathered_weights": state.gathered_weights,
+        "cublas_workspaces": CUBLAS_THREADS * shape.cublas_workspace,
+    }
+    layers = decoder_layers(arch, shape.setting, shape.checkpointing)
+    loss = _loss_terms(arch, shape)
+    held = loss["held"]
     bottom_gradients = max(
-        0, state.gradients - state.embedding_gradients - bottom_peak.pending_gradients
+        0, state.gradients - state.embedding_gradients - layers.bottom_pending
     )
     top_gradients = min(
         state.gradients,
-        state.head_gradients + state.layer_gradients - top_peak.pending_gradients,
+        state.head_gradients + state.layer_gradients - layers.top_pending,
     )
     if shape.gradients_persist:
         base = merge_terms(base, {"gradients": state.gradients})
@@ -186,17 +227,20 @@ def step_phases(arch: Architecture, state: ModelState, shape: StepShape) -> list
     return [
         Phase(
             "forward (loss)",
-            merge_terms(base, forward_kept, loss["final"], loss["forward"], held),
+            merge_terms(base, layers.forward_kept, loss["final"], loss["forward"], held),
         ),
-        *_layer_forward_phase(shape, saved, base, kept, held),
-        Phase("loss backward", merge_terms(base, kept, loss["final"], loss["backward"], held)),
+        *_layer_forward_phase(shape, layers, base, held),
+        Phase(
+            "loss backward",
+            merge_terms(base, layers.kept, loss["final"], loss["backward"], held),
+        ),
         Phase(
             "backward (last layer)",
-            merge_terms(base, top_kept, {"gradients": top_gradients}, held),
+            merge_terms(base, layers.top_kept, {"gradients": top_gradients}, held),
         ),
         Phase(
             "backward (first layer)",
-            merge_terms(base, bottom_kept, {"gradients": bottom_gradients}, held),
+            merge_terms(base, layers.bottom_kept, {"gradients": bottom_gradients}, held),
         ),
         *_embedding_phase(arch, state, shape, base, held),
         Phase(
@@ -211,20 +255,19 @@ def step_phases(arch: Architecture, state: ModelState, shape: StepShape) -> list
 
 
 def _layer_forward_phase(
-    shape: StepShape,
-    saved: list[LayerSaved],
-    base: dict[str, int],
-    kept: dict[str, int],
-    held: dict[str, int],
+    shape: StepShape, layers: DecoderLayers, base: dict[str, int], held: dict[str, int]
 ) -> list[Phase]:
     """Inside a checkpointed layer's forward: the inputs kept so far and what the forward builds
     whole however little it keeps, peft's merged expert weights (``_LoraFactorsProxy``, both
     stacks), which the phase at the loss no longer holds."""
-    merged = max(layer.per_layer.get("merged_expert_weights", 0) for layer in saved)
+    merged = layers.merged_expert_weights
     if not shape.checkpointing or not merged:
         return []
     return [
-        Phase("forward (layer)", merge_terms(base, kept, {"merged_expert_weights": merged}, held))
+        Phase(
+            "forward (layer)",
+            merge_terms(base, layers.kept, {"merged_expert_weights": merged}, held),
+        )
     ]
 
 
@@ -287,12 +330,27 @@ def _large_blocks(matrices: list[tuple[int, int]], element_bytes: int) -> int:
     return sum(count * _large(elements, element_bytes) for elements, count in matrices)
 
 
-def fragmentation_bytes(arch: Architecture, phase: Phase, shape: StepShape) -> int:
-    """Allocator slack at ``phase``: a stranded half-granule per live large block."""
-    regime, lora = shape.setting.regime, shape.setting.lora
+@dataclass(frozen=True)
+class _StateBlocks:
+    """Large blocks of the model state, by what holds them."""
+
+    #: The weights, in their stored dtype.
+    weights: int
+    #: peft's adapters (``lora_A`` and ``lora_B`` of each adapted projection).
+    adapters: int
+    #: What is trained (every weight in full training, else the adapters), once per term.
+    trained: int
+    #: Adapted projections per layer (each keeps one more tensor for backward).
+    adapted_per_layer: int
+
+
+@functools.lru_cache(maxsize=REMEMBERED_LAYERS)
+def _state_blocks(arch: Architecture, lora: LoraConfig | None, regime: Regime) -> _StateBlocks:
+    """Counted over each layout's projections once, times its layers: the same for every
+    phase, batch and sequence, hence remembered."""
     weight_bytes = regime.param_bytes if regime.base_trainable else 2
     trained_bytes = regime.param_bytes
-    # (elements, how many such matrices): each layout's projections once, times its layers
+    # (elements, how many such matrices)
     matrices: list[tuple[int, int]] = [
         (arch.token_embedding_parameters, 1 if arch.tie_word_embeddings else 2)
     ]
@@ -308,18 +366,30 @@ def fragmentation_bytes(arch: Architecture, phase: Phase, shape: StepShape) -> i
                 adapters.append((rank * experts * projection.out_features, layers))
                 adapted_per_layer += layers
     trained = matrices if regime.base_trainable else adapters
-    blocks = _large_blocks(matrices, weight_bytes)
+    return _StateBlocks(
+        _large_blocks(matrices, weight_bytes),
+        _large_blocks(adapters, trained_bytes),
+        _large_blocks(trained, trained_bytes),
+        adapted_per_layer,
+    )
+
+
+def fragmentation_bytes(arch: Architecture, phase: Phase, shape: StepShape) -> int:
+    """Allocator slack at ``phase``: a stranded half-granule per live large block."""
+    regime = shape.setting.regime
+    state = _state_blocks(arch, shape.setting.lora, regime)
+    blocks = state.weights
     if phase.terms.get("adapter_weights"):
-        blocks += _large_blocks(adapters, trained_bytes)
+        blocks += state.adapters
     for term, per in _BLOCKS_PER_TERM.items():
         if phase.terms.get(term):
-            blocks += per * _large_blocks(trained, trained_bytes)
+            blocks += per * state.trained
     kept_layers = 1 if shape.checkpointing else arch.num_hidden_layers
     activation = shape.tokens * arch.hidden_size * regime.compute_bytes >= LARGE_BLOCK
     if activation and phase.terms.get("held_logits"):
         blocks += 1
     not_activations = (*STATE_TERMS, *RUNTIME_TERMS, *_BLOCKS_PER_TERM, "held_logits")
     if activation and any(name not in not_activations for name in phase.terms):
-        per_layer = SAVED_PER_LAYER + adapted_per_layer // arch.num_hidden_layers
+        per_layer = SAVED_PER_LAYER + state.adapted_per_layer // arch.num_hidden_layers
         blocks += per_layer * kept_layers
     return blocks * FRAGMENT_PER_BLOCK

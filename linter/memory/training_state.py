@@ -15,11 +15,12 @@ being computed and of the one prefetched next (FSDP's default ``forward_prefetch
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from linter.memory.architecture import Architecture
 from linter.memory.lora import LoraConfig, adapter_parameters, adapter_rank
-from linter.memory.training_layout import layer_layout
+from linter.memory.training_layout import REMEMBERED, layer_layout
 from linter.memory.training_regime import Regime
 from linter.memory.weights import weight_bytes
 
@@ -50,12 +51,19 @@ class ModelState:
     gathered_weights: int
 
 
+@functools.lru_cache(maxsize=4 * REMEMBERED)
 def _layer_trainable(arch: Architecture, regime: Regime, lora: LoraConfig | None) -> int:
     layout = layer_layout(arch, arch.num_hidden_layers - 1)
     if regime.base_trainable:
         return sum(p.parameters for p in layout.projections)
     assert lora is not None
     return sum(adapter_parameters(p, adapter_rank(arch, lora, p)) for p in layout.projections)
+
+
+@functools.lru_cache(maxsize=4 * REMEMBERED)
+def _frozen_weights(arch: Architecture, precision: str) -> int:
+    """The frozen base's bytes, the same for every workload that adapts the model."""
+    return weight_bytes(arch, None, precision)
 
 
 def model_state(
@@ -74,7 +82,7 @@ def model_state(
         adapters = 0
     else:
         assert arch is not None
-        weights = weight_bytes(arch, None, regime.base_precision)
+        weights = _frozen_weights(arch, regime.base_precision)
         adapters = trainable * regime.param_bytes
     grad = regime.grad_bytes
     full = regime.base_trainable and arch is not None
