@@ -3,6 +3,7 @@ catalogues: the input most facts share."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -49,38 +50,56 @@ def resolve_placement(workload: Workload) -> Placement:
     """Resolve instance type and accelerator; an explicit accelerator wins over the instance's.
     An accelerator known only by its memory is sized on the smallest catalogued GPU that has
     it, so whatever the launcher picks holds at least as much."""
+    resources = workload.spec.resources
+    accelerator = resources.accelerator
+    replicas = workload.spec.serving.replicas if workload.spec.profile == "inference" else None
+    return _placement(
+        resources.instance_type,
+        resources.provider,
+        None if accelerator is None else accelerator.count,
+        None if accelerator is None else accelerator.type,
+        None if accelerator is None or accelerator.type is not None else accelerator.memory_gib,
+        1 if replicas is None else replicas,
+        resources.nodes,
+    )
+
+
+#: Distinct placements remembered: a run declares a few, each in many workloads (and several
+#: facts of each workload resolve it).
+REMEMBERED = 1024
+
+
+@functools.lru_cache(maxsize=REMEMBERED, typed=True)
+def _placement(
+    instance_type: str | None,
+    provider: str | None,
+    count: int | None,
+    gpu_type: str | None,
+    memory_gib: float | None,
+    replicas: int,
+    nodes: int,
+) -> Placement:
+    """The placement of an instance type and an accelerator (``count`` None: none declared; a
+    ``memory_gib`` only when it names no type)."""
     from linter.memory import resolve_gpu, resolve_instance
     from linter.memory.right_sizing import gpu_with_memory
 
-    resources = workload.spec.resources
     gpu, gpus_per_node, instance, unknown = None, None, None, None
-    if resources.instance_type:
-        instance = resolve_instance(resources.instance_type, resources.provider)
+    if instance_type:
+        instance = resolve_instance(instance_type, provider)
         if instance is None:
-            unknown = f"instance type {resources.instance_type!r}"
+            unknown = f"instance type {instance_type!r}"
         else:
             gpus_per_node = instance.gpu_count
             gpu = instance.gpu if instance.gpu_count else None
-    accelerator = resources.accelerator
-    memory_gib = None
-    if accelerator is not None:
-        gpus_per_node = accelerator.count
-        if accelerator.type is not None:
-            gpu = resolve_gpu(accelerator.type)
+    if count is not None:
+        gpus_per_node = count
+        if gpu_type is not None:
+            gpu = resolve_gpu(gpu_type)
             if gpu is None:
-                unknown = unknown or f"accelerator type {accelerator.type!r}"
-        elif accelerator.memory_gib is not None:
-            memory_gib = accelerator.memory_gib
+                unknown = unknown or f"accelerator type {gpu_type!r}"
+        elif memory_gib is not None:
             gpu = gpu_with_memory(memory_gib)
             if gpu is None:
                 unknown = unknown or f"no catalogued GPU has {memory_gib:g} GB"
-    replicas = workload.spec.serving.replicas if workload.spec.profile == "inference" else None
-    return Placement(
-        gpu,
-        gpus_per_node,
-        instance,
-        1 if replicas is None else replicas,
-        resources.nodes,
-        unknown,
-        memory_gib,
-    )
+    return Placement(gpu, gpus_per_node, instance, replicas, nodes, unknown, memory_gib)

@@ -57,7 +57,9 @@ _HOMES = {
 def __getattr__(name: str) -> Any:
     for module, names in _HOMES.items():
         if name in names:
-            return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+            value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+            globals()[name] = value  # found here from now on, without this hook
+            return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
