@@ -6,13 +6,16 @@ model on one GPU at one batch and context; one model self-hosted on one instance
 the same managed offerings); each costs a fraction of a millisecond or more. The estimates
 are pure functions of their arguments and their results are frozen, so equal inputs share one
 result. Inputs are compared by their ``repr``: a catalogue GPU (a pydantic model holding lists)
-is not hashable, and ``repr`` tells 1 from 1.0 and True where equality does not.
+is not hashable, and ``repr`` tells 1 from 1.0 and True where equality does not; the GPU itself
+by identity, which is as exact and cheaper (:class:`_Keyed`).
 """
 
 from __future__ import annotations
 
 import functools
 from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
 
 if TYPE_CHECKING:
     from linter.catalog.gpus import GpuSpec
@@ -25,13 +28,22 @@ REMEMBERED = 4096
 
 
 class _Keyed:
-    """An argument that hashes and compares by its ``repr``."""
+    """An argument that hashes and compares by its ``repr``; in a dict of settings, a pydantic
+    record (the catalogue GPU every workload on it shares, whose ``repr`` was most of the cost of
+    the key) by its identity instead: the key holds the record, so no other object takes its id
+    while the key is remembered, and an equal record elsewhere is only a miss."""
 
     __slots__ = ("key", "value")
 
     def __init__(self, value: Any) -> None:
         self.value = value
-        self.key = repr(value)
+        self.key: Any
+        if isinstance(value, dict):
+            records = {name: id(v) for name, v in value.items() if isinstance(v, BaseModel)}
+            plain = {name: v for name, v in value.items() if name not in records}
+            self.key = (repr(plain), tuple(records.items()))
+        else:
+            self.key = repr(value)
 
     def __hash__(self) -> int:
         return hash(self.key)
