@@ -30,8 +30,12 @@ class Fact(BaseModel):
     )
 
     def as_data(self) -> dict[str, Any]:
-        """Plain data as rules see it (camelCase keys, JSON types)."""
-        return self.model_dump(mode="json", by_alias=True)
+        """Plain data as rules see it (camelCase keys, JSON types): ``model_dump(mode="json",
+        by_alias=True)`` without its Python wrapper, a quarter of its cost on a small fact."""
+        data: dict[str, Any] = self.__pydantic_serializer__.to_python(
+            self, mode="json", by_alias=True
+        )
+        return data
 
 
 T = TypeVar("T")
