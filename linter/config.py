@@ -17,8 +17,6 @@ A configuration found in the repository is the repository's: it may not reach ou
 inside). A file named with ``--config`` is the user's own choice and is read wherever it is.
 """
 
-from __future__ import annotations
-
 import hashlib
 import os
 import sys
@@ -34,7 +32,7 @@ from linter.load.positions import SourceMap
 from linter.load.repository import inside, repository_root
 from linter.model.inventory import ClusterInventory
 from linter.model.validation import describe_error, error_path
-from linter.strict_model import Strict
+from linter.strict_model import Strict, empty_list
 
 if TYPE_CHECKING:
     from linter.model.assumptions import AssumeBlock, Assumption
@@ -83,7 +81,7 @@ class Budget(Strict):
         description="Shown in findings and reports, e.g. team-a.",
     )
     paths: list[str] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="Globs matched like exclude, against the paths reports show; empty: any.",
     )
     labels: dict[str, str] = Field(
@@ -102,7 +100,7 @@ class Budget(Strict):
     )
 
     @model_validator(mode="after")
-    def _has_a_limit(self) -> Budget:
+    def _has_a_limit(self) -> "Budget":
         if self.monthly is None and self.increase is None:
             raise ValueError("give a monthly limit, an increase limit, or both")
         return self
@@ -118,28 +116,28 @@ class Config(Strict):
     )
     fail_on: FailOn | None = None
     select: list[str] = Field(
-        default_factory=list, description="Rule ids or prefixes to run (default: all)."
+        default_factory=empty_list, description="Rule ids or prefixes to run (default: all)."
     )
-    ignore: list[str] = Field(default_factory=list, description="Rule ids or prefixes to skip.")
+    ignore: list[str] = Field(default_factory=empty_list, description="Rule ids or prefixes to skip.")
     rules: dict[str, RuleConfig] = Field(default_factory=dict)
     rules_dirs: list[str] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="Folders of organisation rules, relative to the config file.",
     )
     exclude: list[str] = Field(
-        default_factory=list, description="Glob patterns of paths not to lint."
+        default_factory=empty_list, description="Glob patterns of paths not to lint."
     )
     residency: list[str] = Field(
-        default_factory=list, description="Organisation default for data.residency."
+        default_factory=empty_list, description="Organisation default for data.residency."
     )
     max_file_size: int | None = Field(None, ge=1, description="Bytes; larger files are refused.")
     assume: list[AssumeEntry] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="What the files do not say (cloud, region, data classification), per path; "
         "an assumption never overrides the file, and findings relying on one name it.",
     )
     budgets: list[Budget] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="Cost limits per path glob or label, checked by GL212 (see docs/cost.md).",
     )
     cluster: ClusterInventory | None = Field(
@@ -168,7 +166,7 @@ class LoadedConfig:
         path: Path | None,
         source_map: SourceMap | None,
         digest: str = "",
-        parent: LoadedConfig | None = None,
+        parent: "LoadedConfig | None" = None,
         own_keys: frozenset[str] | None = None,
     ) -> None:
         self.config = config
@@ -182,7 +180,7 @@ class LoadedConfig:
         self.parent = parent  # the configuration it extends; its assume blocks apply too
         self.assume = self._assume_blocks()
 
-    def _assume_blocks(self) -> tuple[AssumeBlock, ...]:
+    def _assume_blocks(self) -> tuple["AssumeBlock", ...]:
         """The ``assume:`` entries with every field and value checked (ConfigError at its line).
         Without any, the formats are not imported: a run answered from the cache needs none."""
         if not self.config.assume:
@@ -203,7 +201,7 @@ class LoadedConfig:
             blocks.append(AssumeBlock(tuple(entry.paths), tuple(values)))
         return tuple(blocks)
 
-    def check_run_wide_keys(self, run: LoadedConfig) -> None:
+    def check_run_wide_keys(self, run: "LoadedConfig") -> None:
         """A file's configuration below the run's may repeat the run-wide keys (``failOn:
         error`` in a starter), never change them: the run reads them from its own
         configuration, and a value here that says otherwise would be silently ignored."""
@@ -220,7 +218,7 @@ class LoadedConfig:
                     f"({where}), which gives {theirs!r}: remove it here, or set it there",
                 )
 
-    def assumptions(self, named: str, display: str) -> tuple[Assumption, ...]:
+    def assumptions(self, named: str, display: str) -> tuple["Assumption", ...]:
         """The assumptions for a file (``named``: where it is; ``display``: its name in reports,
         used when it lies outside this configuration's folder): the extended configuration's
         first, then this one's, a later one winning for the same field."""

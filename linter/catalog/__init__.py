@@ -6,8 +6,6 @@ commands that never consult the catalogue do not pay for it; they go through the
 manifests (faster than ruamel's constructor, and with positions in any error).
 """
 
-from __future__ import annotations
-
 import functools
 from pathlib import Path
 from typing import Any

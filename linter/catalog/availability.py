@@ -5,8 +5,6 @@ Lookups only: what a match (or its absence) says about a region is decided in
 :mod:`linter.quota.region_offer`.
 """
 
-from __future__ import annotations
-
 import fnmatch
 import functools
 from typing import Literal
@@ -16,13 +14,14 @@ from pydantic import Field
 from linter.catalog.base import Catalogue, Record, SourceRef, Text, validated
 from linter.catalog.endpoints import Cloud
 from linter.catalog.spelling import name_key
+from linter.strict_model import empty_list
 
 
 class Coverage(Record):
     """What a provider's snapshot covered."""
 
     uncovered_regions: list[Text] = Field(
-        default_factory=list, description="Regions the snapshot has no rows for at all."
+        default_factory=empty_list, description="Regions the snapshot has no rows for at all."
     )
     uncovered_source: SourceRef | None = None
     note: Text | None = None

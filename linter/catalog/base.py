@@ -10,8 +10,6 @@ Every catalogue has ``as_of`` and ``sources`` (each value's ``source`` names one
 its document directly); field names are snake_case as in the data files.
 """
 
-from __future__ import annotations
-
 import functools
 import re
 from typing import Annotated, Any, TypeVar

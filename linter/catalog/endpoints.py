@@ -6,8 +6,6 @@ Lookups only: where a request may be processed (residency) and which quota it dr
 are decided in :mod:`linter.residency` and :mod:`linter.quota` over these records.
 """
 
-from __future__ import annotations
-
 import functools
 import re
 from typing import Annotated, Literal
@@ -16,6 +14,7 @@ from pydantic import Field, StringConstraints, model_validator
 
 from linter.catalog.base import Catalogue, Record, Regex, SourceRef, Text, validated
 from linter.catalog.spelling import name_key
+from linter.strict_model import empty_list
 
 Cloud = Literal["aws", "gcp", "azure"]
 """The clouds whose regions, quotas and managed services the catalogue describes."""
@@ -33,7 +32,7 @@ class QuotaName(Record):
 
     unit: Unit = Field(description="RPM: requests per minute; TPM: tokens per minute.")
     name: Text
-    aliases: list[Text] = Field(default_factory=list, description="Older spellings of the name.")
+    aliases: list[Text] = Field(default_factory=empty_list, description="Older spellings of the name.")
     note: Text | None = None
     source: SourceRef
 
@@ -88,7 +87,7 @@ class VertexLocation(Record):
     source: SourceRef
 
     @model_validator(mode="after")
-    def _one_bound(self) -> VertexLocation:
+    def _one_bound(self) -> "VertexLocation":
         if (self.regions is None) == (self.jurisdiction is None):
             raise ValueError(f"location {self.location}: give either regions: any or jurisdiction")
         return self

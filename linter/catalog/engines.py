@@ -1,7 +1,5 @@
 """vLLM releases and how each budgets GPU memory at start-up."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

@@ -5,8 +5,6 @@
 ``gpu_memory_utilization``), from a start-up log where one was found.
 """
 
-from __future__ import annotations
-
 import functools
 import unicodedata
 from typing import Literal
@@ -15,6 +13,7 @@ from pydantic import Field
 
 from linter.catalog.base import Catalogue, Record, validated
 from linter.catalog.spelling import name_key
+from linter.strict_model import empty_list
 
 #: When no torch-visible total is catalogued, it is taken as 2% below the nvidia-smi total
 #: (memory.md §0 rule 4: cudaMemGetInfo is 1.5-3% below; logged gaps are 0.4-1.8%).
@@ -29,7 +28,7 @@ class GpuSpec(Record):
 
     name: str = Field(min_length=1, description="Canonical name, e.g. H100-80GB.")
     aliases: list[str] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="Other spellings: cloud labels, nvidia-smi names, launcher names.",
     )
     vendor: Vendor

@@ -11,8 +11,6 @@ Hugging Face's repository-name rules before it becomes a path, so ``..`` or a se
 walk out of the hub.
 """
 
-from __future__ import annotations
-
 import itertools
 import json
 import os

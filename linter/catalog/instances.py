@@ -1,7 +1,5 @@
 """Cloud instance types: which accelerator, how many, vCPUs, memory and interconnect."""
 
-from __future__ import annotations
-
 import functools
 from dataclasses import dataclass
 
@@ -10,6 +8,7 @@ from pydantic import Field
 from linter.catalog.base import Catalogue, Record, validated
 from linter.catalog.gpus import GpuSpec, resolve_gpu, visible
 from linter.catalog.spelling import name_key
+from linter.strict_model import empty_list
 
 
 class Interconnect(Record):
@@ -43,7 +42,7 @@ class ServicePrefix(Record):
 class InstanceCatalogue(Catalogue):
     """gpulint cloud instance-type catalogue."""
 
-    service_prefixes: list[ServicePrefix] = Field(default_factory=list)
+    service_prefixes: list[ServicePrefix] = Field(default_factory=empty_list)
     instance_types: list[InstanceType] = Field(min_length=1)
 
 

@@ -6,8 +6,6 @@ tags it ``includes``, and the countries whose adequacy decision has one of its `
 scopes. What an allow-list entry that is not a tag means is decided in :mod:`linter.residency`.
 """
 
-from __future__ import annotations
-
 import functools
 from typing import Literal
 
@@ -16,16 +14,17 @@ from pydantic import Field, model_validator
 from linter.catalog.base import DATE, Catalogue, Record, SourceRef, Text, validated
 from linter.catalog.regions import Country
 from linter.catalog.spelling import name_key
+from linter.strict_model import empty_list
 
 Scope = Literal["full", "partial"]
 
 
 class Tag(Record):
     description: Text
-    countries: list[Country] = Field(default_factory=list)
-    includes: list[Text] = Field(default_factory=list, description="Tags whose countries it has.")
+    countries: list[Country] = Field(default_factory=empty_list)
+    includes: list[Text] = Field(default_factory=empty_list, description="Tags whose countries it has.")
     adequacy: list[Scope] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="Adds the countries of adequacy decisions of these scopes.",
     )
     source: SourceRef
@@ -50,7 +49,7 @@ class JurisdictionCatalogue(Catalogue):
     adequacy_decisions: list[AdequacyDecision]
 
     @model_validator(mode="after")
-    def _includes_are_tags(self) -> JurisdictionCatalogue:
+    def _includes_are_tags(self) -> "JurisdictionCatalogue":
         unknown = sorted(
             {name for tag in self.tags.values() for name in tag.includes} - set(self.tags)
         )

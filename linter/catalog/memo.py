@@ -5,8 +5,6 @@ region, this model) over and over; each answer is a scan of packaged data that n
 within a process.
 """
 
-from __future__ import annotations
-
 import functools
 from collections.abc import Callable, Iterable
 from typing import Any, ParamSpec, TypeVar

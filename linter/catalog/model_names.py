@@ -6,8 +6,6 @@ quantised release of a model (and the precision it stores weights in), and which
 keep their base model's architecture. :mod:`linter.catalog.models` applies them.
 """
 
-from __future__ import annotations
-
 from pydantic import Field
 
 from linter.catalog.base import Catalogue, Record, SourceRef, Text, validated

@@ -18,8 +18,6 @@ The rules (endings, mirrors, distills) are data in ``data/model_names.yaml``; wh
 name used is kept in the :class:`Resolution`, so messages can say how a model was sized.
 """
 
-from __future__ import annotations
-
 import difflib
 import functools
 from dataclasses import dataclass
@@ -30,6 +28,7 @@ from pydantic import Field
 from linter.catalog import model_names
 from linter.catalog.base import Catalogue, Record, validated
 from linter.catalog.spelling import model_key
+from linter.strict_model import empty_list
 
 #: Names offered when a model is not catalogued.
 NEAREST = 3
@@ -41,7 +40,7 @@ class ModelRecord(Record):
     """One model: its config.json values and what its published checkpoint holds."""
 
     id: str = Field(min_length=1, description="Hugging Face id, e.g. meta-llama/Llama-3.1-8B.")
-    aliases: list[str] = Field(default_factory=list)
+    aliases: list[str] = Field(default_factory=empty_list)
     checkpoint_bytes: int | None = Field(
         None, gt=0, description="Published model.safetensors.index.json metadata.total_size."
     )

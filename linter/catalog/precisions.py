@@ -1,7 +1,5 @@
 """Weight and KV-cache storage formats (precisions) and the quantisation methods that use them."""
 
-from __future__ import annotations
-
 import functools
 from fractions import Fraction
 from typing import Literal
@@ -10,6 +8,7 @@ from pydantic import Field
 
 from linter.catalog.base import Catalogue, Record, validated
 from linter.catalog.spelling import name_key
+from linter.strict_model import empty_list
 
 Scope = Literal["all", "decoder_matrices", "experts"]
 
@@ -18,7 +17,7 @@ class PrecisionSpec(Record):
     """A storage format: bits per value plus its group scales and zero points."""
 
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
-    aliases: list[str] = Field(default_factory=list)
+    aliases: list[str] = Field(default_factory=empty_list)
     value_bits: int = Field(ge=1, le=32)
     group_size: int | None = Field(None, ge=1, description="Values sharing one scale.")
     scale_bits: float = Field(0, ge=0, description="Bits of each group's scale.")
@@ -44,7 +43,7 @@ class QuantizationMethod(Record):
     """A vLLM ``--quantization`` name (config.json ``quant_method``) and its default precision."""
 
     name: str = Field(min_length=1)
-    aliases: list[str] = Field(default_factory=list)
+    aliases: list[str] = Field(default_factory=empty_list)
     precision: str = Field(min_length=1, description="Default precisions.yaml name.")
     precision_from: str | None = Field(
         None, description="quantization_config field that can select another precision."

@@ -10,8 +10,6 @@ Lookups compare names through :func:`linter.catalog.spelling.name_key`. Arithmet
 these records (region fallback, savings, break-even) live in :mod:`linter.pricing`.
 """
 
-from __future__ import annotations
-
 import csv
 import functools
 from collections.abc import Callable, Iterable
@@ -107,7 +105,7 @@ class Prices(Catalogue):
         }
 
     @model_validator(mode="after")
-    def _references_resolve(self) -> Prices:
+    def _references_resolve(self) -> "Prices":
         sources = {source.id for source in self.sources}
         flags = {flag.id for flag in self.flags}
         problems = [

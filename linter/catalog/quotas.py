@@ -6,8 +6,6 @@ Lookups only: which quotas a workload draws on and how much of each is decided i
 :mod:`linter.quota` over these records.
 """
 
-from __future__ import annotations
-
 import fnmatch
 import functools
 import re
@@ -17,6 +15,7 @@ from pydantic import Field, model_validator
 
 from linter.catalog.base import Catalogue, Record, Regex, SourceRef, Text, validated
 from linter.catalog.spelling import name_key
+from linter.strict_model import empty_list
 
 QuotaClass = Literal["on-demand", "spot"]
 AwsCode = Annotated[str, Field(pattern=r"^L-[0-9A-F]{8}$")]
@@ -57,7 +56,7 @@ class AwsQuotas(Record):
     families: list[AwsFamily]
 
     @model_validator(mode="after")
-    def _buckets_are_quotas(self) -> AwsQuotas:
+    def _buckets_are_quotas(self) -> "AwsQuotas":
         listed = {quota.code for quota in self.quotas}
         named = {code for f in self.families for code in (f.on_demand, f.spot) if code is not None}
         if named - listed:
@@ -77,7 +76,7 @@ class GcpGpu(Record):
     gpu: Text
     aliases: list[Text]
     machine_types: list[Text] = Field(
-        default_factory=list, description="Globs over machine types carrying this GPU."
+        default_factory=empty_list, description="Globs over machine types carrying this GPU."
     )
     on_demand: str = Field(pattern=r"^[A-Z0-9_]+_GPUS$")
     spot: str = Field(pattern=r"^PREEMPTIBLE_[A-Z0-9_]+_GPUS$")

@@ -4,8 +4,6 @@ each region, and how zone names are written.
 Lookups only: whether a region lies within an allow-list is decided in :mod:`linter.residency`.
 """
 
-from __future__ import annotations
-
 import functools
 import re
 from typing import Annotated, Literal

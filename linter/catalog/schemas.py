@@ -4,8 +4,6 @@ Run ``python -m linter.catalog.schemas`` after changing a catalogue model; a tes
 published schema differs from what this produces.
 """
 
-from __future__ import annotations
-
 import json
 import sys
 from pathlib import Path

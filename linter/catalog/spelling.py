@@ -10,8 +10,6 @@ Model names are the exception: their numbers carry versions and sizes whose boun
 by :func:`model_key`, which keeps one separator wherever the name had any.
 """
 
-from __future__ import annotations
-
 import re
 
 _SEPARATORS = re.compile(r"[^0-9a-z]+")

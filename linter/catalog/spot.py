@@ -1,7 +1,5 @@
 """Spot reclamation notice per cloud (``data/spot.yaml``)."""
 
-from __future__ import annotations
-
 import functools
 
 from pydantic import Field

@@ -1,7 +1,5 @@
 """Typed models of the manifest kinds; the one registry of kinds lives here."""
 
-from __future__ import annotations
-
 from pydantic import BaseModel
 
 from linter.model.autoscaler import Autoscaler

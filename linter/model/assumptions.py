@@ -13,8 +13,6 @@ assume:
 ```
 """
 
-from __future__ import annotations
-
 import fnmatch
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass

@@ -7,8 +7,6 @@ scales the workload read from the object its ``target`` names (kind and name) in
 namespace (linter/facts/scaling.py): a minimum of 0 scales that workload to zero.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -32,7 +30,7 @@ class AutoscalerSpec(Strict):
     )
 
     @model_validator(mode="after")
-    def _ordered(self) -> AutoscalerSpec:
+    def _ordered(self) -> "AutoscalerSpec":
         if self.max_replicas is not None and self.max_replicas < self.min_replicas:
             raise ValueError("maxReplicas is below minReplicas")
         return self

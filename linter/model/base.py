@@ -1,7 +1,5 @@
 """Shared pieces of the manifest models: strict camelCase base, metadata, counts with suffixes."""
 
-from __future__ import annotations
-
 import re
 from typing import Annotated, Any
 

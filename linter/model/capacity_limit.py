@@ -11,8 +11,6 @@ limits of its own: it names the queue its workloads are admitted to. A ``flavor`
 ResourceFlavor) has none either: it says which GPU types the nodes of a queue's flavor have.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -20,7 +18,7 @@ from pydantic import Field, model_validator
 from linter.catalog.gpus import Vendor
 from linter.model.base import API_VERSION, Metadata
 from linter.model.workload import Capacity
-from linter.strict_model import Strict
+from linter.strict_model import Strict, empty_list
 
 Scope = Literal["queue", "localQueue", "namespace", "nodePool", "flavor"]
 
@@ -70,7 +68,7 @@ class CapacityLimitSpec(Strict):
         "to it (Kueue: kueue.x-k8s.io/queue-name: <its name>).",
     )
     match_pools: list[str] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="nodePool: other spellings of its name in the workloads' resources.pool "
         "(karpenter.sh/nodepool=<name>); its name always matches.",
     )
@@ -80,18 +78,18 @@ class CapacityLimitSpec(Strict):
         description="queue: the Kueue cohort whose queues lend each other unused quota.",
     )
     accelerators: list[str] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="nodePool, flavor: the GPU types its nodes may have, as written (empty: not "
         "pinned).",
     )
     capacity: list[Capacity] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="nodePool: the capacity types its nodes may have (empty: not pinned).",
     )
-    limits: list[Limit] = Field(default_factory=list)
+    limits: list[Limit] = Field(default_factory=empty_list)
 
     @model_validator(mode="after")
-    def _fits_scope(self) -> CapacityLimitSpec:
+    def _fits_scope(self) -> "CapacityLimitSpec":
         local = self.scope == "localQueue"
         if local != (self.cluster_queue is not None):
             raise ValueError("clusterQueue is set on a localQueue, and only there")

@@ -7,8 +7,6 @@ fields a format has no place for (region, data classification, justifications); 
 blocks in ``.gpulint.yaml`` set them for files matching a glob.
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 
 from linter.load.positions import Path, parse_path

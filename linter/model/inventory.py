@@ -12,11 +12,9 @@ the catalogue does not know is an error at its position, so a typo never silentl
 inventory.
 """
 
-from __future__ import annotations
-
 from pydantic import Field, field_validator
 
-from linter.strict_model import Strict
+from linter.strict_model import Strict, empty_list
 
 
 def _canonical(names: list[str]) -> list[str]:
@@ -55,7 +53,7 @@ class ClusterInventory(Strict):
     """The GPU types workloads that do not pin one may be scheduled on."""
 
     gpus: list[str] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="Every GPU type the cluster has; a workload that selects no pool may land on "
         "any of them (empty: the pools' GPUs together).",
     )

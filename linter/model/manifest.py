@@ -2,8 +2,6 @@
 gpulint kind (``Workload``, ``QuotaLedger``, ``CapacityLimit``), whichever format it was read
 from."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any

@@ -9,8 +9,6 @@ value the file does not state, why it has that value (an engine default, an assu
 configuration).
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass, field
 from typing import Literal
 

@@ -1,13 +1,11 @@
 """The ``QuotaLedger`` kind: the quotas an organisation has been granted (or asked for)."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field
 
 from linter.model.base import API_VERSION, Metadata
-from linter.strict_model import Strict
+from linter.strict_model import Strict, empty_list
 
 
 class QuotaEntry(Strict):
@@ -24,7 +22,7 @@ class QuotaEntry(Strict):
 
 
 class QuotaLedgerSpec(Strict):
-    entries: list[QuotaEntry] = Field(default_factory=list)
+    entries: list[QuotaEntry] = Field(default_factory=empty_list)
 
 
 class QuotaLedger(Strict):

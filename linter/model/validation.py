@@ -1,7 +1,5 @@
 """Turn pydantic validation errors into manifest paths and readable messages."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from linter.load.positions import Path, format_path

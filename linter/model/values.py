@@ -5,8 +5,6 @@ each value is checked against the type the Workload model gives that field, so a
 reported where it was written, in the words of that place, before any workload is built.
 """
 
-from __future__ import annotations
-
 import functools
 from typing import Any, get_args
 

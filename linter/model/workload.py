@@ -4,14 +4,12 @@ Sub-objects default to empty objects rather than null so that rule conditions ca
 ``workload.spec.checkpointing.enabled`` without guarding every level; an unset scalar is null.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field, model_validator
 
 from linter.model.base import API_VERSION, Metadata, ParameterCount
-from linter.strict_model import Strict
+from linter.strict_model import Strict, empty_list
 
 #: inference serves requests and runs continuously; batch-inference runs a serving engine over
 #: a data set and ends (a Ray Data LLM job); fine-tuning and training train; dev is interactive.
@@ -190,7 +188,7 @@ class Accelerator(Strict):
     count: int = Field(1, ge=1, le=1024, description="Accelerators per node.")
 
     @model_validator(mode="after")
-    def _type_or_memory(self) -> Accelerator:
+    def _type_or_memory(self) -> "Accelerator":
         if self.type is None and self.memory_gib is None:
             raise ValueError("give the GPU type, or at least its memory (memoryGib)")
         return self
@@ -229,7 +227,7 @@ class Resources(Strict):
     capacity: Capacity = "on-demand"
     pool: str | None = Field(None, description="Capacity pool, cluster or node group it runs on.")
     alternatives: list[Placement] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="Other placements the launcher may choose instead (SkyPilot any_of, "
         "dstack gpu alternatives); each is checked like the main one.",
     )
@@ -274,9 +272,9 @@ class Checkpointing(Strict):
 
 class Data(Strict):
     personal_data: bool | None = None
-    categories: list[str] = Field(default_factory=list)
+    categories: list[str] = Field(default_factory=empty_list)
     residency: list[str] = Field(
-        default_factory=list, description="Allowed jurisdictions, e.g. [EU]."
+        default_factory=empty_list, description="Allowed jurisdictions, e.g. [EU]."
     )
     lawful_basis: LawfulBasis | None = None
     transparency_notice: str | None = Field(
@@ -320,7 +318,7 @@ class WorkloadSpec(Strict):
     lifecycle: Lifecycle = Field(default_factory=Lifecycle)
     checkpointing: Checkpointing = Field(default_factory=Checkpointing)
     data: Data = Field(default_factory=Data)
-    endpoints: list[Endpoint] = Field(default_factory=list)
+    endpoints: list[Endpoint] = Field(default_factory=empty_list)
     justification: Justification = Field(default_factory=Justification)
     acceptable_use: AcceptableUse = Field(default_factory=AcceptableUse)
 

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints
 
-from linter.strict_model import Strict
+from linter.strict_model import Strict, empty_list
 
 RULE_ID = r"^[A-Z][A-Z0-9]*[0-9]{3}$"
 RULE_NAME = r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$"
@@ -26,7 +26,7 @@ class Scope(Strict):
     """Cheap structured filters applied before any CEL runs."""
 
     kinds: list[str] = Field(default_factory=lambda: ["Workload"], min_length=1)
-    profiles: list[str] = Field(default_factory=list, description="Empty: every profile.")
+    profiles: list[str] = Field(default_factory=empty_list, description="Empty: every profile.")
 
 
 class Check(Strict):
@@ -72,7 +72,7 @@ class Docs(Strict):
     why_is_this_bad: str = Field(min_length=1)
     example: str = Field(min_length=1)
     use_instead: str = Field(min_length=1)
-    references: list[str] = Field(default_factory=list)
+    references: list[str] = Field(default_factory=empty_list)
 
 
 class RuleFile(Strict):
@@ -81,7 +81,7 @@ class RuleFile(Strict):
     id: str = Field(pattern=RULE_ID)
     name: str = Field(pattern=RULE_NAME)
     severity: Literal["error", "warning", "note"]
-    tags: list[str] = Field(default_factory=list, max_length=10)
+    tags: list[str] = Field(default_factory=empty_list, max_length=10)
     summary: str = Field(min_length=1)
     principle: int | None = Field(
         None, ge=1, le=10, description="The guidance principle it enforces."
@@ -100,6 +100,6 @@ class RuleFile(Strict):
         description="Named CEL sub-expressions, evaluated in order before the checks and read as "
         "`variables.<name>` (each may use the ones before it).",
     )
-    checks: list[Check] = Field(default_factory=list)
+    checks: list[Check] = Field(default_factory=empty_list)
     options: dict[str, OptionSpec] = Field(default_factory=dict)
     docs: Docs
