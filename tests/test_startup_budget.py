@@ -56,6 +56,7 @@ NOT_IMPORTED = (
     "linter.formats.platforms",
     "linter.formats.terraform_vocabulary",
     "linter.memory.calibration",
+    "linter.catalog.jurisdictions",
     "linter.memory.training",
     "linter.load.hcl",
     "linter.load.terraform",
@@ -70,10 +71,10 @@ NOT_IMPORTED = (
 )
 #: Ceilings: today's counts (in the comment) and a little room.
 BUDGET = {
-    "linter_modules": 169,  # 164
-    "modules": 449,  # 437
-    "classes": 1185,  # 1152
-    "models": 140,  # 134
+    "linter_modules": 168,  # 164
+    "modules": 448,  # 437
+    "classes": 1155,  # 1124
+    "models": 136,  # 131
     "validators": 43,  # 39
 }
 

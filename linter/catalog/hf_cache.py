@@ -16,9 +16,8 @@ import json
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from linter.load.reader import Refusal, read_bounded
 
@@ -32,8 +31,7 @@ REF_MAX_BYTES = 128
 MAX_SNAPSHOTS = 64
 
 
-@dataclass(frozen=True)
-class CachedConfig:
+class CachedConfig(NamedTuple):
     """What the cache holds for a model: its parsed config, or why it could not be used."""
 
     path: Path

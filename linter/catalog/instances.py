@@ -1,7 +1,7 @@
 """Cloud instance types: which accelerator, how many, vCPUs, memory and interconnect."""
 
 import functools
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pydantic import Field
 
@@ -46,8 +46,7 @@ class InstanceCatalogue(Catalogue):
     instance_types: list[InstanceType] = Field(min_length=1)
 
 
-@dataclass(frozen=True)
-class InstanceSpec:
+class InstanceSpec(NamedTuple):
     """An instance type with its accelerator resolved."""
 
     name: str

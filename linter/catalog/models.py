@@ -20,8 +20,7 @@ name used is kept in the :class:`Resolution`, so messages can say how a model wa
 
 import difflib
 import functools
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import Field
 
@@ -57,8 +56,7 @@ class ModelCatalogue(Catalogue):
     models: list[ModelRecord] = Field(min_length=1)
 
 
-@dataclass(frozen=True)
-class Resolution:
+class Resolution(NamedTuple):
     """A catalogue record a name resolved to, and how.
 
     ``precision`` is the precision a quantised-release ending names (the record's own weights
@@ -95,8 +93,7 @@ def _split(name: str) -> tuple[str, str] | None:
     return model_key(org), model_key(repo)
 
 
-@dataclass(frozen=True)
-class _Index:
+class _Index(NamedTuple):
     #: (organisation key, repository key) of ids and aliases -> record
     full: dict[tuple[str, str], ModelRecord]
     #: repository key of ids and aliases -> record (names written without an organisation)

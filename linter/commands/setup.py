@@ -1,10 +1,8 @@
 """What check and facts share: config discovery, the rulebook, the selection."""
 
-from __future__ import annotations
-
 import argparse
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from linter.bundled import bundled
 from linter.config import LoadedConfig, find_config, load_config
@@ -14,8 +12,7 @@ from linter.policy.selection import Selection
 from linter.run import garbage_collection
 
 
-@dataclass(frozen=True)
-class Setup:
+class Setup(NamedTuple):
     config: LoadedConfig
     rulebook: Rulebook
     selection: Selection

@@ -7,13 +7,12 @@ fields a format has no place for (region, data classification, justifications); 
 blocks in ``.gpulint.yaml`` set them for files matching a glob.
 """
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from linter.load.positions import Path, parse_path
 
 
-@dataclass(frozen=True)
-class Field:
+class Field(NamedTuple):
     path: Path  # normalised path
     annotation: str | None = None  # gpulint.dev/<annotation>; None: not settable that way
 

@@ -8,10 +8,8 @@ provider serves the model) is taken as called in the workload's own region when 
 runs on the same cloud; otherwise there is no region to judge and the offering does not count.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from linter.catalog import regions
 from linter.catalog.endpoints import (
@@ -25,8 +23,7 @@ from linter.pricing.apis import ManagedOffering
 from linter.residency import Destination, endpoint_destinations, region_place, within
 
 
-@dataclass(frozen=True)
-class OfferingVerdict:
+class OfferingVerdict(NamedTuple):
     offering: ManagedOffering
     #: The region the offering is judged in: its own, or the workload's for a price that is
     #: not regional (None when there is none).

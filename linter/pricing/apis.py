@@ -1,8 +1,6 @@
 """Managed APIs that serve an open-weight model, with their per-token prices."""
 
-from __future__ import annotations
-
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from linter.catalog.memo import memoize_list
 from linter.catalog.models import catalogue_entry, catalogue_key
@@ -10,8 +8,7 @@ from linter.catalog.prices import ManagedPriceRow, managed_rows, mapped_models
 from linter.catalog.spelling import name_key
 
 
-@dataclass(frozen=True)
-class ManagedOffering:
+class ManagedOffering(NamedTuple):
     """One priced way to call a model: a provider's model id, where, at what per-token price."""
 
     provider: str

@@ -5,10 +5,7 @@ hours, and the declared token rate flows for those same hours, so changing the h
 sides and leaves the cheaper one and the break-even rate unchanged.
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from linter.catalog.prices import prices
 
@@ -23,8 +20,7 @@ def assumed_input_share() -> float:
     return prices().assumed_input_share
 
 
-@dataclass(frozen=True)
-class TokenVolume:
+class TokenVolume(NamedTuple):
     """A sustained token rate while the workload runs."""
 
     input_per_minute: float
@@ -55,8 +51,7 @@ def token_volume(
     return volume
 
 
-@dataclass(frozen=True)
-class BreakEven:
+class BreakEven(NamedTuple):
     hours_per_month: float
     self_hosted_monthly: float
     api_monthly: float

@@ -7,11 +7,8 @@ the declared token volume at each allowed offering's per-token price, both over 
 When a comparison cannot be made, ``missing`` says exactly what is missing.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from linter.pricing.allowed import OfferingVerdict, allowed_offerings
 from linter.pricing.apis import managed_offerings
@@ -31,20 +28,17 @@ MissingCode = Literal[
 ]
 
 
-@dataclass(frozen=True)
-class Missing:
+class Missing(NamedTuple):
     code: MissingCode
     detail: str
 
 
-@dataclass(frozen=True)
-class OfferingComparison:
+class OfferingComparison(NamedTuple):
     verdict: OfferingVerdict
     result: BreakEven
 
 
-@dataclass(frozen=True)
-class SelfHostingComparison:
+class SelfHostingComparison(NamedTuple):
     hf_id: str
     hours_per_month: float
     #: The workload region's price (None when missing) and the hourly cost of all instances.
@@ -57,8 +51,7 @@ class SelfHostingComparison:
     missing: tuple[Missing, ...]
 
 
-@dataclass(frozen=True)
-class SelfHosted:
+class SelfHosted(NamedTuple):
     """How the model is self-hosted."""
 
     provider: str | None

@@ -7,10 +7,7 @@ runs at most the whole month; a job runs at most its ``maxRuntimeHours`` (capped
 a job with neither has no hours gpulint could state, so it has no monthly cost.
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from linter.model.workload import Lifecycle, Profile
 from linter.pricing.monthly import default_hours_per_month
@@ -22,8 +19,7 @@ HoursBasis = Literal[
 ]
 
 
-@dataclass(frozen=True)
-class RunningHours:
+class RunningHours(NamedTuple):
     per_month: float | None
     basis: HoursBasis
     #: The workload may well run fewer hours: the monthly figures are a ceiling.

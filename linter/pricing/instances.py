@@ -6,12 +6,9 @@ sharing a jurisdiction tag with it (EU, EEA, ...), else the cheapest anywhere. P
 country or jurisdiction are usually close; the cheapest anywhere is a lower bound, and says so.
 """
 
-from __future__ import annotations
-
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from linter.catalog import regions
 from linter.catalog.gpus import resolve_gpu
@@ -24,8 +21,7 @@ from linter.catalog.spelling import name_key
 Basis = Literal["region", "same-country", "same-jurisdiction", "any-region", "no-region-given"]
 
 
-@dataclass(frozen=True)
-class InstancePrice:
+class InstancePrice(NamedTuple):
     provider: str
     instance_type: str
     accelerator: str
@@ -185,8 +181,7 @@ def cheapest_instance_with_gpus(
     return _price(row, basis, region)
 
 
-@dataclass(frozen=True)
-class SpotSaving:
+class SpotSaving(NamedTuple):
     """What spot capacity saves against on-demand for one price, or why no saving is claimed."""
 
     price: InstancePrice

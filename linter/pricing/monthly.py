@@ -1,10 +1,7 @@
 """What instances cost per hour and per month: nodes x replicas x the hourly price, at the
 capacity they run on."""
 
-from __future__ import annotations
-
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from linter.catalog.prices import prices
 from linter.pricing.instances import InstancePrice
@@ -17,8 +14,7 @@ def default_hours_per_month() -> float:
     return prices().hours_per_month
 
 
-@dataclass(frozen=True)
-class MonthlyCost:
+class MonthlyCost(NamedTuple):
     price: InstancePrice
     instances: int
     hours_per_month: float

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from linter.catalog.jurisdictions import countries_of_tag
 from linter.residency.places import ANYWHERE, Destination, Place
 
 
 def _entry_countries(entry: str) -> frozenset[str] | None:
+    # the jurisdiction catalogue's models are defined only when an allow-list is read (issue 31)
+    from linter.catalog.jurisdictions import countries_of_tag
+
     text = entry.strip()
     tag = countries_of_tag(text)
     if tag is not None:
