@@ -1,7 +1,5 @@
 """The base of gpulint's strict camelCase models: manifests, ``.gpulint.yaml`` and rule files."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict

@@ -8,8 +8,6 @@ the rules word them, choices included, in their ``variables:``. A list of names 
 ("a, b and 3 more") is a fact too: CEL cannot join a list.
 """
 
-from __future__ import annotations
-
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict

@@ -13,8 +13,6 @@ candidate runs the model when the sized estimate fits, fails when it does not, a
 otherwise (unknown GPU, no model, a profile that is not sized).
 """
 
-from __future__ import annotations
-
 from pydantic import Field
 
 from linter.facts import memory

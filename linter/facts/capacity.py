@@ -25,8 +25,6 @@ its ``borrowingLimit``, or without one what the cohort's other queues in the run
 not list is a limit of 0. Every index is built once per run; a workload costs O(its limits).
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal

@@ -7,8 +7,6 @@ A value is split into words at every character that is not a letter or a digit a
 (``latest``, ``devops``) is not one.
 """
 
-from __future__ import annotations
-
 import re
 
 from pydantic import Field

@@ -17,8 +17,6 @@ Without any, the fact has no candidates and a rule can only say what the workloa
 Run-wide: a record per node pool and per unpinned workload, one index by pool name.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any

@@ -8,8 +8,6 @@ the scheduler reserves all 8. An unset pipeline or data-parallel size is the eng
 x idle / GPUs per replica); null when the workload is not priced.
 """
 
-from __future__ import annotations
-
 from pydantic import Field
 
 from linter.facts import cost

@@ -2,8 +2,6 @@
 utilisation profile (training and fine-tuning against inference). Run-wide: each workload
 records its pool and side; the index counts each (pool, side) once."""
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import Any, Literal
 

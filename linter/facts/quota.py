@@ -6,8 +6,6 @@ its file is read) and each QuotaLedger its entries; the index sums every quota's
 matches ledger entries to a quota once, so a quota shared by thousands of workloads costs O(n).
 """
 
-from __future__ import annotations
-
 import dataclasses
 import functools
 from collections.abc import Mapping

@@ -8,8 +8,6 @@ the launcher's or trainer's default (or an assumption) rather than the file's, t
 whose default it is, as the adapter wrote it; rule GL202 words what is missing.
 """
 
-from __future__ import annotations
-
 from pydantic import Field
 
 from linter.facts.base import Fact

@@ -2,8 +2,6 @@
 region, each endpoint's region, and where an endpoint may route it), judged against the allowed
 jurisdictions (``data.residency``, else the organisation default from config)."""
 
-from __future__ import annotations
-
 from typing import get_args
 
 from pydantic import Field

@@ -1,7 +1,5 @@
 """The ``resources`` fact: which accelerators a workload runs on and how many."""
 
-from __future__ import annotations
-
 from pydantic import Field
 
 from linter.catalog import spot

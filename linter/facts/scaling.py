@@ -10,8 +10,6 @@ fight over it; the lowest minimum is what it may drop to). The index is built on
 workload costs one lookup.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import Any
 

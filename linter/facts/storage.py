@@ -9,8 +9,6 @@ revisions, and a disk also holds the system and the image. Computed only when a 
 declared.
 """
 
-from __future__ import annotations
-
 from pydantic import Field
 
 from linter.facts.base import Fact

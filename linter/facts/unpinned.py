@@ -12,8 +12,6 @@ The smallest catalogued NVIDIA data-centre GPU that runs it is what a note sugge
 inventory says which GPUs the cluster has (``nvidia.com/gpu`` and ``--gres=gpu`` are NVIDIA's).
 """
 
-from __future__ import annotations
-
 from pydantic import Field
 
 from linter.catalog.gpus import GpuSpec, all_gpus

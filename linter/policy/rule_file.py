@@ -1,7 +1,5 @@
 """The rule file format (``rules/*.yaml``), the same format organisations write rules in."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints
