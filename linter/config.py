@@ -222,10 +222,12 @@ class LoadedConfig:
         """The assumptions for a file (``named``: where it is; ``display``: its name in reports,
         used when it lies outside this configuration's folder): the extended configuration's
         first, then this one's, a later one winning for the same field."""
-        from linter.model.assumptions import assumptions_for
-
         inherited = self.parent.assumptions(named, display) if self.parent else ()
-        own = assumptions_for(self._relative(named, display), self.assume) if self.assume else ()
+        own: tuple[Assumption, ...] = ()
+        if self.assume:  # else the module (and its value checks) is not imported: issue 31
+            from linter.model.assumptions import assumptions_for
+
+            own = assumptions_for(self._relative(named, display), self.assume)
         if not inherited:
             return own
         return tuple({a.path: a for a in (*inherited, *own)}.values())

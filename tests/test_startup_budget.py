@@ -57,6 +57,9 @@ NOT_IMPORTED = (
     "linter.formats.terraform_vocabulary",
     "linter.memory.calibration",
     "linter.catalog.jurisdictions",
+    "linter.catalog.hf_cache",
+    "linter.model.assumptions",
+    "linter.commands.output_files",
     "linter.memory.training",
     "linter.load.hcl",
     "linter.load.terraform",
@@ -71,9 +74,9 @@ NOT_IMPORTED = (
 )
 #: Ceilings: today's counts (in the comment) and a little room.
 BUDGET = {
-    "linter_modules": 168,  # 164
-    "modules": 448,  # 437
-    "classes": 1155,  # 1124
+    "linter_modules": 164,  # 160
+    "modules": 443,  # 432
+    "classes": 1149,  # 1118
     "models": 136,  # 131
     "validators": 43,  # 39
 }

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from linter.commands.options import add_config_arguments
-from linter.commands.output_files import write_report
 from linter.report import FORMATS
 
 if TYPE_CHECKING:
@@ -216,6 +215,8 @@ def run(args: argparse.Namespace) -> int:
     for warning in kept.warnings:
         _note(f"warning: {warning}")
     if args.output:
+        from linter.commands.output_files import write_report
+
         write_report(Path(args.output), kept.pieces(), "cannot write the report")
     else:
         _print(kept.pieces())
@@ -361,6 +362,7 @@ def _options(args: argparse.Namespace) -> RenderOptions:
 
 
 def _write_baseline(result: RunResult, target: Path) -> int:
+    from linter.commands.output_files import write_report
     from linter.report.summary import reported
     from linter.run import baseline
 

@@ -13,7 +13,6 @@ This function is the one list of them.
 
 from __future__ import annotations
 
-from linter.catalog.hf_cache import CONFIG_MAX_BYTES, decisive_files
 from linter.catalog.models import find_model
 from linter.facts.memory_sizing import model_config_read
 from linter.load.sources import FileRead
@@ -31,6 +30,8 @@ def files_read(manifest: Manifest) -> list[FileRead]:
     if model.config:
         read.append(model_config_read(manifest, model.config))
     if model.id and find_model(model.id) is None:
+        from linter.catalog.hf_cache import CONFIG_MAX_BYTES, decisive_files
+
         read += [
             FileRead(str(path), str(root), CONFIG_MAX_BYTES)
             for path, root in decisive_files(model.id)

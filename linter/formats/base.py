@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from linter.findings import Finding
 from linter.load import Document
-from linter.model.assumptions import Assumption
 from linter.model.manifest import Manifest
+
+if TYPE_CHECKING:
+    from linter.model.assumptions import Assumption
 
 
 @dataclass(frozen=True)

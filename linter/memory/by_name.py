@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from linter.catalog.hf_cache import cached_config
 from linter.catalog.models import nearest_models, resolve_model
 from linter.memory.architecture import (
     Architecture,
@@ -40,6 +39,8 @@ def architecture_by_name(
         arch = architecture_from_catalogue(model_id)
         assert arch is not None
         return NamedArchitecture(arch, "catalogue")
+    from linter.catalog.hf_cache import cached_config
+
     cached = cached_config(model_id, env)
     if cached is not None and cached.config is not None:
         try:
