@@ -142,6 +142,11 @@ class ManifestBuilder:
         """What the file calls a field it does not set (for messages and fixes)."""
         self._names[field(path)] = name
 
+    def call_unnamed(self, names: Mapping[Path, str]) -> None:
+        """:meth:`call` for each field of ``names`` that has no name yet, in one pass."""
+        for path, name in names.items():
+            self._names.setdefault(path, name)
+
     def place(self, path: str | Path, origin: Origin) -> None:
         """Where a normalised object is written when it is not one value (``spec.checkpointing``
         from a ``--output_dir`` argument, an accelerator's count from a resource limit and its
@@ -250,6 +255,9 @@ class WorkloadBuilder(ManifestBuilder):
         return self.build_kind("Workload", Workload)
 
 
+_ATOMIC = frozenset((str, int, float, bool, type(None)))
+
+
 def _nest(values: Mapping[Path, Any]) -> dict[str, Any]:
     """``{("spec", "serving", "maxContextTokens"): 8192}`` -> nested dicts (and lists, for
     integer parts such as alternatives[0]). A value set on a deeper path goes into the object
@@ -257,7 +265,8 @@ def _nest(values: Mapping[Path, Any]) -> dict[str, Any]:
     values are copied first: an assumption's object is shared by every file it applies to."""
     root: dict[str, Any] = {}
     for path, value in sorted(values.items(), key=lambda item: len(item[0])):
-        value = copy.deepcopy(value)
+        if type(value) not in _ATOMIC:  # deepcopy returns these as they are, at a cost
+            value = copy.deepcopy(value)
         node: Any = root
         for index, part in enumerate(path[:-1]):
             following = path[index + 1]

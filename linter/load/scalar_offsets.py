@@ -47,6 +47,11 @@ _ESCAPES = {
 _HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 _PROPERTY_END = frozenset(" \t,[]{}") | _BREAKS
+# the quote of each quoted style, and what inside it would make the value differ from its source
+_QUOTED = {
+    "single-quoted": ("'", _BREAKS | {"'"}),
+    "double-quoted": ('"', _BREAKS | {'"', "\\"}),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +74,15 @@ def locate(text: str, scalar: ScalarSpan, start: int, end: int) -> Span:
     span where that offset is. Offsets outside the value, or a source that does not read back
     (a text other than the one parsed), give the whole scalar's span rather than an error.
     """
+    verbatim = _verbatim(text, scalar)
+    if verbatim is not None:
+        offset, length = verbatim
+        if not 0 <= start <= end <= length:
+            return scalar.span
+        first = offset + start if length else scalar.start
+        last = first if start == end else offset + end
+        line, column = scalar.span.line, scalar.span.column - scalar.start
+        return Span(line, column + first, line, column + last)
     decoded = decode(text, scalar)
     if decoded is None or not 0 <= start <= end <= len(decoded.value):
         return scalar.span
@@ -76,6 +90,28 @@ def locate(text: str, scalar: ScalarSpan, start: int, end: int) -> Span:
     last = first if start == end else decoded.ends[end - 1]
     (line, column), (end_line, end_column) = _positions(text, scalar, first, last)
     return Span(line, column, end_line, end_column)
+
+
+def _verbatim(text: str, scalar: ScalarSpan) -> tuple[int, int] | None:
+    """Where the value starts in the file and its length, when the source is the value itself,
+    character for character on one line: a plain or quoted scalar without properties, escapes
+    or line breaks (an argument in ``args: ["--model", "x"]``, the common case). Then offsets
+    map by addition, as :func:`decode` would map them, without reading the scalar."""
+    start, end, style = scalar.start, scalar.end, scalar.style
+    if style == "plain":
+        source = text[start:end]
+        if not source or source[0] in "&!" or source[-1] in _BLANKS:
+            return None
+        return (start, len(source)) if _BREAKS.isdisjoint(source) else None
+    if style not in _QUOTED or end - start < 2:
+        return None
+    quote, escapes = _QUOTED[style]
+    if text[start] != quote or text[end - 1] != quote or text[end : end + 1] == quote:
+        return None
+    inner = text[start + 1 : end - 1]
+    if escapes.isdisjoint(inner):
+        return start + 1, len(inner)
+    return None
 
 
 @functools.lru_cache(maxsize=32)

@@ -123,12 +123,16 @@ class FlagTable(Record):
 
     _index: dict[str, Flag] = PrivateAttr(default_factory=dict)
     _switches: frozenset[str] = PrivateAttr(default=frozenset())
+    #: The long options, sorted: what an abbreviation may expand to.
+    _long_options: tuple[str, ...] = PrivateAttr(default=())
 
     def model_post_init(self, context: Any, /) -> None:
         for flag in self.flags:
             for name in flag.names:
                 self._index.setdefault(self.spelling(name), flag)
         self._switches = frozenset(self.spelling(name) for name in self.switches)
+        known = {*self._index, *self._switches}
+        self._long_options = tuple(sorted(option for option in known if option.startswith("--")))
 
     def spelling(self, name: str) -> str:
         """A flag name as the parser compares it."""
@@ -152,11 +156,12 @@ class FlagTable(Record):
     def expansions(self, name: str) -> list[str]:
         """The known long options (flags and switches) ``name`` abbreviates, as argparse matches
         a prefix; empty when the table takes no abbreviations or ``name`` is a whole option."""
-        key = self.spelling(name)
-        known = sorted({*self._index, *self._switches})
-        if not self.abbreviations or not key.startswith("--") or key in known:
+        if not self.abbreviations:
             return []
-        return [option for option in known if option.startswith("--") and option.startswith(key)]
+        key = self.spelling(name)
+        if not key.startswith("--") or key in self._index or key in self._switches:
+            return []
+        return [option for option in self._long_options if option.startswith(key)]
 
     def is_switch(self, name: str) -> bool:
         key = self.spelling(name)

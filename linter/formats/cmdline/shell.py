@@ -255,6 +255,8 @@ def _kubernetes_expand(
     item: str, index: int, variables: Mapping[str, _Var], budget: _Budget
 ) -> SourcedText:
     """Kubernetes' ``$(VAR)`` expansion of one command/args item, with every character's source."""
+    if "$" not in item:  # nothing to expand: most items
+        return SourcedText.raw(item, index)
     out = SourcedText()
     cursor = 0
     while cursor < len(item):

@@ -374,6 +374,11 @@ def _engine_defaults(builder: WorkloadBuilder, unit: Unit, program: LaunchedProg
 def _name_annotations(builder: WorkloadBuilder) -> None:
     """Fields a Kubernetes object has no place for are set with ``gpulint.dev/`` annotations;
     messages name the annotation (unless the object gave the field a name of its own)."""
-    for entry in FIELDS.values():
-        if entry.annotation is not None and builder.name_of(entry.path) is None:
-            builder.call(entry.path, f"annotation gpulint.dev/{entry.annotation}")
+    builder.call_unnamed(_ANNOTATION_NAMES)
+
+
+_ANNOTATION_NAMES = {
+    entry.path: f"annotation gpulint.dev/{entry.annotation}"
+    for entry in FIELDS.values()
+    if entry.annotation is not None
+}
