@@ -53,18 +53,21 @@ class _Abort(Exception):
     """Stop reading the file: a limit was crossed or the structure cannot be represented."""
 
 
+Raw = tuple[int, int, int, int]  # a span's four numbers, as the source map keeps them
+
+
 @dataclass(slots=True)
 class _Frame:
     """An open mapping (``keys`` is its dict of key spans) or sequence (``keys`` is None)."""
 
     container: dict[str, Any] | list[Any]
-    keys: dict[str, Span] | None
+    keys: dict[str, Raw] | None
     path: Path
     anchor: str | None
-    start: Span
+    start: Raw
     weight: int = 1
     key: str | None = None
-    key_span: Span | None = None
+    key_span: Raw | None = None
     key_is_merge: bool = False
 
 
@@ -76,8 +79,8 @@ class Composer:
     before that part.
 
     Every file of a run passes through here (about a hundred events for a 40-line manifest), so
-    events are dispatched on their type through a table, and a span is built only where it is
-    recorded or reported.
+    events are dispatched on their type through a table, and positions are kept as the source
+    map keeps them, plain tuples (:data:`Raw`): a :class:`Span` is built only for a problem.
     """
 
     def __init__(self, limits: Limits, lines: int = 0, offset: int = 0) -> None:
@@ -109,14 +112,14 @@ class Composer:
             events.DocumentEndEvent: self._end_document,
         }
 
-    def _span(self, event: Any) -> Span:
+    def _span(self, event: Any) -> Raw:
         start, end, lines = event.start_mark, event.end_mark, self.lines + 1
-        return Span(start.line + lines, start.column + 1, end.line + lines, end.column + 1)
+        return (start.line + lines, start.column + 1, end.line + lines, end.column + 1)
 
-    def _point(self, event: Any) -> Span:
+    def _point(self, event: Any) -> Raw:
         mark = event.start_mark
         line = mark.line + self.lines + 1
-        return Span(line, mark.column + 1, line, mark.column + 2)
+        return (line, mark.column + 1, line, mark.column + 2)
 
     def feed(self, events: Iterable[Any]) -> None:
         """Process every event; stops quietly after a problem that ends the file."""
@@ -130,7 +133,7 @@ class Composer:
             return
 
     def _start_document(self, event: Any) -> None:
-        self._source_map = SourceMap(self._point(event))
+        self._source_map = SourceMap(Span(*self._point(event)))
         self._anchors, self._root, self._has_root, self._weight = {}, None, False, 0
 
     def _end_document(self, event: Any) -> None:
@@ -154,7 +157,7 @@ class Composer:
                 value = resolve(text, str(tag), plain=not style)
             except ScalarTagError as err:
                 span = self._span(event)
-                self.problems.append(LoadProblem(str(err), span))
+                self.problems.append(LoadProblem(str(err), Span(*span)))
                 value = text
         if event.anchor:
             self._anchors[event.anchor] = (value, 1)
@@ -168,14 +171,14 @@ class Composer:
         if top.keys is None:
             path: Path = (*top.path, len(top.container))
             span = span or self._span(event)
-            self._source_map.record(path, span)
+            self._source_map.record_raw(path, span)
         else:
             assert top.key is not None and top.key_span is not None
             path = (*top.path, top.key)
-            self._source_map.record(path, top.key_span)
+            self._source_map.record_raw(path, top.key_span)
         if isinstance(value, str):
             # where a string value is written, so offsets inside it can be located later
-            self._source_map.record_scalar(
+            self._source_map.record_scalar_raw(
                 path,
                 span or self._span(event),
                 event.start_mark.index + self.offset,
@@ -191,7 +194,7 @@ class Composer:
         self._open(event, [], None)
 
     def _open(
-        self, event: Any, container: dict[str, Any] | list[Any], keys: dict[str, Span] | None
+        self, event: Any, container: dict[str, Any] | list[Any], keys: dict[str, Raw] | None
     ) -> None:
         stack = self._stack
         top = stack[-1] if stack else None
@@ -206,15 +209,15 @@ class Composer:
             )
         point = self._point(event)
         if top is None:
-            self._source_map.document = point  # the root node: where "the document" is
+            self._source_map.document = Span(*point)  # the root node: where "the document" is
             path: Path = ()
         elif top.keys is None:
             path = (*top.path, len(top.container))
-            self._source_map.record(path, point)
+            self._source_map.record_raw(path, point)
         else:
             assert top.key is not None and top.key_span is not None
             path = (*top.path, top.key)
-            self._source_map.record(path, top.key_span)
+            self._source_map.record_raw(path, top.key_span)
         anchor = event.anchor
         if anchor:
             self._anchors[anchor] = None  # started, not finished: an alias to it is a cycle
@@ -256,10 +259,10 @@ class Composer:
             self._merge(top, value, span)  # a merge (<<: *a) too: its weight counts
             return
         if top.keys is None:
-            self._source_map.record((*top.path, len(top.container)), span)
+            self._source_map.record_raw((*top.path, len(top.container)), span)
         else:
             assert top.key is not None and top.key_span is not None
-            self._source_map.record((*top.path, top.key), top.key_span)
+            self._source_map.record_raw((*top.path, top.key), top.key_span)
         self._put(top, value)
 
     # -- structure ---------------------------------------------------------------------------
@@ -272,14 +275,13 @@ class Composer:
         assert frame.keys is not None
         first = frame.keys.get(key)
         if first is not None:
-            self.problems.append(
-                LoadProblem(f"duplicate key {key!r} (first defined on line {first.line})", span)
-            )
+            message = f"duplicate key {key!r} (first defined on line {first[0]})"
+            self.problems.append(LoadProblem(message, Span(*span)))
         else:
             frame.keys[key] = span
         frame.key, frame.key_span = key, span
 
-    def _count(self, weight: int, event: Any, span: Span | None) -> None:
+    def _count(self, weight: int, event: Any, span: Raw | None) -> None:
         """Add a new node's (expanded) weight to the document and its parent; stop the file
         past the limit."""
         self._weight += weight
@@ -292,7 +294,7 @@ class Composer:
             )
         self._stack[-1].weight += weight
 
-    def _attach_root(self, value: Any, weight: int, span: Span) -> None:
+    def _attach_root(self, value: Any, weight: int, span: Raw) -> None:
         """A scalar or alias as the document's root node."""
         self._weight += weight
         if self._weight > self.limits.max_nodes:
@@ -315,7 +317,7 @@ class Composer:
             container[frame.key] = value
             frame.key = None
 
-    def _merge(self, frame: _Frame, value: Any, span: Span) -> None:
+    def _merge(self, frame: _Frame, value: Any, span: Raw) -> None:
         """Apply a YAML merge key (``<<: *defaults``): explicit keys win over merged ones.
 
         The merged value's whole weight has already been counted towards the document and
@@ -325,7 +327,7 @@ class Composer:
         sources = value if isinstance(value, list) else [value]
         if not all(isinstance(source, dict) for source in sources):
             self.problems.append(
-                LoadProblem("a merge key (<<) needs a mapping or list of them", span)
+                LoadProblem("a merge key (<<) needs a mapping or list of them", Span(*span))
             )
         assert isinstance(frame.container, dict)
         for source in sources:
@@ -334,8 +336,8 @@ class Composer:
                     frame.container.setdefault(key, item)
         frame.key, frame.key_is_merge = None, False
 
-    def _fail(self, message: str, span: Span, limit: bool = False) -> None:
-        self.problems.append(LoadProblem(message, span))
+    def _fail(self, message: str, span: Raw, limit: bool = False) -> None:
+        self.problems.append(LoadProblem(message, Span(*span)))
         self.limited = limit
         self.stopped = True
         raise _Abort

@@ -137,15 +137,19 @@ class SourceMap:
         self._scalars: dict[Path, tuple[int, int, int, int, int, int, str]] = {}
 
     def record(self, path: Path, span: Span) -> None:
-        self._spans.setdefault(path, (span.line, span.column, span.end_line, span.end_column))
+        self.record_raw(path, (span.line, span.column, span.end_line, span.end_column))
 
-    def record_scalar(self, path: Path, span: Span, start: int, end: int, style: str) -> None:
-        """Record a string scalar value; ``style`` is ruamel's event style (None or "" is plain)."""
-        if style not in _STYLES:
-            return
-        self._scalars.setdefault(
-            path, (span.line, span.column, span.end_line, span.end_column, start, end, style)
-        )
+    def record_raw(self, path: Path, span: tuple[int, int, int, int]) -> None:
+        """:meth:`record` for a span given as its four numbers (the loader's hot path)."""
+        self._spans.setdefault(path, span)
+
+    def record_scalar_raw(
+        self, path: Path, span: tuple[int, int, int, int], start: int, end: int, style: str
+    ) -> None:
+        """Record a string scalar value at ``span`` (its four numbers); ``style`` is ruamel's
+        event style (None or "" is plain)."""
+        if style in _STYLES:
+            self._scalars.setdefault(path, (*span, start, end, style))
 
     def scalar(self, path: Path) -> ScalarSpan | None:
         """The region and style of the string scalar value at ``path``, or None (not a string
