@@ -5,6 +5,7 @@ target itself (where a finding points) is never shared."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -379,3 +380,49 @@ def test_a_value_the_backend_cannot_convert_fails_only_the_rules_that_read_it(
         ("ACME102", "chat"),
     ]
     assert "Failed to convert variable 'workload__spec__resources__region'" in found[1].message
+
+
+def test_a_list_option_is_added_to_the_shared_context(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rule's list options are converted into the context once, not on every read (per
+    element of a filter); the rules of the target still share one context."""
+    contexts = _contexts(monkeypatch)
+    options = "options:\n  words: {type: list, default: [dev], description: x}"
+    words = rule(
+        tmp_path,
+        extra=options,
+        violation="workload.spec.endpoints.filter(e, e.region in options.words).size() > 0",
+        message="{options.words[0]}",
+    )
+    replicas = rule(tmp_path, 101, violation="workload.spec.serving.replicas > 2")
+    settings = RuleSettings(options={"words": ["dev", "test"]})
+    evaluator = Evaluator([(words, settings), (replicas, RuleSettings())])
+    endpoints = [{"region": "a"}, {"region": "test"}]
+    values = {"workload__spec__endpoints": endpoints, "workload__spec__serving__replicas": 4}
+    found = findings(evaluator, target(3, values))
+    assert [(f.rule_id, f.message) for f in found] == [("ACME100", "dev"), ("ACME101", "m")]
+    # the options tried once, as the evaluator is made; then one context for the target
+    assert contexts == [{"options": {"words": ["dev", "test"]}}, values]
+
+
+def test_a_list_option_the_backend_cannot_convert_fails_as_it_did(tmp_path: Path) -> None:
+    """As undefined, also beside a rule whose options are in the shared context."""
+    listed = "options:\n  {name}: {{type: list, default: [], description: x}}"
+    days = rule(tmp_path, extra=listed.format(name="days"), violation="size(options.days) > 0")
+    words = rule(tmp_path, 101, extra=listed.format(name="words"), violation="size(options.words) > 0")
+    evaluator = Evaluator(
+        [
+            (words, RuleSettings(options={"words": ["dev"]})),
+            (days, RuleSettings(options={"days": [date(2026, 12, 5)]})),
+        ]
+    )
+    found = findings(evaluator, target(3, {}))
+    assert [(f.rule_id, f.message) for f in found] == [
+        ("ACME101", "m"),
+        (
+            "GL006",
+            "rule ACME100 (rule-100) could not be evaluated here: "
+            "Undefined variable or function: 'options'",
+        ),
+    ]
