@@ -120,6 +120,11 @@ class WorkModel:
 
         return WorkModel(fill(self.work), fill(self.values))
 
+    @property
+    def paths(self) -> list[Path]:
+        """The paths whose sizes the bounds depend on."""
+        return self._program.paths
+
     def bounds(self, size_of: SizeOf) -> tuple[int, int]:
         """``(work, values)`` on one document, asking the size of each path once."""
         program = self._program

@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from linter.cel.flat_names import activation_roots
 from linter.cel.flatten import flattened
 from linter.cel.lexer import ExpressionError
+from linter.cel.null_tests import null_tested
 from linter.cel.work import WorkModel
 from linter.cel.work_limits import work_model
 from linter.load import is_json, load_source
@@ -104,8 +105,12 @@ class Analyser:
             return RuleError(str(err))
         return self.located.error(where, err.message, err.offset)
 
+    def null_tested(self) -> frozenset[str]:
+        """Asked once every expression has been flattened."""
+        return null_tested(self.flat.values())
+
     def recorded(self, meta: RuleFile) -> RuleAnalysis:
-        return RuleAnalysis(self.flat, self.lookups, self.work_models(meta))
+        return RuleAnalysis(self.flat, self.lookups, self.work_models(meta), self.null_tested())
 
 
 @dataclass(frozen=True)

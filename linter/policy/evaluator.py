@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from linter.cache.compact_json import compact_json
 from linter.cel import backend as cel
 from linter.cel.flat_names import MISSING, SEPARATOR, activation_roots, kind_variable, member
+from linter.cel.value_paths import Path
 from linter.cel.work import SizeOf, WorkModel, document_sizes, over_work_limit
 from linter.facts import PROVIDERS, RUN_WIDE, Facts
 from linter.findings import Finding, Location, Severity
@@ -180,9 +181,18 @@ class Evaluator:
             rule: (rule.reads if rule.each is not None else rule.verdict_reads) - VARYING
             for rule, _ in rules
         }
+        #: Names every rule that reads them only compares with null (linter/cel/null_tests.py),
+        #: and no rule's cost is measured at or under: the context holds an empty stand-in for a
+        #: map or list there (``facts__memory__inference``: converting its 40 strings took
+        #: longer than the expressions that read it), and only whether it is null is
+        #: remembered.
+        self._stand_ins = _stand_ins([(rule, self.budgets[rule.id]) for rule, _ in rules])
         #: What a rule's outcome is remembered under: the names it reads, less those within
-        #: another it reads (``facts__memory__inference__batch`` is in ``facts__memory``).
-        self._keys = {rule: _outermost(names) for rule, names in self._reads.items()}
+        #: another it reads (``facts__memory__inference__batch`` is in ``facts__memory``), each
+        #: with whether it is a stand-in (then within it does not count).
+        self._keys = {
+            rule: _key_names(names, self._stand_ins) for rule, names in self._reads.items()
+        }
         documents = activation_roots() - {"facts"}
         self._remembered = frozenset(
             rule for rule, _ in rules if not _reads_identity(rule, documents)
@@ -305,7 +315,7 @@ class Evaluator:
             wanted = {name for index in missed for name in self._reads[applicable[index][0]]}
             read, failed = _prepare(sorted(wanted), values)
             eager = {name for index in missed for name in self._eager[applicable[index][0]]}
-            shared = _Prepared.shared(read, eager)
+            shared = _Prepared.shared(read, eager, self._stand_ins)
             for index in missed:
                 rule, settings = applicable[index]
                 unreadable = [failed[name] for name in self._reads[rule] if name in failed]
@@ -316,6 +326,7 @@ class Evaluator:
                     prepared = (None if rule in self._own_context else shared) or _Prepared.of(
                         {name: read[name] for name in self._reads[rule] if name in read},
                         self._eager[rule],
+                        self._stand_ins,
                     )
                 except ValueError as err:  # a value the backend cannot convert
                     found[index] = explain(err)
@@ -348,19 +359,28 @@ class _Prepared:
     on_request: Mapping[str, Any]
 
     @classmethod
-    def of(cls, values: Mapping[str, Any], eager: Collection[str]) -> _Prepared:
-        """Raises ValueError for a value the backend cannot convert."""
+    def of(
+        cls, values: Mapping[str, Any], eager: Collection[str], stand_ins: Collection[str] = ()
+    ) -> _Prepared:
+        """Raises ValueError for a value the backend cannot convert; ``stand_ins``: names
+        whose values only matter as null or not."""
         # A null stays in the context: the backend takes a null on request for "undefined".
-        now = {name: value for name, value in values.items() if name in eager or value is None}
+        now = {
+            name: _stand_in(value) if name in stand_ins else value
+            for name, value in values.items()
+            if name in eager or value is None
+        }
         later = {name: value for name, value in values.items() if name not in now}
         return cls(cel.new_context(now), values, later)
 
     @classmethod
-    def shared(cls, values: Mapping[str, Any], eager: Collection[str]) -> _Prepared | None:
+    def shared(
+        cls, values: Mapping[str, Any], eager: Collection[str], stand_ins: Collection[str]
+    ) -> _Prepared | None:
         """One for several rules; None when a value cannot be converted, so that each rule is
         given its own and only those that read that value fail."""
         try:
-            return cls.of(values, eager)
+            return cls.of(values, eager, stand_ins)
         except ValueError:
             return None
 
@@ -401,15 +421,51 @@ def _reads_identity(rule: CompiledRule, documents: frozenset[str]) -> bool:
     return False
 
 
-def _outermost(names: Sequence[str]) -> tuple[str, ...]:
-    within = {name for name in names for other in names if name.startswith(other + SEPARATOR)}
-    return tuple(name for name in names if name not in within)
+def _stand_ins(rules: Sequence[tuple[CompiledRule, WorkModel]]) -> frozenset[str]:
+    """The names only compared with null by every rule that reads them, less those at or
+    above a path a rule's budget measures (its bound depends on the size there) unless that
+    rule reads another name there, remembered by its value."""
+    candidates = {name for rule, _ in rules for name in rule.null_tested}
+    candidates -= {name for rule, _ in rules for name in rule.reads - rule.null_tested}
+    measured: set[str] = set()
+    for rule, budget in rules:
+        for path in budget.paths:
+            names = [SEPARATOR.join(path[:length]) for length in range(1, _named(path) + 1)]
+            if not any(name in rule.reads and name not in candidates for name in names):
+                measured.update(names)
+    return frozenset(candidates - measured)
 
 
-def _memo_key(names: Sequence[str], values: Values) -> tuple[str, ...] | None:
-    """The tokens of the values of ``names``; None when one is not plain data."""
-    key = tuple(values.token(name) for name in names)
+def _named(path: Path) -> int:
+    """How many of ``path``'s first segments are names."""
+    return next((i for i, segment in enumerate(path) if type(segment) is not str), len(path))
+
+
+def _key_names(names: Sequence[str], stand_ins: frozenset[str]) -> tuple[tuple[str, bool], ...]:
+    """``names`` less those within another that is not a stand-in, each with whether it is
+    one, in their order."""
+    outer = [name for name in names if name not in stand_ins]
+    within = {name for name in outer for other in outer if name.startswith(other + SEPARATOR)}
+    return tuple((name, name in stand_ins) for name in names if name not in within)
+
+
+def _memo_key(names: Sequence[tuple[str, bool]], values: Values) -> tuple[str, ...] | None:
+    """The tokens of the values of ``names`` (of a stand-in, whether it is null or missing);
+    None when one is not plain data."""
+    key = tuple(
+        _presence(values(name)) if stand_in else values.token(name) for name, stand_in in names
+    )
     return None if None in key else key  # type: ignore[return-value]  # None checked
+
+
+def _presence(value: Any) -> str:
+    """A stand-in's token: no token of a value is a letter alone."""
+    return "" if value is MISSING else "n" if value is None else "v"
+
+
+def _stand_in(value: Any) -> Any:
+    """What the CEL context holds for a value only compared with null."""
+    return {} if type(value) is dict else [] if type(value) is list else value
 
 
 def nested(activation: Mapping[str, Any]) -> Mapping[str, Any]:

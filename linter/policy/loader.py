@@ -60,6 +60,8 @@ class CompiledRule:
     #: Bounds on the work evaluating it takes (linter/cel/work.py): of ``applies`` and
     #: ``each``, and of everything evaluated per element of ``each`` (variables, checks).
     work_models: tuple[WorkModel, WorkModel]
+    #: Of ``reads``, those its expressions only compare with null (linter/cel/null_tests.py).
+    null_tested: frozenset[str] = frozenset()
 
     @property
     def id(self) -> str:
@@ -230,7 +232,16 @@ def compile_rule(
     names = verdict_names | _variables(reporting)
     work_models = analysis.work_models(meta)
     return CompiledRule(
-        meta, path, applies, each, variables, tuple(checks), names, verdict_names, work_models
+        meta,
+        path,
+        applies,
+        each,
+        variables,
+        tuple(checks),
+        names,
+        verdict_names,
+        work_models,
+        analysis.null_tested() & names,
     )
 
 

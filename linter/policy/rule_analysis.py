@@ -42,6 +42,10 @@ class Analysis(Protocol):
     def work_models(self, meta: RuleFile) -> WorkModels:
         """The rule's cost models."""
 
+    def null_tested(self) -> frozenset[str]:
+        """The (flattened) names the rule's expressions read only to compare with null
+        (linter/cel/null_tests.py)."""
+
 
 @dataclass(frozen=True)
 class RuleAnalysis:
@@ -50,6 +54,7 @@ class RuleAnalysis:
     flat: Mapping[str, str]
     lookups: Mapping[str, Lookup]
     rule_work: WorkModels
+    null_names: frozenset[str]
 
     def flattened(self, source: str) -> str:
         try:
@@ -63,6 +68,9 @@ class RuleAnalysis:
     def work_models(self, meta: RuleFile) -> WorkModels:
         return self.rule_work
 
+    def null_tested(self) -> frozenset[str]:
+        return self.null_names
+
     def as_data(self) -> dict[str, Any]:
         """JSON data that ``from_data`` reads back."""
         return {
@@ -71,26 +79,35 @@ class RuleAnalysis:
                 source: [name, list(keys)] for source, (name, keys) in self.lookups.items()
             },
             "work_models": [model.as_data() for model in self.rule_work],
+            "null_tested": sorted(self.null_names),
         }
 
     @classmethod
     def from_data(cls, data: Any) -> RuleAnalysis:
         """What ``as_data`` wrote; ValueError for anything else."""
-        if not isinstance(data, dict) or data.keys() != {"flat", "lookups", "work_models"}:
+        if not isinstance(data, dict) or data.keys() != set(_FIELDS):
             raise ValueError("not a rule analysis")
-        flat, lookups, work_models = data["flat"], data["lookups"], data["work_models"]
+        flat, lookups, work_models, null_names = (data[field] for field in _FIELDS)
         if not (isinstance(flat, dict) and all(isinstance(v, str) for v in flat.values())):
             raise ValueError("flattened expressions are text")
         if (
             not isinstance(lookups, dict)
             or not isinstance(work_models, list)
             or len(work_models) != 2
+            or not isinstance(null_names, list)
+            or not all(isinstance(name, str) for name in null_names)
         ):
             raise ValueError("not a rule analysis")
         once, per_item = (WorkModel.from_data(model) for model in work_models)
         return cls(
-            flat, {source: _lookup(found) for source, found in lookups.items()}, (once, per_item)
+            flat,
+            {source: _lookup(found) for source, found in lookups.items()},
+            (once, per_item),
+            frozenset(null_names),
         )
+
+
+_FIELDS = ("flat", "lookups", "work_models", "null_tested")
 
 
 def _lookup(data: Any) -> Lookup:

@@ -426,3 +426,36 @@ def test_a_list_option_the_backend_cannot_convert_fails_as_it_did(tmp_path: Path
             "Undefined variable or function: 'options'",
         ),
     ]
+
+
+def test_a_map_only_compared_with_null_is_a_stand_in(
+    tmp_path: Path, runs: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The context holds an empty map for it, and targets that differ only in its fields the
+    rule does not read share one evaluation."""
+    contexts = _contexts(monkeypatch)
+    compiled = rule(
+        tmp_path,
+        violation="workload.spec.serving != null && workload.spec.serving.replicas > 2",
+        message="{workload.spec.serving.replicas}",
+    )
+    evaluator = Evaluator([(compiled, RuleSettings())])
+    assert compiled.null_tested == {"workload__spec__serving"}
+    targets = [
+        target(n, {"workload__spec__serving": {"replicas": 4, "engine": engine}})
+        for n, engine in ((3, "vllm"), (4, "sglang"))
+    ]
+    nothing = target(5, {})
+    found = findings(evaluator, *targets, nothing)
+    assert [(f.rule_id, f.message, f.location.span.line) for f in found] == [
+        ("ACME100", "4", 3),
+        ("ACME100", "4", 4),
+        (
+            "GL006",
+            "rule ACME100 (rule-100) could not be evaluated here: "
+            "no such field: workload.spec.serving.replicas",
+            1,
+        ),
+    ]
+    assert contexts == [{"workload__spec__serving": {}, "workload__spec__serving__replicas": 4}, {}]
+    assert len(runs) == 2

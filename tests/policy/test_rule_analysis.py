@@ -98,26 +98,37 @@ def test_an_entry_this_code_did_not_write_is_checked_again(
     assert checked == [path]
 
 
+_VALID = {"flat": {}, "lookups": {}, "work_models": [{"work": [], "values": []}] * 2}
+
+
 @pytest.mark.parametrize(
     "data",
     [
         None,
         {"flat": {}, "lookups": {}},
-        {"flat": {"a": 1}, "lookups": {}, "work_models": []},
-        {"flat": {}, "lookups": {"a": ["x", [1.5]]}, "work_models": []},
-        {"flat": {}, "lookups": {}, "work_models": [{"work": [], "values": []}]},
-        {"flat": {}, "lookups": {}, "work_models": [{"work": [[-1, []]], "values": []}] * 2},
+        _VALID,  # no null_tested
+        {**_VALID, "null_tested": [1]},
+        {**_VALID, "null_tested": "a"},
+        {"flat": {"a": 1}, "lookups": {}, "work_models": [], "null_tested": []},
+        {"flat": {}, "lookups": {"a": ["x", [1.5]]}, "work_models": [], "null_tested": []},
+        {"flat": {}, "lookups": {}, "work_models": [{"work": [], "values": []}], "null_tested": []},
+        {**_VALID, "work_models": [{"work": [[-1, []]], "values": []}] * 2, "null_tested": []},
         {
-            "flat": {},
-            "lookups": {},
+            **_VALID,
             "work_models": [{"work": [[1, [[{"*": "ALL"}]]]], "values": []}] * 2,
+            "null_tested": [],
         },
-        {"flat": {}, "lookups": {}, "work_models": [{"work": [[1, [[2.5]]]], "values": []}] * 2},
+        {**_VALID, "work_models": [{"work": [[1, [[2.5]]]], "values": []}] * 2, "null_tested": []},
     ],
 )
 def test_what_is_not_an_analysis_is_refused(data: Any) -> None:
     with pytest.raises(ValueError):
         RuleAnalysis.from_data(data)
+
+
+def test_a_valid_analysis_is_read() -> None:
+    restored = RuleAnalysis.from_data({**_VALID, "null_tested": ["a__b"]})
+    assert restored.null_tested() == frozenset({"a__b"})
 
 
 def test_a_restored_cost_model_bounds_a_document_as_the_computed_one() -> None:
