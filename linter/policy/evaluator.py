@@ -78,6 +78,10 @@ class _Group:
     rules: Rules
     names: frozenset[str]  # of the target (flattened), options and items excepted
     providers: frozenset[str]  # fact providers
+    #: What the outcomes of its remembered rules are remembered under, together (each name with
+    #: whether it is a stand-in), and where in that each one's key is.
+    keys: tuple[tuple[str, bool], ...]
+    positions: Mapping[CompiledRule, tuple[int, ...]]
 
 
 @dataclass(frozen=True)
@@ -240,10 +244,15 @@ class Evaluator:
                 for rule, settings in self.by_kind.get(kind, ())
                 if not rule.meta.scope.profiles or profile in rule.meta.scope.profiles
             )
+            remembered = [rule for rule, _ in rules if rule in self._remembered]
+            keys = sorted({key for rule in remembered for key in self._keys[rule]})
+            position = {key: index for index, key in enumerate(keys)}
             found = self._groups[(kind, profile)] = _Group(
                 rules,
                 frozenset(name for rule, _ in rules for name in self._reads[rule]),
                 frozenset(provider for rule, _ in rules for provider in rule.fact_providers),
+                tuple(keys),
+                {rule: tuple(position[key] for key in self._keys[rule]) for rule in remembered},
             )
         return found
 
@@ -256,7 +265,8 @@ class Evaluator:
     ) -> Iterator[Finding]:
         """Findings of the rules for the target's kind and profile, on the target's ``values``
         (of its activation: ``document``, the kind's name, ``facts``)."""
-        applicable = self.applicable(target.kind, profile)
+        group = self._group(target.kind, profile)
+        applicable = group.rules
         if not applicable:
             return
         sizes: list[SizeOf] = []  # the document's sizes, measured on the first evaluation
@@ -266,7 +276,7 @@ class Evaluator:
                 sizes.append(document_sizes(nested(values.activation)))
             return sizes[0]
 
-        outcomes = self._outcomes(applicable, values, size_of)
+        outcomes = self._outcomes(group, values, size_of)
         for (rule, settings), outcome in zip(applicable, outcomes, strict=True):
             error: str | None
             if isinstance(outcome, str):
@@ -290,7 +300,7 @@ class Evaluator:
                 )
 
     def _outcomes(
-        self, applicable: Rules, values: Values, size_of: Callable[[], SizeOf]
+        self, group: _Group, values: Values, size_of: Callable[[], SizeOf]
     ) -> list[_Outcome | str]:
         """Each rule's outcome on these values (remembered, or evaluated now), or why it could
         not be evaluated.
@@ -298,17 +308,23 @@ class Evaluator:
         The rules evaluated now share one CEL context: the backend converts each value into it
         (about 3 us a scalar, 100 us for a fact of a few dozen fields), and rules of one target
         read many of the same values."""
+        applicable = group.rules
+        tokens = _tokens(group.keys, values)
+        failing = any(type(token) is _Failed for token in tokens)
         found: list[_Outcome | str | None] = []
         keys: list[tuple[str, ...] | None] = []
         for rule, _ in applicable:
-            key = None
-            try:
-                if rule in self._remembered:
-                    key = _memo_key(self._keys[rule], values)
-            except (cel.CelError, ValueError) as err:
-                found.append(explain(err))
+            positions = group.positions.get(rule)
+            key = None if positions is None else tuple(map(tokens.__getitem__, positions))
+            failed = _first_failed(key) if failing and key else None
+            if failed is not None:
+                found.append(failed.reason)
+                key = None
+            elif key is None or None in key:  # not remembered, or a value not plain data
+                found.append(None)
+                key = None
             else:
-                found.append(self._memo.get((rule, key)) if key is not None else None)
+                found.append(self._memo.get((rule, key)))
             keys.append(key)
         missed = [index for index, outcome in enumerate(found) if outcome is None]
         if missed:
@@ -449,13 +465,27 @@ def _key_names(names: Sequence[str], stand_ins: frozenset[str]) -> tuple[tuple[s
     return tuple((name, name in stand_ins) for name in names if name not in within)
 
 
-def _memo_key(names: Sequence[tuple[str, bool]], values: Values) -> tuple[str, ...] | None:
-    """The tokens of the values of ``names`` (of a stand-in, whether it is null or missing);
-    None when one is not plain data."""
-    key = tuple(
-        _presence(values(name)) if stand_in else values.token(name) for name, stand_in in names
-    )
-    return None if None in key else key  # type: ignore[return-value]  # None checked
+@dataclass(frozen=True)
+class _Failed:
+    """A token that could not be made: why the value could not be computed."""
+
+    reason: str
+
+
+def _tokens(names: Sequence[tuple[str, bool]], values: Values) -> list[str | None | _Failed]:
+    """The token of the value of each of ``names`` (of a stand-in, whether it is null or
+    missing); None for one that is not plain data."""
+    out: list[str | None | _Failed] = []
+    for name, stand_in in names:
+        try:
+            out.append(_presence(values(name)) if stand_in else values.token(name))
+        except (cel.CelError, ValueError) as err:
+            out.append(_Failed(explain(err)))
+    return out
+
+
+def _first_failed(key: tuple[str | None | _Failed, ...]) -> _Failed | None:
+    return next((token for token in key if type(token) is _Failed), None)
 
 
 def _presence(value: Any) -> str:
