@@ -237,7 +237,7 @@ def document_sizes(variables: Mapping[str, Any]) -> SizeOf:
         if found is None:
             parent = values_at(path[:-1]) if len(path) > 1 else []
             segment = path[-1]
-            if len(parent) == 1 and isinstance(parent[0], Mapping) and isinstance(segment, str):
+            if len(parent) == 1 and _is_map(parent[0]) and type(segment) is str:
                 found = [parent[0][segment]] if segment in parent[0] else []  # the usual case
             else:
                 found = list(_step(parent, segment))
@@ -257,7 +257,16 @@ def document_sizes(variables: Mapping[str, Any]) -> SizeOf:
 
 
 def _size(value: Any) -> int:
+    if type(value) in _SIZED:  # the usual cases, without an abstract class check
+        return len(value)
     return len(value) if isinstance(value, (str, bytes, list, tuple, Mapping)) else 1
+
+
+_SIZED = frozenset({str, list, dict, tuple, bytes})
+
+
+def _is_map(value: Any) -> bool:
+    return type(value) is dict or isinstance(value, Mapping)
 
 
 def _step(values: Iterable[Any], segment: Segment) -> Iterator[Any]:

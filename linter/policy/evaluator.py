@@ -353,7 +353,6 @@ class Evaluator:
                     self.budgets[rule.id],
                     prepared,
                     size_of,
-                    values.activation,
                     rule in self._options_in_context,
                 )
                 found[index] = outcome
@@ -560,7 +559,6 @@ def _run(
     budget: WorkModel,
     prepared: _Prepared,
     size_of: Callable[[], SizeOf],
-    activation: Mapping[str, Any],
     options_in_context: bool = False,
 ) -> _Outcome:
     """Evaluate a rule on the values it reads (``prepared``; possibly other rules' values too,
@@ -607,10 +605,9 @@ def _run(
                 varying["variables"] = values
                 for name, program in rule.variables:
                     values[name] = cel.evaluate(program, context)
-                # Only now are the sizes of the variables known: check the rest against them.
-                sizes = document_sizes(
-                    {**nested(activation), "variables": values, "options": options}
-                )
+                # Only now are the sizes of the variables known: check the rest against them
+                # (the target's sizes as measured for the budget).
+                sizes = _with_sizes(size_of(), {"variables": values, "options": options})
                 refused = over_work_limit(rule.work_models[1], sizes)
                 if refused:
                     raise cel.CelError(f"not run: {refused}")
@@ -620,6 +617,12 @@ def _run(
     except cel.CelError as err:
         return _Outcome(tuple(fired), explain(err))
     return _Outcome(tuple(fired))
+
+
+def _with_sizes(target: SizeOf, variables: dict[str, Any]) -> SizeOf:
+    """``target``'s sizes, and those of the paths from ``variables`` measured on them."""
+    own = document_sizes(variables)
+    return lambda path: own(path) if path[0] in variables else target(path)
 
 
 def _truth(program: Any, context: Any, what: str) -> bool:
