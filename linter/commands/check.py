@@ -208,9 +208,10 @@ def run(args: argparse.Namespace) -> int:
         result = _apply_baseline(result, Path(args.baseline))
     if kept is None:
         kept = _render(result, args.format, options)
-        if keep and cache is not None:
+        if keep and cache is not None:  # kept as its pieces of bytes, printed from them
             from linter.commands.kept_report import ReportSlot
 
+            kept = dataclasses.replace(kept, data=tuple(kept.pieces()))
             ReportSlot(cache, result.run_key, result.files_key, output).put(kept)
     for warning in kept.warnings:
         _note(f"warning: {warning}")
@@ -271,14 +272,15 @@ def _kept_report(
 
 
 def _render(result: RunResult, format_name: str, options: RenderOptions) -> KeptReport:
-    """The report as this run prints it, with what the exit status needs."""
+    """The report as this run prints it, made while it is printed, with what the exit status
+    needs."""
     from linter.commands.kept_report import KeptReport
     from linter.report import renderer
 
     rendered = renderer(format_name)(result.report(), options)
     ranks = [f.level.rank for f in result.findings if f.suppressed_reason is None]
     return KeptReport(
-        rendered.text.encode("utf-8"),
+        (piece.encode("utf-8") for piece in rendered.pieces),
         tuple(rendered.warnings),
         max(ranks, default=None),
         result.files_checked,

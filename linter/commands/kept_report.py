@@ -64,7 +64,9 @@ class KeptText:
 
 @dataclass(frozen=True)
 class KeptReport:
-    data: bytes | KeptText  # the report's text, UTF-8: a kept one is never held whole
+    # The report's text, UTF-8: bytes, or its pieces held (what ``ReportSlot.put`` keeps), or
+    # read once: a kept one from its entry, a new one as it is rendered; neither is held whole.
+    data: bytes | tuple[bytes, ...] | Iterable[bytes]
     warnings: tuple[str, ...]
     worst: int | None  # rank of the most severe unsuppressed finding; None without any
     files_checked: int
@@ -113,7 +115,8 @@ class ReportSlot:
             return None
 
     def put(self, report: KeptReport) -> None:
-        if not isinstance(report.data, bytes):  # it came from here
+        """Keep ``report``, whose text is held (bytes or their pieces)."""
+        if not isinstance(report.data, bytes | tuple):  # read once: it came from here
             return
         meta = {
             "warnings": list(report.warnings),
@@ -124,7 +127,7 @@ class ReportSlot:
         }
         head = json.dumps(meta, separators=(",", ":")).encode()
         size = f"{len(head):0{_SIZE}d}".encode()
-        self._cache.put_large(self._key, (size + head, report.data))
+        self._cache.put_large(self._key, (size + head, *pieces_of(report.data)))
 
 
 def _read(entry: object) -> tuple[FileRead, str]:

@@ -10,8 +10,11 @@ shows as it is.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from linter.findings import Severity
 from linter.printable import printable
+from linter.report.pieces import lines
 from linter.report.record import Rendered, RenderOptions, Report
 from linter.report.summary import reported, summary_line, with_fix
 
@@ -27,8 +30,11 @@ def _escape_property(text: str) -> str:
 
 
 def render(report: Report, options: RenderOptions) -> Rendered:
+    return Rendered(lines(_lines(report)))
+
+
+def _lines(report: Report) -> Iterator[str]:
     names = report.rule_names()
-    lines = []
     for finding in reported(report.findings):
         span = finding.location.span
         title = f"{finding.rule_id} {names.get(finding.rule_id, '')}".strip()
@@ -43,7 +49,6 @@ def render(report: Report, options: RenderOptions) -> Rendered:
                 ("title", title),
             )
         )
-        lines.append(f"::{_COMMAND[finding.level]} {properties}::{_escape_data(with_fix(finding))}")
+        yield f"::{_COMMAND[finding.level]} {properties}::{_escape_data(with_fix(finding))}"
     # a plain line of the log after the annotations: what the step found, in one line
-    lines.append(summary_line(report))
-    return Rendered("\n".join(lines) + "\n")
+    yield summary_line(report)

@@ -60,4 +60,4 @@ def render(report: Report, options: RenderOptions) -> Rendered:
                 "location": {"path": path, "lines": {"begin": finding.location.span.line}},
             }
         )
-    return Rendered(json.dumps(issues, indent=2, ensure_ascii=False) + "\n")
+    return Rendered((json.dumps(issues, indent=2, ensure_ascii=False) + "\n",))

@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import json
+from itertools import chain
 
 from linter import version
+from linter.report.pieces import joined
 from linter.report.record import Rendered, RenderOptions, Report
 from linter.report.serialise import finding_to_dict
 from linter.report.summary import counts
@@ -13,16 +15,12 @@ from linter.report.summary import counts
 SCHEMA_VERSION = 1
 #: Compact: Python's indenting encoder is pure Python, 20x slower on a large report.
 _ENCODE = json.JSONEncoder(separators=(",", ":")).encode
-#: Findings joined into one text at a time (about 500 KB): pieces that large are given back to
-#: the system once joined, where a thousand-byte text per finding stays in the heap, and the
-#: report's UTF-8 bytes (linter/commands/check.py) would then need as much memory again.
-_BATCH = 512
 
 
 def render(report: Report, options: RenderOptions) -> Rendered:
     """The text encoding the whole document would give, made of each finding encoded on its
-    own: a large report never holds every finding as a dict at once (about 1 KiB a finding),
-    nor its text twice over but while joining it."""
+    own as it is written (linter/report/pieces.py): a large report never holds every finding
+    as a dict (about 1 KiB a finding), nor its text."""
     names = report.rule_names()
     head = {
         "schemaVersion": SCHEMA_VERSION,
@@ -34,14 +32,9 @@ def render(report: Report, options: RenderOptions) -> Rendered:
         "configuration": list(report.notices),
     }
     # baseline matches are only counted (summary.baselined), as before they were
-    shown = [finding for finding in report.findings if not finding.baseline]
-    batches = [
-        ",".join(
-            _ENCODE(finding_to_dict(finding, names.get(finding.rule_id)))
-            for finding in shown[start : start + _BATCH]
-        )
-        for start in range(0, len(shown), _BATCH)
-    ]
-    findings = ",".join(batches)
-    del batches
-    return Rendered(f'{_ENCODE(head)[:-1]},"findings":[{findings}],{_ENCODE(tail)[1:]}\n')
+    shown = (finding for finding in report.findings if not finding.baseline)
+    findings = joined(
+        (_ENCODE(finding_to_dict(finding, names.get(finding.rule_id))) for finding in shown), ","
+    )
+    opening = f'{_ENCODE(head)[:-1]},"findings":['
+    return Rendered(chain((opening,), findings, (f"],{_ENCODE(tail)[1:]}\n",)))

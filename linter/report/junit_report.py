@@ -50,4 +50,4 @@ def render(report: Report, options: RenderOptions) -> Rendered:
     if not suites:
         files = plural(report.files_checked, "file")
         suites["gpulint"] = [_Case("gpulint", f"gpulint check: no problems in {files}", ())]
-    return Rendered(junit.render(suites, "gpulint check"))
+    return Rendered((junit.render(suites, "gpulint check"),))

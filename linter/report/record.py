@@ -7,7 +7,7 @@ read. Keeping this record small and separate keeps ``linter.report`` free of the
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,5 +54,13 @@ class RenderOptions:
 
 @dataclass(frozen=True)
 class Rendered:
-    text: str
+    """A report's text as the pieces to write in order (linter/report/pieces.py), made as they
+    are read, once; and the warnings, known before the first piece."""
+
+    pieces: Iterable[str]
     warnings: tuple[str, ...] = ()  # what had to be left out (SARIF upload limits)
+
+    @property
+    def text(self) -> str:
+        """The whole text (reading the pieces)."""
+        return "".join(self.pieces)

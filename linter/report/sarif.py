@@ -9,7 +9,8 @@ dicts (property bags) pass through as they are.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from itertools import chain
 from typing import Any, NamedTuple
 
 import attr
@@ -19,6 +20,7 @@ from linter import version
 from linter.findings import Finding, Location
 from linter.load.positions import format_path
 from linter.policy import docs
+from linter.report.pieces import joined
 from linter.report.record import Rendered, RenderOptions, Report, RuleInfo
 from linter.report.summary import in_baseline, reported
 from linter.report.uris import artifact_uri
@@ -35,7 +37,8 @@ MAX_TAGS = 10
 
 
 class Sarif(NamedTuple):
-    document: dict[str, Any]
+    document: dict[str, Any]  # the log, its run's results left empty
+    results: Iterator[dict[str, Any]]  # the run's results, each made as it is read
     warnings: list[str]  # what had to be cut to stay within GitHub's limits
 
 
@@ -208,11 +211,12 @@ def build(report: Report, options: RenderOptions | None = None) -> Sarif:
         ),
         automation_details=om.RunAutomationDetails(id=f"{category.rstrip('/')}/"),
         column_kind="unicodeCodePoints",
-        results=[_result(f, index, places, fingerprint) for f in findings],
+        results=[],
         invocations=[_invocation(report, places)],
     )
     log = om.SarifLog(version="2.1.0", schema_uri=SCHEMA_URI, runs=[run])
-    return Sarif(to_jsonable(log), warnings)
+    results = (to_jsonable(_result(f, index, places, fingerprint)) for f in findings)
+    return Sarif(to_jsonable(log), results, warnings)
 
 
 def _invocation(report: Report, places: RenderOptions) -> om.Invocation:
@@ -243,11 +247,28 @@ def _invocation(report: Report, places: RenderOptions) -> om.Invocation:
     )
 
 
-def dumps(document: dict[str, Any]) -> str:
-    # compact: Python's indenting encoder is pure Python, 20x slower on a large log
-    return json.dumps(document, separators=(",", ":")) + "\n"
+#: Compact: Python's indenting encoder is pure Python, 20x slower on a large log.
+_ENCODE = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def render(report: Report, options: RenderOptions) -> Rendered:
-    document, warnings = build(report, options)
-    return Rendered(dumps(document), tuple(warnings))
+    """The text ``json.dumps`` would give the whole log, compact, its results encoded one at a
+    time as they are written (linter/report/pieces.py): a large log is never held whole."""
+    document, results, warnings = build(report, options)
+    (run,) = document["runs"]
+    listed = chain(("[",), joined(map(_ENCODE, results), ","), ("]",))
+    runs = chain(("[",), _members(run, "results", listed), ("]",))
+    return Rendered(chain(_members(document, "runs", runs), ("\n",)), tuple(warnings))
+
+
+def _members(data: dict[str, Any], key: str, value: Iterable[str]) -> Iterator[str]:
+    """``data`` as its compact encoding, in pieces: the value of ``key`` is given as pieces."""
+    yield "{"
+    for number, (name, item) in enumerate(data.items()):
+        comma = "," if number else ""
+        if name == key:
+            yield f"{comma}{_ENCODE(name)}:"
+            yield from value
+        else:
+            yield f"{comma}{_ENCODE(name)}:{_ENCODE(item)}"
+    yield "}"

@@ -8,9 +8,11 @@ alone (no related places, no summary, no configuration notices).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 
 from linter.findings import Finding, Severity
 from linter.printable import printable
+from linter.report.pieces import lines
 from linter.report.record import Rendered, RenderOptions, Report
 from linter.report.summary import reported, summary_line
 
@@ -58,17 +60,19 @@ def _statistics(report: Report) -> list[str]:
 
 
 def render(report: Report, options: RenderOptions) -> Rendered:
+    return Rendered(lines(_lines(report, options)))
+
+
+def _lines(report: Report, options: RenderOptions) -> Iterator[str]:
     if options.statistics:
-        lines = _statistics(report)
+        yield from _statistics(report)
     else:
-        lines = []
         previous: str | None = None
         for finding in reported(report.findings):
             if previous is not None and finding.location.file != previous:
-                lines.append("")
+                yield ""
             previous = finding.location.file
-            lines.extend(_finding_lines(finding, options))
+            yield from _finding_lines(finding, options)
     if not options.quiet:
-        lines.append(summary_line(report))
-        lines.extend(report.notices)
-    return Rendered("".join(f"{line}\n" for line in lines))
+        yield summary_line(report)
+        yield from report.notices
