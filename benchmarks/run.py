@@ -84,6 +84,12 @@ def main() -> int:
     args = parser.parse_args()
     if args.quick:
         args.counts, args.one_repeats, args.repeats, args.large_repeats = [1, 100, 1000], 1, 1, 1
+    missing = _reference_needs()
+    if missing:
+        parser.error(
+            f"the reference pipeline needs {missing} in this environment: "
+            "pip install '.[test]' (its figures would be those of a crash)"
+        )
     work = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
     if args.install_anchors:
@@ -142,6 +148,14 @@ def main() -> int:
     (folder / "RESULTS.md").write_text(render(results, raw), encoding="utf-8")
     print(f"wrote {folder / 'RESULTS.md'} and {folder / 'results' / raw}")
     return 0
+
+
+def _reference_needs() -> str:
+    """The modules benchmarks/reference.py imports that this Python lacks, named for a message."""
+    import importlib.util
+
+    needed = ("yaml", "jsonschema")
+    return ", ".join(name for name in needed if importlib.util.find_spec(name) is None)
 
 
 def _rounds(count: int, args: argparse.Namespace) -> int:
