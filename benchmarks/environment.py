@@ -95,7 +95,8 @@ def _memory_gib() -> float | None:
 
 
 def commit(repo: Path) -> str:
-    """The commit measured, with ``+changes`` when the work tree differs from it."""
+    """The commit measured, with ``+changes`` when the work tree differs from it (apart from the
+    files a run writes: RESULTS.md and ``results/``, which a second run finds changed)."""
 
     def git(*args: str) -> str:
         done = subprocess.run(
@@ -104,7 +105,8 @@ def commit(repo: Path) -> str:
         return done.stdout.strip()
 
     head = git("rev-parse", "--short=12", "HEAD") or "unknown"
-    dirty = git("status", "--porcelain", "--untracked-files=no")
+    outputs = (":(exclude)benchmarks/RESULTS.md", ":(exclude)benchmarks/results")
+    dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", *outputs)
     return f"{head}+changes" if dirty else head
 
 

@@ -17,6 +17,7 @@ sys.path.insert(0, str(BENCHMARKS))  # the scripts import each other as run.py d
 report = importlib.import_module("report")
 targets = importlib.import_module("targets")
 stages = importlib.import_module("stages")
+environment = importlib.import_module("environment")
 
 
 def _generate(folder: Path, count: int, *flags: str) -> dict[str, str]:
@@ -288,3 +289,26 @@ def test_the_reference_pipeline_reports_rule_hits_schema_errors_and_duplicates(
         ("c.yaml", "R1", 11),
         ("c.yaml", "R4", 13),
     ]
+
+
+def test_the_commit_stamp_ignores_what_a_run_writes_but_not_the_code(tmp_path: Path) -> None:
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    (tmp_path / "benchmarks" / "results").mkdir(parents=True)
+    for name in ("benchmarks/RESULTS.md", "benchmarks/results/day.json", "linter.py"):
+        (tmp_path / name).write_text("before\n")
+    git("init", "-q")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "measured")
+    head = subprocess.run(
+        ["git", "-C", str(tmp_path), "rev-parse", "--short=12", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    (tmp_path / "benchmarks" / "RESULTS.md").write_text("after\n")
+    (tmp_path / "benchmarks" / "results" / "day.json").write_text("after\n")
+    assert environment.commit(tmp_path) == head
+    (tmp_path / "linter.py").write_text("after\n")
+    assert environment.commit(tmp_path) == f"{head}+changes"
