@@ -138,7 +138,9 @@ def finalise(
     settings_of: Sequence[dict[str, RuleSettings]],
 ) -> list[Finding]:
     """Apply each file's suppressions, then its configuration's selection and severities
-    (``settings_of``: one per result)."""
+    (``settings_of``: one per result). Each result's findings are moved out as it is done (its
+    list left empty): every finding is copied with its severity, and a 10,000-file run would
+    otherwise hold both copies until the report is written (about 5 MiB at 44,000 findings)."""
     by_file: dict[str, list[Finding]] = {}
     for finding in run_wide:
         by_file.setdefault(finding.location.file, []).append(finding)
@@ -147,6 +149,7 @@ def finalise(
     for result, settings in zip(results, settings_of, strict=True):
         ran = set(settings)
         findings = [*result.findings, *by_file.pop(result.display, [])]
+        result.findings = []
         if not findings and not result.suppressions:
             continue
         applied = suppressions.apply(result.display, findings, result.suppressions, known, ran)
