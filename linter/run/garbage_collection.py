@@ -37,3 +37,13 @@ def resume() -> None:
 def lives_on() -> None:
     """Everything made so far lives until the run ends: the collector need not look at it."""
     gc.freeze()
+
+
+def results_live_on() -> None:
+    """A chunk of results is made and lives until the run ends; the garbage its making left is
+    collected first. Freezing keeps whatever is tracked, garbage cycles still waiting for a
+    collection included, for the rest of the process: a worker linting 5,000 manifests kept
+    about 12 MiB of them. Everything older is frozen already, so this full collection looks at
+    the chunk's objects only."""
+    gc.collect()
+    gc.freeze()

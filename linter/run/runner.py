@@ -406,7 +406,7 @@ def _lint_all(
             ]
             pack_wide(done)
             results.extend(done)
-            garbage_collection.lives_on()  # kept until the run ends
+            garbage_collection.results_live_on()
         return results
 
     if candidates:

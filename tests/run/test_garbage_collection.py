@@ -4,6 +4,7 @@ and once it is over what it made is frozen and collections run as Python's defau
 from __future__ import annotations
 
 import gc
+import weakref
 from pathlib import Path
 
 from conftest import run_cli
@@ -38,3 +39,29 @@ def test_a_command_that_fails_before_start_up_ends_still_collects(tmp_path: Path
     # start-up never ended, and the collector is not off: it only collects less often
     assert gc.isenabled()
     assert gc.get_threshold()[0] == collector.STARTUP_THRESHOLD
+
+
+class _Cycle:
+    """An object that refers to itself: freed only by a collection."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_results_live_on_without_the_garbage_their_making_left() -> None:
+    gc.unfreeze()
+    try:
+        kept, garbage = _Cycle(), _Cycle()
+        gone = weakref.ref(garbage)
+        del garbage
+        collector.results_live_on()
+        assert gone() is None  # collected, not frozen for the rest of the run
+        assert gc.get_freeze_count() > 0 and kept.me is kept
+        cycle = _Cycle()
+        still = weakref.ref(cycle)
+        del cycle
+        collector.lives_on()  # a freeze alone keeps a cycle that awaited a collection
+        gc.collect()
+        assert still() is not None
+    finally:
+        gc.unfreeze()
