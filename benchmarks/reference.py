@@ -66,8 +66,9 @@ def to_data(node: yaml.Node, lines: dict[tuple[Any, ...], int], path: tuple[Any,
             key = key_node.value
             if key in out:
                 raise DuplicateKey(key_node.start_mark.line + 1)
-            lines[path + (key,)] = key_node.start_mark.line + 1
-            out[key] = to_data(value_node, lines, (*path, key))
+            where = (*path, key)
+            lines[where] = key_node.start_mark.line + 1
+            out[key] = to_data(value_node, lines, where)
         return out
     if isinstance(node, yaml.SequenceNode):
         return [to_data(item, lines, (*path, i)) for i, item in enumerate(node.value)]

@@ -118,7 +118,9 @@ class Config(Strict):
     select: list[str] = Field(
         default_factory=empty_list, description="Rule ids or prefixes to run (default: all)."
     )
-    ignore: list[str] = Field(default_factory=empty_list, description="Rule ids or prefixes to skip.")
+    ignore: list[str] = Field(
+        default_factory=empty_list, description="Rule ids or prefixes to skip."
+    )
     rules: dict[str, RuleConfig] = Field(default_factory=dict)
     rules_dirs: list[str] = Field(
         default_factory=empty_list,

@@ -32,7 +32,9 @@ class QuotaName(Record):
 
     unit: Unit = Field(description="RPM: requests per minute; TPM: tokens per minute.")
     name: Text
-    aliases: list[Text] = Field(default_factory=empty_list, description="Older spellings of the name.")
+    aliases: list[Text] = Field(
+        default_factory=empty_list, description="Older spellings of the name."
+    )
     note: Text | None = None
     source: SourceRef
 

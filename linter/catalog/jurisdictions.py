@@ -22,7 +22,9 @@ Scope = Literal["full", "partial"]
 class Tag(Record):
     description: Text
     countries: list[Country] = Field(default_factory=empty_list)
-    includes: list[Text] = Field(default_factory=empty_list, description="Tags whose countries it has.")
+    includes: list[Text] = Field(
+        default_factory=empty_list, description="Tags whose countries it has."
+    )
     adequacy: list[Scope] = Field(
         default_factory=empty_list,
         description="Adds the countries of adequacy decisions of these scopes.",

@@ -214,9 +214,7 @@ def step_phases(arch: Architecture, state: ModelState, shape: StepShape) -> list
     layers = decoder_layers(arch, shape.setting, shape.checkpointing)
     loss = _loss_terms(arch, shape)
     held = loss["held"]
-    bottom_gradients = max(
-        0, state.gradients - state.embedding_gradients - layers.bottom_pending
-    )
+    bottom_gradients = max(0, state.gradients - state.embedding_gradients - layers.bottom_pending)
     top_gradients = min(
         state.gradients,
         state.head_gradients + state.layer_gradients - layers.top_pending,

@@ -13,7 +13,7 @@ import functools
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from linter.cache.compact_json import compact_json
 from linter.cel import backend as cel
@@ -208,7 +208,9 @@ class Evaluator:
         #: converted). A rule whose options the backend cannot convert keeps the resolver, in a
         #: context of its own, where no other rule's options are found in their stead.
         convertible = {
-            rule: _convertible(settings.options) for rule, settings in rules if "options" in rule.reads
+            rule: _convertible(settings.options)
+            for rule, settings in rules
+            if "options" in rule.reads
         }
         self._options_in_context = frozenset(
             rule
@@ -315,15 +317,15 @@ class Evaluator:
         keys: list[tuple[str, ...] | None] = []
         for rule, _ in applicable:
             positions = group.positions.get(rule)
-            key = None if positions is None else tuple(map(tokens.__getitem__, positions))
-            failed = _first_failed(key) if failing and key else None
-            if failed is not None:
-                found.append(failed.reason)
-                key = None
-            elif key is None or None in key:  # not remembered, or a value not plain data
+            picked = None if positions is None else tuple(map(tokens.__getitem__, positions))
+            unread = _first_failed(picked) if failing and picked else None
+            key: tuple[str, ...] | None = None
+            if unread is not None:
+                found.append(unread.reason)
+            elif picked is None or None in picked:  # not remembered, or a value not plain data
                 found.append(None)
-                key = None
             else:
+                key = cast("tuple[str, ...]", picked)  # no token failed or None: each a str
                 found.append(self._memo.get((rule, key)))
             keys.append(key)
         missed = [index for index, outcome in enumerate(found) if outcome is None]
@@ -445,7 +447,8 @@ def _stand_ins(rules: Sequence[tuple[CompiledRule, WorkModel]]) -> frozenset[str
     measured: set[str] = set()
     for rule, budget in rules:
         for path in budget.paths:
-            names = [SEPARATOR.join(path[:length]) for length in range(1, _named(path) + 1)]
+            named = cast("tuple[str, ...]", path[: _named(path)])  # the leading names
+            names = [SEPARATOR.join(named[:length]) for length in range(1, len(named) + 1)]
             if not any(name in rule.reads and name not in candidates for name in names):
                 measured.update(names)
     return frozenset(candidates - measured)
@@ -471,10 +474,10 @@ class _Failed:
     reason: str
 
 
-def _tokens(names: Sequence[tuple[str, bool]], values: Values) -> list[str | None | _Failed]:
+def _tokens(names: Sequence[tuple[str, bool]], values: Values) -> list[str | _Failed | None]:
     """The token of the value of each of ``names`` (of a stand-in, whether it is null or
     missing); None for one that is not plain data."""
-    out: list[str | None | _Failed] = []
+    out: list[str | _Failed | None] = []
     for name, stand_in in names:
         try:
             out.append(_presence(values(name)) if stand_in else values.token(name))
@@ -483,7 +486,7 @@ def _tokens(names: Sequence[tuple[str, bool]], values: Values) -> list[str | Non
     return out
 
 
-def _first_failed(key: tuple[str | None | _Failed, ...]) -> _Failed | None:
+def _first_failed(key: tuple[str | _Failed | None, ...]) -> _Failed | None:
     return next((token for token in key if type(token) is _Failed), None)
 
 

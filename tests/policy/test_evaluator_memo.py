@@ -410,7 +410,9 @@ def test_a_list_option_the_backend_cannot_convert_fails_as_it_did(tmp_path: Path
     """As undefined, also beside a rule whose options are in the shared context."""
     listed = "options:\n  {name}: {{type: list, default: [], description: x}}"
     days = rule(tmp_path, extra=listed.format(name="days"), violation="size(options.days) > 0")
-    words = rule(tmp_path, 101, extra=listed.format(name="words"), violation="size(options.words) > 0")
+    words = rule(
+        tmp_path, 101, extra=listed.format(name="words"), violation="size(options.words) > 0"
+    )
     evaluator = Evaluator(
         [
             (words, RuleSettings(options={"words": ["dev"]})),
