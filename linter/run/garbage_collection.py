@@ -46,4 +46,4 @@ def results_live_on() -> None:
     about 12 MiB of them. Everything older is frozen already, so this full collection looks at
     the chunk's objects only."""
     gc.collect()
-    gc.freeze()
+    lives_on()
