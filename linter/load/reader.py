@@ -12,6 +12,7 @@ lies inside that folder. It never raises for a property of the file: it returns 
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
 from collections.abc import Callable
@@ -55,11 +56,19 @@ def read_bounded(path: str | Path, limit: int, root: Path | None = None) -> byte
     """
     target, flags = os.fspath(path), _FLAGS
     if root is not None:
-        real, inside = os.path.realpath(path), os.path.realpath(root)
+        real, inside = os.path.realpath(path), _resolved(os.path.abspath(root))
         if real != inside and not real.startswith(inside.rstrip(os.sep) + os.sep):
             return Refusal("outside", f"a symbolic link to a file outside {root}")
         target, flags = real, flags | _NOFOLLOW
     return _read_opened(lambda: os.open(target, flags), limit)
+
+
+@functools.lru_cache(maxsize=16)
+def _resolved(root: str) -> str:
+    """The absolute path ``root`` with its links resolved, once per process: every file of a
+    repository is checked against the same root, and resolving it again costs a system call per
+    folder in its path."""
+    return os.path.realpath(root)
 
 
 def read_bounded_at(folder: int, name: str, limit: int) -> bytes | Refusal:

@@ -72,6 +72,8 @@ class Provenance:
 
     def locate(self, path: Path, source_map: SourceMap) -> tuple[Span, Path]:
         """The span a finding on normalised ``path`` points at, and the original path there."""
+        if self.identity and path not in self.origins:  # no Origin built for a path that is its own
+            return source_map.locate(path), path
         origin = self.origin(path)
         if origin.span is not None:
             return origin.span, origin.path

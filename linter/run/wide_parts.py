@@ -139,10 +139,9 @@ def defer(manifest: Manifest, values: dict[str, Any], anchors: Anchors) -> WideP
 
 
 def _spot_of(manifest: Manifest, path: Path) -> Spot:
-    location = manifest.location(path)
-    span = location.span
-    original = format_path(location.source_path) if location.source_path else ""
-    return (span.line, span.column, span.end_line, span.end_column, original)
+    span, original = manifest.provenance.locate(path, manifest.source_map)
+    named = format_path(original) if original else ""
+    return (span.line, span.column, span.end_line, span.end_column, named)
 
 
 def _under(data: Any, anchor: Path) -> Iterable[Path]:
