@@ -18,7 +18,9 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-VERSION = re.search(r'^version = "([^"]+)"', (REPO / "pyproject.toml").read_text(), re.M).group(1)  # type: ignore[union-attr]
+VERSION = re.search(
+    r'^__version__ = "([^"]+)"$', (REPO / "linter" / "__init__.py").read_text(), re.M
+).group(1)  # type: ignore[union-attr]
 
 
 def _run(*command: str | Path, cwd: Path) -> str:
