@@ -111,26 +111,17 @@ class Values:
     shared by its rules (``facts__memory__gpu`` is found in the value of ``facts__memory``);
     MISSING for a path the target does not have."""
 
-    __slots__ = ("_nodes", "_tokens", "activation")
+    __slots__ = ("_nodes", "activation")
 
     def __init__(self, activation: Mapping[str, Any]) -> None:
         self.activation = activation
         self._nodes: dict[str, Any] = {}
-        self._tokens: dict[str, str | None] = {}
 
     def __call__(self, name: str) -> Any:
         value = self._node(name)
         # All of ``facts`` at once. An exact type test: Facts is a Mapping, and an abstract
         # class's isinstance takes longer than the rest of this call.
         return dict(value) if type(value) is Facts else value
-
-    def token(self, name: str) -> str | None:
-        """The value as a string that equals another's only for an equal value of the same
-        types (1, 1.0 and true differ); None for a value that is not plain data."""
-        if name in self._tokens:  # not try/except: most names are asked for once
-            return self._tokens[name]
-        found = self._tokens[name] = _token(self(name))
-        return found
 
     def _node(self, name: str) -> Any:
         if name in self._nodes:
@@ -149,6 +140,8 @@ _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def _token(value: Any) -> str | None:
+    """The value as a string that equals another's only for an equal value of the same types
+    (1, 1.0 and true differ); None for a value that is not plain data."""
     if value is MISSING:
         return ""  # no value's token is empty
     if type(value) in _SCALARS:
@@ -478,11 +471,17 @@ def _tokens(names: Sequence[tuple[str, bool]], values: Values) -> list[str | _Fa
     """The token of the value of each of ``names`` (of a stand-in, whether it is null or
     missing); None for one that is not plain data."""
     out: list[str | _Failed | None] = []
-    for name, stand_in in names:
+    append, scalars = out.append, _SCALARS
+    for name, stand_in in names:  # each name once per target: a hundred or more for a workload
         try:
-            out.append(_presence(values(name)) if stand_in else values.token(name))
+            value = values(name)
         except (cel.CelError, ValueError) as err:
-            out.append(_Failed(explain(err)))
+            append(_Failed(explain(err)))
+            continue
+        if stand_in:
+            append(_presence(value))
+        else:  # a scalar's token without a call: most values are scalars
+            append(repr(value) if type(value) in scalars else _token(value))
     return out
 
 
