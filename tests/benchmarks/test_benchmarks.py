@@ -312,3 +312,36 @@ def test_the_commit_stamp_ignores_what_a_run_writes_but_not_the_code(tmp_path: P
     assert environment.commit(tmp_path) == head
     (tmp_path / "linter.py").write_text("after\n")
     assert environment.commit(tmp_path) == f"{head}+changes"
+
+
+instructions = importlib.import_module("instructions")
+
+
+def test_instruction_counts_of_every_process_are_summed() -> None:
+    report = (
+        "==101== Cachegrind, a high-precision tracing profiler\n"
+        "==101== I   refs:      1,846,617,757\n"
+        "==102== I   refs:      12,345\n"
+    )
+    assert instructions.instructions(report) == 1_846_630_102
+
+
+def test_a_report_without_a_count_is_an_error() -> None:
+    with pytest.raises(ValueError, match="no instruction count"):
+        instructions.instructions("valgrind: no such tool\n")
+
+
+def test_each_tree_is_compared_with_the_first() -> None:
+    assert instructions.table([("base", 2_000), ("change", 1_950)]) == (
+        "base               2,000  1.0000\nchange             1,950  0.9750"
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(instructions.shutil.which("valgrind") is None, reason="needs valgrind")
+def test_one_tree_is_measured_on_a_set(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _generate(tmp_path / "set", 1)
+    assert instructions.main([str(tmp_path / "set")]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.endswith("  1.0000")
+    assert int(line.split()[-2].replace(",", "")) > 10_000_000

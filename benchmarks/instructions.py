@@ -1,0 +1,116 @@
+"""Instructions a run executes, for trees of gpulint compared on one set: a lever's worth
+measured without the noise of time.
+
+    python benchmarks/instructions.py SET [--tree DIR ...] [--jobs N]
+
+On a shared machine CPU time moves 10-30% between runs of the same command, so a change that
+saves 2% cannot be told from noise by timing it; the count of instructions executed (valgrind's
+cachegrind, without its cache simulation) moves by well under 0.1%. Each tree (a checkout or
+worktree of gpulint; default: this one) runs ``gpulint check --no-cache`` over SET (a folder of
+manifests: ``benchmarks/generate.py``, or ``run.py``'s ``--work`` folder's ``sets/``) with the
+installed dependencies and that tree's ``linter`` first on the import path, its worker
+processes counted too. Each tree runs once unmeasured first, so that its bytecode is compiled
+and its start-up cache (parsed rules and catalogues) filled, as a user's runs find them.
+
+Instructions are not time (an instruction of the YAML parser's C code is not one of the
+interpreter's), so the figures say which way a change goes and by how much; the speed targets
+stay ratios of CPU time in ``run.py``. Needs valgrind (``apt-get install valgrind``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+#: cachegrind's summary line for each process it ran: ``==123== I   refs:      1,846,617,757``.
+_REFS = re.compile(r"^==\d+== I\s+refs:\s+([\d,]+)\s*$", re.M)
+
+
+def instructions(report: str) -> int:
+    """The instructions of every process in a cachegrind report (stderr), summed."""
+    counts = [int(found.replace(",", "")) for found in _REFS.findall(report)]
+    if not counts:
+        raise ValueError("no instruction count in valgrind's output")
+    return sum(counts)
+
+
+def command(set_folder: Path, jobs: int) -> list[str]:
+    """The run measured: the JSON report (what CI reads), no result cache, never failing."""
+    return [
+        sys.executable,
+        "-m",
+        "linter",
+        "check",
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+        "--no-cache",
+        "--jobs",
+        str(jobs),
+        str(set_folder),
+    ]
+
+
+def measure(tree: Path, set_folder: Path, jobs: int, cache: Path) -> int:
+    """The instructions of one run of ``tree``'s gpulint over the set, after one unmeasured."""
+    environment = {**os.environ, "PYTHONPATH": str(tree), "GPULINT_CACHE_DIR": str(cache)}
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)
+    environment.pop("GPULINT_NO_CACHE", None)
+    run = command(set_folder, jobs)
+    subprocess.run(run, env=environment, capture_output=True, check=True)
+    valgrind = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--trace-children=yes"]
+    done = subprocess.run(
+        [*valgrind, "--cachegrind-out-file=/dev/null", *run],
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"{tree}: exit {done.returncode}: {done.stderr[-2000:]}")
+    return instructions(done.stderr)
+
+
+def table(counts: Sequence[tuple[str, int]]) -> str:
+    """One line per tree: its instructions and their ratio to the first tree's."""
+    first = counts[0][1]
+    width = max(len(name) for name, _ in counts)
+    return "\n".join(
+        f"{name:<{width}}  {count:>16,}  {count / first:.4f}" for name, count in counts
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("set", type=Path, help="a folder of manifests")
+    parser.add_argument(
+        "--tree",
+        type=Path,
+        action="append",
+        help="a gpulint source tree (repeat to compare; the first is the base)",
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    args = parser.parse_args(argv)
+    if shutil.which("valgrind") is None:
+        print("benchmarks/instructions.py needs valgrind on PATH", file=sys.stderr)
+        return 2
+    trees = [tree.resolve() for tree in args.tree or [Path(__file__).resolve().parents[1]]]
+    counts = []
+    with tempfile.TemporaryDirectory(prefix="gpulint-instructions-") as scratch:
+        for index, tree in enumerate(trees):
+            cache = Path(scratch) / str(index)
+            counts.append((str(tree), measure(tree, args.set.resolve(), args.jobs, cache)))
+    print(table(counts))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
