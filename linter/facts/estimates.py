@@ -31,7 +31,8 @@ class _Keyed:
     """An argument that hashes and compares by its ``repr``; in a dict of settings, a pydantic
     record (the catalogue GPU every workload on it shares, whose ``repr`` was most of the cost of
     the key) by its identity instead: the key holds the record, so no other object takes its id
-    while the key is remembered, and an equal record elsewhere is only a miss."""
+    while the key is remembered, and an equal record elsewhere is only a miss. A frozen
+    dataclass (a model's architecture) by its ``repr`` made once per object."""
 
     __slots__ = ("key", "value")
 
@@ -42,6 +43,8 @@ class _Keyed:
             records = {name: id(v) for name, v in value.items() if isinstance(v, BaseModel)}
             plain = {name: v for name, v in value.items() if name not in records}
             self.key = (repr(plain), tuple(records.items()))
+        elif getattr(getattr(type(value), "__dataclass_params__", None), "frozen", False):
+            self.key = _frozen_repr(value)
         else:
             self.key = repr(value)
 
@@ -50,6 +53,25 @@ class _Keyed:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _Keyed) and self.key == other.key
+
+
+#: The ``repr`` of frozen records seen lately, by identity, each kept with its record so that
+#: no other object takes its id while it is here.
+_REPRS: dict[int, tuple[Any, str]] = {}
+
+
+def _frozen_repr(record: Any) -> str:
+    """``repr(record)`` of a frozen dataclass, made once per object: a catalogue model's
+    architecture is one object shared by every workload that names the model, and its ``repr``
+    (every size and layer of it) was most of the cost of a memory estimate's key."""
+    found = _REPRS.get(id(record))
+    if found is not None and found[0] is record:
+        return found[1]
+    text = repr(record)
+    if len(_REPRS) >= REMEMBERED:
+        del _REPRS[next(iter(_REPRS))]
+    _REPRS[id(record)] = (record, text)
+    return text
 
 
 def inference(arch: Any, **settings: Any) -> InferenceEstimate:

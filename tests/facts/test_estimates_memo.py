@@ -3,6 +3,7 @@ inputs that differ in value or type (1 and 1.0) do not."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from linter.facts import estimates
@@ -41,3 +42,16 @@ def test_inputs_that_differ_in_value_or_type_do_not() -> None:
     assert (base.gpu_memory_utilization, as_float.gpu_memory_utilization) == (1, 1.0)
     assert type(as_float.gpu_memory_utilization) is float
     assert other_gpu.gpu == "H100-80GB" and base.gpu == "L40S"
+
+
+def test_an_equal_architecture_in_another_object_shares_the_estimate() -> None:
+    """A model.config read per workload is a new object each time: keyed by its contents, not
+    its identity, so equal configs share one estimate while different ones do not."""
+    arch = architecture_from_catalogue("Qwen/Qwen2.5-7B")
+    assert arch is not None
+    copy = replace(arch)
+    wider = replace(arch, hidden_size=arch.hidden_size * 2)
+    first = estimates.inference(arch, **settings(batch=3))
+    assert copy is not arch
+    assert estimates.inference(copy, **settings(batch=3)) is first
+    assert estimates.inference(wider, **settings(batch=3)) is not first
