@@ -65,7 +65,7 @@ def _frozen_repr(record: Any) -> str:
     architecture is one object shared by every workload that names the model, and its ``repr``
     (every size and layer of it) was most of the cost of a memory estimate's key."""
     found = _REPRS.get(id(record))
-    if found is not None and found[0] is record:
+    if found is not None:  # its record is held here, so the id is still that record's
         return found[1]
     text = repr(record)
     if len(_REPRS) >= REMEMBERED:
