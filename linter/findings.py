@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import functools
 import sys
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any, NamedTuple, TypeVar
 
 from linter.load.positions import Path, Span
+from linter.records import datarecord
 
 
 class Severity(str, Enum):
@@ -26,7 +26,7 @@ class Severity(str, Enum):
 _RANK = {Severity.NOTE: 1, Severity.WARNING: 2, Severity.ERROR: 3}
 
 
-@dataclass(frozen=True, slots=True)  # a large run holds hundreds of thousands
+@datarecord(slots=True)  # a large run holds hundreds of thousands
 class Location:
     """A place in a file: display path, span, and (when known) document and manifest path."""
 
@@ -47,7 +47,7 @@ class Location:
         )
 
 
-@dataclass(frozen=True, slots=True)  # a large run holds hundreds of thousands
+@datarecord(slots=True)  # a large run holds hundreds of thousands
 class Finding:
     """One problem. ``severity`` is None until the run resolves it (rule default, then the
     check's own, then configuration: :func:`linter.policy.selection.resolve_severity`); a check that

@@ -21,6 +21,7 @@ LINTER = Path(__file__).resolve().parent.parent / "linter"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("__init__",),  # the version
     # foundations: they import nothing of gpulint's but its version
+    ("records",),  # cheap dataclasses: every unit defines its records with them
     ("errors", "strict_model", "atomic_file", "bundled", "printable", "wording"),
     ("load",),  # files to documents with positions, discovery, sources
     ("findings",),
@@ -128,4 +129,4 @@ def test_format_packages_import_no_other_format(package: str) -> None:
 
 def test_modules_directly_in_linter_are_few() -> None:
     """What every layer needs lives directly in linter/; the rest belongs to a stage."""
-    assert len(list(LINTER.glob("*.py"))) <= 12
+    assert len(list(LINTER.glob("*.py"))) <= 13  # records.py (issue 31) made 13

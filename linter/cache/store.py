@@ -23,12 +23,12 @@ import re
 import stat
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
 from linter.atomic_file import TEMPORARY_SUFFIX, pieces_of, replace_file, temporary_name
 from linter.load.reader import Refusal, open_bounded_at, read_bounded_at
+from linter.records import datarecord
 
 SECRET_NAME = "secret"
 SECRET_BYTES = 32
@@ -51,7 +51,7 @@ _DIRECTORY = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXE
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
-@dataclass(frozen=True)
+@datarecord
 class CacheRoot:
     """Where caches go: ``base`` as the user's environment names it (trusted, links followed),
     then ``parts`` created below it without following links."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from linter.cel.syntax import (
@@ -26,9 +25,10 @@ from linter.cel.syntax import (
     parse,
 )
 from linter.cel.value_paths import Path, Segment, Wildcard
+from linter.records import datarecord
 
 
-@dataclass(frozen=True)
+@datarecord
 class PathUse:
     """A path read at ``[start, end)`` of the source; ``spans[i]`` is where ``path[i]`` is
     written (a variable bound to a path gives all of that path the variable's span)."""
@@ -40,7 +40,7 @@ class PathUse:
     may_be_absent: bool = False  # the field tested by has()
 
 
-@dataclass(frozen=True)
+@datarecord
 class PathProblem:
     start: int
     end: int

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Literal as TypingLiteral
 from typing import NoReturn, TypeVar, cast
 
 from linter.cel.lexer import INT64_MAX, CelSyntaxError, LiteralValue, Token, tokenize
+from linter.records import datarecord
 
 __all__ = [
     "BINARY_PRECEDENCE",
@@ -74,50 +75,50 @@ _LITERAL_TOKENS = frozenset({"int", "uint", "double", "string", "bytes", "true",
 _Item = TypeVar("_Item")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@datarecord(slots=True, kw_only=True)
 class Node:
     start: int = field(default=0, compare=False)  # a node made by code, not parsed, has no span
     end: int = field(default=0, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Literal(Node):
     value: LiteralValue
     kind: LiteralKind  # 1 and 1u (and true and 1) are equal in Python, not in CEL
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Ident(Node):
     name: str  # ``.a`` (resolved from the root scope) keeps its dot
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Select(Node):
     operand: Node
     field: str
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Index(Node):
     operand: Node
     index: Node
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Call(Node):
     function: str  # a global function may have a leading dot: ``.f(x)``
     args: tuple[Node, ...]
     target: Node | None = None  # the receiver of ``target.function(args)``
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Has(Node):
     """``has(operand.field)``: whether the field is present."""
 
     select: Select
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Comprehension(Node):
     """``range.macro(variable, *args)``: ``args`` is ``(predicate,)``, ``(transform,)`` or, for
     the three-argument map, ``(filter, transform)``."""
@@ -128,37 +129,37 @@ class Comprehension(Node):
     args: tuple[Node, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Unary(Node):
     op: str  # ! or -
     operand: Node
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Binary(Node):
     op: str
     left: Node
     right: Node
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Conditional(Node):
     condition: Node
     then: Node
     otherwise: Node
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class ListLit(Node):
     elements: tuple[Node, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class MapLit(Node):
     entries: tuple[tuple[Node, Node], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Message(Node):
     """``name{field: value, ...}``; ``name`` is qualified (``a.b.M``) and may have a leading dot."""
 

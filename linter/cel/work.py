@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from linter.cel.value_paths import Path, Segment, Wildcard
+from linter.records import datarecord
 
 SizeOf = Callable[[Path], int]
 Monomial = tuple[Path, ...]  # a product of sizes, in a canonical order
@@ -74,7 +74,7 @@ ZERO = Poly({})
 ONE = Poly.constant(1)
 
 
-@dataclass(frozen=True)
+@datarecord
 class WorkModel:
     """``work``: a bound on the evaluation steps; ``values``: on the total size of the strings,
     lists and maps the evaluation builds. Models add up (a rule's expressions together)."""
@@ -151,7 +151,7 @@ class WorkModel:
 _Terms = list[tuple[int, list[int]]]
 
 
-@dataclass(frozen=True)
+@datarecord
 class _Program:
     """A model's polynomials with their paths replaced by positions in one list of paths;
     ``constant`` is what the bounds are when that list is empty."""

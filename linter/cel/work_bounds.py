@@ -15,7 +15,6 @@ is bounded by a sum: coarser, never smaller.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
 from linter.cel.lexer import ExpressionError
 from linter.cel.read_paths import chain
@@ -37,6 +36,7 @@ from linter.cel.syntax import (
 )
 from linter.cel.value_paths import Path, Segment, Wildcard
 from linter.cel.work import ONE, ZERO, Poly, WorkModel
+from linter.records import datarecord
 
 MAX_TERMS = 500  # beyond this an expression is refused as too complex to bound
 TEXT_OF_SCALAR = 32  # characters string() may write for a number, a bool, a timestamp...
@@ -153,7 +153,7 @@ def join_all(shapes: Iterable[Shape]) -> Shape | None:
     return joined
 
 
-@dataclass(frozen=True)
+@datarecord
 class _Result:
     work: Poly
     shape: Shape

@@ -27,12 +27,12 @@ import codecs
 import hashlib
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import BinaryIO
 
 from linter.atomic_file import pieces_of
 from linter.findings import Skipped
 from linter.load.sources import FileRead, read_digest
+from linter.records import datarecord
 from linter.run.result_cache import ResultCache
 
 #: An entry is the length of its head in this many decimal digits, the head (JSON: everything
@@ -62,7 +62,7 @@ class KeptText:
             self._stream.close()
 
 
-@dataclass(frozen=True)
+@datarecord
 class KeptReport:
     # The report's text, UTF-8: bytes, or its pieces held (what ``ReportSlot.put`` keeps), or
     # read once: a kept one from its entry, a new one as it is rendered; neither is held whole.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from linter.config import LoadedConfig
@@ -11,9 +10,10 @@ from linter.costs.estimate import Estimate, WorkloadCost, estimate
 from linter.costs.git_tree import Revision, RevisionFiles, resolve, revision_sources
 from linter.load import DEFAULT_MAX_BYTES
 from linter.pricing.budgets import CostBase, Costed
+from linter.records import datarecord
 
 
-@dataclass(frozen=True)
+@datarecord
 class Baseline:
     """A revision's estimate, and the same as a cost base for facts."""
 

@@ -4,11 +4,11 @@ what changed in what it runs on, and the totals."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from linter.costs.estimate import Estimate, WorkloadCost
 from linter.model import Workload
 from linter.pricing.matching import Pair, Status, pair_workloads
+from linter.records import datarecord
 
 #: What can change a workload's cost, and how to read it from the normalised workload.
 _INPUTS: tuple[tuple[str, Callable[[Workload], object]], ...] = (
@@ -51,7 +51,7 @@ def what_changed(before: Workload, after: Workload) -> list[str]:
     return out
 
 
-@dataclass(frozen=True)
+@datarecord
 class Change:
     """One workload's monthly cost before and after (None where there is no figure)."""
 
@@ -73,7 +73,7 @@ class Change:
         return found
 
 
-@dataclass(frozen=True)
+@datarecord
 class CostDiff:
     base: str  # e.g. "main (0123456789ab)"
     changes: tuple[Change, ...]

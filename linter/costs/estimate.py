@@ -4,19 +4,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from linter.config import LoadedConfig
 from linter.findings import Finding
 from linter.load.sources import Source
 from linter.model import Workload
+from linter.records import datarecord
 
 if TYPE_CHECKING:
     from linter.facts.cost import CostFact
 
 
-@dataclass(frozen=True)
+@datarecord
 class WorkloadCost:
     """One workload with its cost fact, and where it is."""
 
@@ -34,7 +35,7 @@ class WorkloadCost:
         return self.workload.metadata.labels
 
 
-@dataclass(frozen=True)
+@datarecord
 class UncostedFile:
     """A file, or a document in it, whose workloads could not be costed."""
 
@@ -43,7 +44,7 @@ class UncostedFile:
     message: str
 
 
-@dataclass
+@datarecord(frozen=False)
 class Estimate:
     workloads: list[WorkloadCost] = field(default_factory=list)
     #: What ``gpulint check`` reports as GL001/GL002 (unreadable files, invalid documents).

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path, PurePosixPath
 from typing import IO
 
@@ -35,6 +35,7 @@ from linter.load.discovery import (
 )
 from linter.load.sources import MAX_COMPANIONS, Companions, Source, companion_names, source_of
 from linter.printable import printable
+from linter.records import datarecord
 
 MAX_REF_LENGTH = 256
 #: The most of git's own error output a message quotes.
@@ -44,7 +45,7 @@ _LINK_MODE = "120000"
 _SUBMODULE_TYPE = "commit"
 
 
-@dataclass(frozen=True)
+@datarecord
 class Revision:
     ref: str  # as given
     commit: str  # the full hash it resolved to
@@ -55,7 +56,7 @@ class Revision:
         return self.commit[:12]
 
 
-@dataclass
+@datarecord(frozen=False)
 class RevisionFiles:
     """What a revision holds under the paths asked for."""
 
@@ -66,7 +67,7 @@ class RevisionFiles:
     present: set[str] = field(default_factory=set)
 
 
-@dataclass(frozen=True)
+@datarecord
 class _Entry:
     mode: str
     type: str

@@ -8,12 +8,13 @@ out and escapes what came from the repository (``linter.costs.render``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from linter.costs.diff import Change, CostDiff, describe
 from linter.costs.estimate import Estimate, WorkloadCost
 from linter.pricing.budgets import BudgetFigures
+from linter.records import datarecord
 from linter.wording import listing, money, money_per_hour, plural
 
 NONE = "—"
@@ -21,7 +22,7 @@ NONE = "—"
 UNKNOWN = "unknown"
 
 
-@dataclass(frozen=True)
+@datarecord
 class Table:
     headers: tuple[str, ...]
     #: ``True`` for a column of amounts (right-aligned).
@@ -30,7 +31,7 @@ class Table:
     total: tuple[str, ...] | None = None
 
 
-@dataclass
+@datarecord(frozen=False)
 class View:
     """A report: a title, a summary line, tables and notes, and the same as plain data."""
 

@@ -12,7 +12,6 @@ fact are evaluated once every file has been read (linter/run/runner.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from linter.facts import (
@@ -38,12 +37,13 @@ from linter.facts.base import Fact
 from linter.facts.run import RunIndex, RunInputs, RunSide, Target
 from linter.facts.subject import Subject
 from linter.model.manifest import Manifest
+from linter.records import datarecord
 
 if TYPE_CHECKING:
     from linter.memory.calibration import Calibration
 
 
-@dataclass(frozen=True)
+@datarecord
 class Provider:
     model: type[Fact]
     #: Normalised workload paths (prefixes) the provider reads: a message relying on a fact

@@ -26,7 +26,7 @@ not list is a limit of 0. Every index is built once per run; a workload costs O(
 """
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
 
 from pydantic import Field
@@ -38,6 +38,7 @@ from linter.facts.run import Records, RunInputs, RunSide, Target
 from linter.load.positions import Path, format_path
 from linter.model import CapacityLimit, Workload
 from linter.model.manifest import Manifest
+from linter.records import datarecord
 from linter.wording import MAX_LISTED, listing
 
 Scope = Literal["queue", "namespace", "nodePool"]
@@ -171,7 +172,7 @@ def _name(manifest: Manifest) -> str:
 # -- the index (once per run) ----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@datarecord
 class _Limit:
     """A CapacityLimit as the index knows it."""
 
@@ -189,7 +190,7 @@ class _Limit:
         return self.scope, self.namespace, self.name
 
 
-@dataclass(frozen=True)
+@datarecord
 class _Link:
     """A workload drawing on a limit: through which local queue, and at which of its fields."""
 
@@ -198,7 +199,7 @@ class _Link:
     path: Path
 
 
-@dataclass(frozen=True)
+@datarecord
 class _Drawer:
     """A workload drawing on a limit, as a related location names it."""
 
@@ -208,7 +209,7 @@ class _Drawer:
     path: Path
 
 
-@dataclass
+@datarecord(frozen=False)
 class _Demand:
     """The workloads drawing one vendor's GPUs from one limit."""
 
@@ -222,7 +223,7 @@ class _Demand:
             self.largest, self.largest_name = single, drawer.name
 
 
-@dataclass
+@datarecord(frozen=False)
 class CapacityIndex:
     """Every CapacityLimit of the run by what selects it, and what the run's workloads draw."""
 
@@ -325,7 +326,7 @@ def _links(workload: dict[str, Any], index: CapacityIndex, ambiguous: list[str])
 # -- the fact ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@datarecord
 class _Allowance:
     """What a limit allows of one vendor's GPUs, and where it points."""
 

@@ -9,7 +9,6 @@ the same for every input format.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
@@ -20,6 +19,7 @@ from linter.facts.subject import Subject
 from linter.model import Workload
 from linter.model.fields import FIELDS
 from linter.pricing.hours import HoursBasis, RunningHours
+from linter.records import datarecord
 from linter.wording import listing, money, money_per_hour
 
 if TYPE_CHECKING:
@@ -163,7 +163,7 @@ def _replicas(workload: Workload) -> tuple[int, int | None, int]:
     return replicas, serving.max_replicas, priced
 
 
-@dataclass(frozen=True)
+@datarecord
 class _Priced:
     """The price-dependent figures of the fact (all None without a price)."""
 

@@ -18,7 +18,7 @@ Run-wide: a record per node pool and per unpinned workload, one index by pool na
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from pydantic import Field
@@ -31,6 +31,7 @@ from linter.facts.run import Records, RunInputs, RunSide
 from linter.facts.subject import Subject
 from linter.model import CapacityLimit, Workload
 from linter.model.manifest import Manifest
+from linter.records import datarecord
 from linter.wording import listing
 
 GIB = 1024**3
@@ -118,7 +119,7 @@ def _canonical(names: list[str]) -> list[str]:
 # -- the index -------------------------------------------------------------------------------
 
 
-@dataclass
+@datarecord(frozen=False)
 class LandingIndex:
     #: pool name or ``key=value`` label -> (display of the first object, GPU types of all).
     pools: dict[str, tuple[str, list[str]]] = field(default_factory=dict)

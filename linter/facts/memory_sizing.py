@@ -14,7 +14,7 @@ messages can say so.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from linter.facts import estimates
@@ -25,6 +25,7 @@ from linter.load.sources import FileRead
 from linter.model import Workload
 from linter.model.manifest import Manifest
 from linter.model.workload import INFERENCE_PROFILES
+from linter.records import datarecord
 
 if TYPE_CHECKING:
     from linter.memory.calibration import Calibration
@@ -51,7 +52,7 @@ Status = Literal[
 Mode = Literal["inference", "training"]
 
 
-@dataclass(frozen=True)
+@datarecord
 class Sizing:
     """The memory estimate of one workload, or why there is none (``status`` other than checked).
 

@@ -4,16 +4,16 @@ catalogues: the input most facts share."""
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from linter.model import Workload
+from linter.records import datarecord
 
 if TYPE_CHECKING:
     from linter.memory.right_sizing import GpuSpec, InstanceSpec
 
 
-@dataclass(frozen=True)
+@datarecord
 class Placement:
     """What a workload's ``resources`` resolve to. ``gpus_per_node`` is None when unknown."""
 

@@ -9,7 +9,7 @@ matches ledger entries to a quota once, so a quota shared by thousands of worklo
 import dataclasses
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
 
 from pydantic import Field
@@ -31,6 +31,7 @@ from linter.quota import (
     quota_for,
     units_needed,
 )
+from linter.records import datarecord
 from linter.wording import MAX_LISTED, listing
 
 Status = Literal["approved", "requested", "denied", "missing"]
@@ -192,13 +193,13 @@ def _availability(workload: Workload) -> bool | None:
 # -- the index (once per run) ----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@datarecord
 class Draw:
     name: str
     needed: float
 
 
-@dataclass(frozen=True)
+@datarecord
 class LedgerEntry:
     """One QuotaLedger entry, with where it is written."""
 
@@ -206,7 +207,7 @@ class LedgerEntry:
     entry: QuotaEntry
 
 
-@dataclass
+@datarecord(frozen=False)
 class QuotaIndex:
     draws: dict[QuotaKey, Tally[Draw]] = field(default_factory=dict)
     entries: list[LedgerEntry] = field(default_factory=list)

@@ -11,10 +11,11 @@ then its record read against the index. Nothing here holds a manifest or a file'
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from linter.cache.packed import PackedList
+from linter.records import datarecord
 
 if TYPE_CHECKING:
     from linter.config import Budget
@@ -27,7 +28,7 @@ Target = tuple[str, int, int]
 Records = Collection[tuple[Target, Any]]
 
 
-@dataclass(frozen=True)
+@datarecord
 class RunInputs:
     """What run-wide facts read besides the manifests: the configuration's budgets and cluster
     inventory, and the cost of the same paths at a git revision that a change is compared
@@ -38,7 +39,7 @@ class RunInputs:
     cluster: ClusterInventory | None = None
 
 
-@dataclass(frozen=True)
+@datarecord
 class RunSide:
     """How a run-wide provider works: ``record`` a manifest (plain JSON data, or None when it
     has nothing to add), ``index`` the records of the run (in run order) with the run's other

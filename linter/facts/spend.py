@@ -10,7 +10,6 @@ them with the cost base and sums each budget once (``linter.pricing.budgets``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
@@ -21,6 +20,7 @@ from linter.facts.run import Records, RunInputs, RunSide
 from linter.facts.subject import Subject
 from linter.model import Workload
 from linter.model.manifest import Manifest
+from linter.records import datarecord
 
 if TYPE_CHECKING:
     from linter.pricing.budgets import BudgetFigures, Costed, Key, Member
@@ -74,7 +74,7 @@ class SpendFact(Fact):
     budgets: list[BudgetStatus] = Field(description="Every budget that covers the workload.")
 
 
-@dataclass(frozen=True)
+@datarecord
 class _RunCosts:
     """What the run's budgets and cost base say, computed once per run."""
 

@@ -4,19 +4,20 @@ map each to normalised manifests with provenance."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from linter.findings import Finding
 from linter.load import Document
 from linter.model.manifest import Manifest
+from linter.records import datarecord
 
 if TYPE_CHECKING:
     from linter.model.assumptions import Assumption
 
 
-@dataclass(frozen=True)
+@datarecord
 class InputFile:
     """The file a document came from, as adapters need it."""
 
@@ -28,7 +29,7 @@ class InputFile:
     assumptions: tuple[Assumption, ...] = ()
 
 
-@dataclass
+@datarecord(frozen=False)
 class Adapted:
     """What one document yields: normalised manifests, and findings about the document itself
     (problems in the format's own vocabulary, at the format's own lines)."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -31,11 +30,12 @@ from linter.model.manifest import Manifest
 from linter.model.provenance import Origin, Provenance
 from linter.model.validation import error_path
 from linter.model.values import ValueProblem
+from linter.records import datarecord
 
 SCHEMA_RULE = "GL001"
 
 
-@dataclass(frozen=True)
+@datarecord
 class Unrendered:
     """A value that still holds a template placeholder (``replicas: $NUM_NODES``,
     ``nvidia.com/gpu: {{ .Values.gpus }}``): the file is a template another tool fills in, so the

@@ -7,7 +7,7 @@ import itertools
 import os
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path as FsPath
 from typing import Any, Literal
 
@@ -15,6 +15,7 @@ from linter.load.composer import Composer, Document, Limits, LoadProblem
 from linter.load.positions import Span
 from linter.load.reader import Refusal, read_bounded
 from linter.load.templates import TemplateAction, action_on_line, without_action_lines
+from linter.records import datarecord
 
 __all__ = [
     "Document",
@@ -47,7 +48,7 @@ _FILE_START = Span(1, 1, 1, 2)
 _WIDE_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 
-@dataclass
+@datarecord(frozen=False)
 class LoadedFile:
     """What one file yielded: documents, problems, and its text (for suppression comments)."""
 

@@ -12,18 +12,18 @@ JSON is parsed by the same code: it is YAML 1.2 flow syntax.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from linter.load.positions import Path, SourceMap, Span
 from linter.load.scalars import ScalarTagError, resolve, resolve_plain
 from linter.load.templates import TemplateAction
+from linter.records import datarecord
 
 MERGE_KEY = "<<"
 _NOWHERE = Span(1, 1, 1, 2)
 
 
-@dataclass(frozen=True)
+@datarecord
 class Limits:
     """Bounds that keep hostile input from exhausting time or memory."""
 
@@ -31,7 +31,7 @@ class Limits:
     max_nodes: int = 1_000_000  # after alias expansion, per document
 
 
-@dataclass(frozen=True)
+@datarecord
 class LoadProblem:
     """Something that stops (part of) a file from being read as data."""
 
@@ -40,7 +40,7 @@ class LoadProblem:
     template: TemplateAction | None = None  # a template action on the problem's line
 
 
-@dataclass
+@datarecord(frozen=False)
 class Document:
     """One YAML/JSON document: its data (plain Python values) and where each part came from."""
 
@@ -56,7 +56,7 @@ class _Abort(Exception):
 Raw = tuple[int, int, int, int]  # a span's four numbers, as the source map keeps them
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class _Frame:
     """An open mapping (``keys`` is its dict of key spans) or sequence (``keys`` is None)."""
 

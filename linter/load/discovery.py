@@ -5,11 +5,12 @@ from __future__ import annotations
 import fnmatch
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from linter.errors import UserError
 from linter.load.repository import repository_root
+from linter.records import datarecord
 
 #: Files a named folder is searched for: YAML and JSON manifests, Terraform files (their module's
 #: ``.tfvars`` are read with them, not on their own), and Slurm batch scripts (a ``.sh`` file is
@@ -25,7 +26,7 @@ class DiscoveryError(UserError):
     """A path on the command line that does not exist."""
 
 
-@dataclass(frozen=True, slots=True)  # a run holds one per file
+@datarecord(slots=True)  # a run holds one per file
 class PathCandidate:
     #: The file's path as found: a string, since a run holds one per file and a Path object
     #: each (with its parts) weighed more than the rest of the candidate.
@@ -43,7 +44,7 @@ class PathCandidate:
         return Path(self.location)
 
 
-@dataclass
+@datarecord(frozen=False)
 class Discovery:
     candidates: list[PathCandidate] = field(default_factory=list)
     excluded: list[str] = field(default_factory=list)  # display paths matched by ``exclude``

@@ -37,9 +37,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from linter.load.positions import Span
+from linter.records import datarecord
 
 #: Deepest nesting of blocks and expressions read; deeper input is an error at its position.
 MAX_DEPTH = 64
@@ -82,7 +83,7 @@ class Lines:
 # -- tokens -------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class HclToken:
     #: IDENT NUMBER PUNCT OQUOTE CQUOTE LIT INTERP CONTROL SEAL HOPEN HCLOSE NL EOF
     kind: str
@@ -91,7 +92,7 @@ class HclToken:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Comment:
     """A ``#``, ``//`` or ``/* */`` comment: its offsets and text (markers included)."""
 
@@ -100,7 +101,7 @@ class Comment:
     text: str
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class _Mode:
     """One level of the tokenizer's mode stack: ``normal``, ``interp`` (``${ }`` or ``%{ }``,
     with the depth of ``{`` inside it), ``quoted`` or ``heredoc``."""
@@ -278,19 +279,19 @@ class _Tokenizer:
 # -- syntax tree --------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class HclNode:
     span: Span
     start: int
     end: int
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class HclLiteral(HclNode):
     value: str | int | float | bool | None
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class HclTemplate(HclNode):
     """A quoted string or heredoc: literal strings and interpolated expressions. ``directive``:
     it holds ``%{if}``/``%{for}``, whose value is not computed."""
@@ -300,7 +301,7 @@ class HclTemplate(HclNode):
     heredoc: bool = False
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class Traversal(HclNode):
     """``root.step[...]...``: ``steps`` hold attribute names, index expressions, or ``"*"`` for
     a splat."""
@@ -309,30 +310,30 @@ class Traversal(HclNode):
     steps: list[str | Expr]
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class HclCall(HclNode):
     name: str
     args: list[Expr]
     expand: bool = False  # the last argument is followed by ...
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class TupleExpr(HclNode):
     items: list[Expr]
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class ObjectExpr(HclNode):
     items: list[tuple[Expr, Expr]]
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class Operation(HclNode):
     op: str  # a binary operator, "!" or "neg" (unary), "?:" (a conditional)
     operands: list[Expr]
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class Postfix(HclNode):
     """An index or attribute of something that is not a plain variable: ``f(x)[0]``."""
 
@@ -340,7 +341,7 @@ class Postfix(HclNode):
     steps: list[str | Expr]
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class ForExpr(HclNode):
     """A ``for`` expression (kept as syntax: its value is not computed)."""
 
@@ -358,14 +359,14 @@ Expr = (
 )
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class Attribute:
     name: str
     name_span: Span
     expr: Expr
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class Block:
     type: str
     labels: list[str]
@@ -375,13 +376,13 @@ class Block:
     start: int  # offset of the type
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class Body:
     attributes: dict[str, Attribute] = field(default_factory=dict)
     blocks: list[Block] = field(default_factory=list)
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class File:
     """One parsed file: its body, comments, and problems that did not stop reading (an
     attribute written twice)."""

@@ -10,8 +10,9 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from dataclasses import dataclass
 from typing import Literal, Union
+
+from linter.records import datarecord
 
 PathPart = Union[str, int]  # noqa: UP007 - a runtime alias; `str | int` needs 3.10 at runtime
 Path = tuple[PathPart, ...]
@@ -27,7 +28,7 @@ _STYLES: dict[str, ScalarStyle] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Span:
     """A 1-based, end-exclusive region of a text file."""
 
@@ -42,7 +43,7 @@ class Span:
         return (Span, (self.line, self.column, self.end_line, self.end_column))
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class ScalarSpan:
     """Where a string scalar value is written: its region, as character offsets into the text the
     loader parsed (``LoadedFile.text``) and as a span, and its style.

@@ -16,9 +16,10 @@ import functools
 import os
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Literal
+
+from linter.records import datarecord
 
 # O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer.
 # O_NOFOLLOW: the resolved path is opened, so a link that appears at it afterwards fails (ELOOP).
@@ -31,7 +32,7 @@ _CHUNK = 1024 * 1024
 RefusalKind = Literal["unreadable", "special", "too-large", "outside"]
 
 
-@dataclass(frozen=True)
+@datarecord
 class Refusal:
     """Why a file was not read: ``reason`` is a phrase for a message (``No such file or
     directory``, ``not a regular file (a pipe, socket or device?)``)."""

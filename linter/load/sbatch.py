@@ -21,11 +21,12 @@ arguments are read; each line is scanned once.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from linter.load import SLURM_MAGIC as MAGIC
 from linter.load.composer import Document
 from linter.load.positions import Path, SourceMap, Span
+from linter.records import datarecord
 
 #: Most directive arguments read; beyond them the rest is a problem, not read.
 MAX_ARGUMENTS = 1000
@@ -37,13 +38,13 @@ SCRIPT: Path = ("script",)
 _ANNOTATION = re.compile(r"#\s*gpulint\.dev/([a-z0-9-]+)\s*:\s*(.*?)\s*\Z")
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Argument:
     text: str  # quotes and escapes removed
     span: Span  # as written on its line
 
 
-@dataclass
+@datarecord(frozen=False)
 class ScriptDocument(Document):
     """The directives and commands of one batch script."""
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import bisect
 import functools
-from dataclasses import dataclass
 
 from linter.load.positions import ScalarSpan, Span
+from linter.records import datarecord
 
 _BREAKS = frozenset("\r\n\x85\u2028\u2029")
 _BLANKS = frozenset(" \t")
@@ -54,7 +54,7 @@ _QUOTED = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class DecodedScalar:
     """A scalar's value and, per character, the ``[start, end)`` file offsets it was read from."""
 

@@ -15,13 +15,15 @@ and, where asked, a bare ``$NAME``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from linter.records import datarecord
 
 _NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _NAME_PART = _NAME_START | frozenset("0123456789")
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class Scanner:
     """One text, searched left to right."""
 
@@ -63,7 +65,7 @@ class Scanner:
         return self.text.startswith(needle, index)
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class TemplatePlaceholder:
     """A placeholder in a text: its 0-based offset and what is written."""
 

@@ -19,11 +19,11 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from linter.load import DEFAULT_MAX_BYTES, Refusal, read_bounded, syntax_of
 from linter.load.discovery import PathCandidate
+from linter.records import datarecord
 
 #: Most other files of a Terraform module read with one of its files.
 MAX_COMPANIONS = 64
@@ -31,7 +31,7 @@ MAX_COMPANIONS = 64
 Companions = tuple[tuple[str, bytes], ...]
 
 
-@dataclass(frozen=True)
+@datarecord
 class Source:
     """A candidate as read: the bytes hashed for its result's key are the bytes linted."""
 
@@ -111,7 +111,7 @@ def source_of(
     return Source(candidate, content, hashed.digest(), companions)
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Hashed:
     """A candidate as read to look up the result cache, without its bytes: a run over
     unchanged files never holds them all."""
@@ -130,7 +130,7 @@ class Hashed:
         return file_key(self.candidate.display, self.candidate.explicit, self.digest)
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class FileRead:
     """A file a result read besides the file linted (a workload's ``model.config``), as it is
     read: the path opened, the folder a link in it must resolve inside (None: anywhere) and the

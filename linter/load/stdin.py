@@ -16,18 +16,18 @@ reports only. Every candidate made here is located at standard input's own name 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from linter.load.discovery import PathCandidate
 from linter.load.scanning import Scanner
+from linter.records import datarecord
 
 STDIN_NAME = "<stdin>"
 _SOURCE = "Source:"
 _BLANKS = frozenset(" \t\r\n\f\v")
 
 
-@dataclass(frozen=True)
+@datarecord
 class TemplateOutput:
     """One template's documents from a rendered stream, joined in their order; ``source`` is
     None for the documents without a ``# Source:`` comment, whose text is the whole stream with

@@ -13,9 +13,8 @@ backtracking), so a line of a few hundred kilobytes costs one pass.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from linter.load.scanning import Scanner
+from linter.records import datarecord
 
 _OPENERS = ("{{", "{%")
 _CLOSERS = {"{{": "}}", "{%": "%}"}
@@ -23,7 +22,7 @@ _CLOSERS = {"{{": "}}", "{%": "%}"}
 _SHOWN = 60
 
 
-@dataclass(frozen=True)
+@datarecord
 class TemplateAction:
     """An action on a line: its 1-based column and its text (shortened for messages)."""
 

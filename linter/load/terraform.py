@@ -25,13 +25,14 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Collection, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from linter.load import hcl
 from linter.load.composer import Document, LoadProblem
 from linter.load.positions import Path, SourceMap, Span
 from linter.load.terraform_values import Module, TerraformEvaluator, Unknown, Value, ValueOrigin
+from linter.records import datarecord
 
 #: Most instances of one resource (``count``, ``for_each``) or dynamic block expanded.
 MAX_INSTANCES = 256
@@ -79,7 +80,7 @@ class ModuleView:
         return values, ValueOrigin(where, block.type_span, f'provider "{name}"')
 
 
-@dataclass
+@datarecord(frozen=False)
 class TerraformDocument(Document):
     """One instance of a resource, as Terraform would create it."""
 
@@ -115,7 +116,7 @@ class TerraformDocument(Document):
         return found
 
 
-@dataclass
+@datarecord(frozen=False)
 class LoadedModuleFile:
     documents: list[TerraformDocument]
     problems: list[LoadProblem]

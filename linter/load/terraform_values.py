@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from linter.load import hcl
 from linter.load.positions import Span
+from linter.records import datarecord
 
 MAX_EVAL_DEPTH = 150
 EVAL_BUDGET = 200_000
@@ -30,14 +31,14 @@ MAX_VALUE_SIZE = 1_000_000
 _NUMBER = re.compile(r"-?\d+(\.\d+)?([eE][+-]?\d+)?\Z")
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Unknown:
     """A value not known before apply (or not computed by gpulint), and why."""
 
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class ValueOrigin:
     """A place a value came through: ``what`` names it (``default of variable "region"``)."""
 
@@ -46,13 +47,13 @@ class ValueOrigin:
     what: str
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Value:
     value: Any  # str | int | float | bool | None | list | dict | Unknown
     via: tuple[ValueOrigin, ...] = ()
 
 
-@dataclass
+@datarecord(frozen=False)
 class Module:
     """The parsed files of one module: what expressions may refer to."""
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from linter.catalog.models import resolve_model
@@ -26,6 +25,7 @@ from linter.memory.quantization import (
 )
 from linter.memory.state_space import StateMixer, gated_delta_mixer, mamba_mixer
 from linter.memory.vision import TEXT_TYPES, VisionError, VisionTower, vision_tower
+from linter.records import datarecord
 
 FULL = "full"
 SLIDING = "sliding"
@@ -92,7 +92,7 @@ class ArchitectureError(ValueError):
     """A config that cannot be turned into an exact architecture (unknown type, missing keys)."""
 
 
-@dataclass(frozen=True)
+@datarecord
 class Architecture:
     """Shape of a decoder-only transformer; every size is a config value, nothing is derived."""
 

@@ -9,7 +9,6 @@ release or distill (:mod:`linter.catalog.models`). Never the network.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Literal
 
 from linter.catalog.models import nearest_models, resolve_model
@@ -19,9 +18,10 @@ from linter.memory.architecture import (
     architecture_from_catalogue,
     architecture_from_hf_config,
 )
+from linter.records import datarecord
 
 
-@dataclass(frozen=True)
+@datarecord
 class NamedArchitecture:
     arch: Architecture
     source: Literal["catalogue", "hf-cache"]

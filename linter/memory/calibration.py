@@ -17,7 +17,6 @@ match its GPU and engine version.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -25,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from linter.catalog.gpus import resolve_gpu
 from linter.catalog.spelling import name_key
 from linter.load import Refusal, load_text, read_bounded
+from linter.records import datarecord
 
 #: A calibration file holds a few entries per GPU and engine version.
 MAX_CALIBRATION_BYTES = 1024 * 1024
@@ -58,7 +58,7 @@ def _same_release(entry: str, version: str) -> bool:
     return version.removeprefix("v").split(".")[: len(want)] == want
 
 
-@dataclass(frozen=True)
+@datarecord
 class Calibration:
     entries: tuple[CalibrationEntry, ...]
 

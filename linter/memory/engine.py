@@ -9,11 +9,11 @@ of the KV budget; before, graphs were captured after it (linter/catalog/data/eng
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from linter.catalog.engines import Release, catalogue
 from linter.catalog.gpus import GpuSpec
 from linter.memory.units import GIB
+from linter.records import datarecord
 
 _VERSION = re.compile(r"^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?$")
 #: GPU classes of vLLM's scheduler defaults (vllm/engine/arg_utils.py).
@@ -30,7 +30,7 @@ def parse_version(text: str) -> tuple[int, int, int]:
     return major, minor, patch
 
 
-@dataclass(frozen=True)
+@datarecord
 class Accounting:
     """The accounting one vLLM release applies, and what it was chosen from."""
 

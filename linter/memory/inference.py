@@ -13,7 +13,7 @@ blocks of tokens and ``Maximum concurrency`` as pool / (KV of one max_model_len 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from linter.catalog.engines import catalogue
@@ -38,6 +38,7 @@ from linter.memory.kv_cache import (
 from linter.memory.units import GIB, check_precision, kv_element_bytes
 from linter.memory.weights import weight_bytes
 from linter.memory.weights import weights_per_gpu as weights_share
+from linter.records import datarecord
 
 if TYPE_CHECKING:  # a calibration comes only from ``gpulint memory``: a check never loads it
     from linter.memory.calibration import Calibration
@@ -82,7 +83,7 @@ def activation_peak_bytes(
     return max(forward, num_seqs * arch.vocab_size * bytes_per_logit)
 
 
-@dataclass(frozen=True)
+@datarecord
 class Startup:
     """What vLLM would log at start-up for one replica (per GPU figures)."""
 
@@ -165,7 +166,7 @@ def startup(
     )
 
 
-@dataclass(frozen=True)
+@datarecord
 class InferenceEstimate:
     """Byte figures are per GPU unless the field's comment says all GPUs together."""
 

@@ -21,7 +21,6 @@ Qwen3-30B-A3B at r=16 trains 996,507,648 parameters (counted on an H200, tests/m
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
 from linter.memory.architecture import Architecture
 from linter.memory.training_layout import (
@@ -30,6 +29,7 @@ from linter.memory.training_layout import (
     layer_layout,
     layer_layout_counts,
 )
+from linter.records import datarecord
 
 #: Model types whose fused experts and router peft adapts through its v4 -> v5 conversion.
 CONVERTED_MOE_TYPES = (
@@ -58,7 +58,7 @@ _CONVERTED_NAMES = {
 _MAMBA_REFUSED = ("out_proj", "conv1d")
 
 
-@dataclass(frozen=True)
+@datarecord
 class LoraConfig:
     """The adapter settings the estimate needs (peft ``LoraConfig`` fields of the same names).
 

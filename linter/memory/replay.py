@@ -6,16 +6,15 @@ benchmarks/memory/vllm_logs.json, and by the tests that pin those cases.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from linter.catalog.gpus import GpuSpec
 from linter.memory.architecture import Architecture
 from linter.memory.calibration import Calibration, CalibrationEntry
 from linter.memory.inference import InferenceEstimate, estimate_inference
 from linter.memory.units import GIB
+from linter.records import datarecord
 
 
-@dataclass(frozen=True)
+@datarecord
 class Settings:
     """What a start-up ran: the flags that change the memory budget."""
 
@@ -32,7 +31,7 @@ class Settings:
     precision: str | None = None
 
 
-@dataclass(frozen=True)
+@datarecord
 class Logged:
     """What a start-up log reported (GiB as vLLM prints them; None: not in the log)."""
 
@@ -44,7 +43,7 @@ class Logged:
     torch_total_gib: float | None = None
 
 
-@dataclass(frozen=True)
+@datarecord
 class ReplayComparison:
     estimate: InferenceEstimate
     logged: Logged

@@ -10,13 +10,14 @@ auto). Parameter counts follow transformers' modules (checked in tests/memory/da
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+from linter.records import datarecord
 
 MixerKind = Literal["mamba", "gated_delta"]
 
 
-@dataclass(frozen=True)
+@datarecord
 class StateMixer:
     """One layer's state-space mixer (it replaces attention in that layer)."""
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from linter.memory.architecture import Architecture
@@ -38,6 +37,7 @@ from linter.memory.training_peak import (
 from linter.memory.training_regime import METHODS, OPTIMIZERS, Regime, training_regime
 from linter.memory.training_state import SHARDING, ModelState, model_state
 from linter.memory.units import GIB, check_precision
+from linter.records import datarecord
 
 #: CUDA context and driver reserve outside the allocator when the catalogue has no measurement
 #: for the GPU: PyTorch's first CUDA use takes 300 MiB-2 GiB (vram.asmirnov.xyz); vramcalc
@@ -58,7 +58,7 @@ def term_groups(terms: dict[str, int]) -> list[tuple[str, list[tuple[str, int]]]
     return list(groups.items())
 
 
-@dataclass(frozen=True)
+@datarecord
 class TrainingEstimate:
     """Figures per GPU except ``parameters``/``trainable_parameters``."""
 
@@ -118,7 +118,7 @@ class TrainingEstimate:
         return data
 
 
-@dataclass(frozen=True)
+@datarecord
 class _Sized:
     state: ModelState
     phase: Phase

@@ -41,7 +41,7 @@ same rules and an SDPA-like core; they were not measured.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from linter.memory.architecture import CHUNKED, SLIDING, Architecture
 from linter.memory.lora import LoraConfig, adapter_rank
@@ -54,6 +54,7 @@ from linter.memory.training_layout import (
     layer_layout,
 )
 from linter.memory.training_regime import Regime
+from linter.records import datarecord
 
 #: int64 index vectors grouped_mm's dispatch keeps per token-expert pair (sort permutation,
 #: gather index, inverse permutation).
@@ -64,7 +65,7 @@ _GEMMA_NORMS = ("gemma", "gemma2", "gemma3_text")
 _MASK_ALIGNMENT = 16
 
 
-@dataclass
+@datarecord(frozen=False)
 class LayerSaved:
     """Bytes one layer keeps for backward: per token by term, and per layer (token-independent)."""
 
@@ -93,7 +94,7 @@ def merge_terms(*parts: dict[str, int]) -> dict[str, int]:
     return {name: value for name, value in out.items() if value}
 
 
-@dataclass(frozen=True)
+@datarecord
 class ActivationSetting:
     """What the activation rules depend on besides the architecture."""
 

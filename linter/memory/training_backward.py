@@ -36,7 +36,7 @@ kept plus the gradients of their widest tensors at once (:func:`summed_flight`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import NamedTuple
 
 from linter.memory.architecture import Architecture
@@ -55,6 +55,7 @@ from linter.memory.training_layout import (
     Projection,
     layer_layout,
 )
+from linter.records import datarecord
 
 #: peft's output gradient of an adapted projection, bytes per output element: the fp32 cast of
 #: the incoming gradient (``result.to(dtype)``'s backward) and its scaled copy (``* scaling``).
@@ -64,7 +65,7 @@ _LORA_OUTPUT_GRAD = 4 + 4
 _LORA_OUTPUT = 4 + 4
 
 
-@dataclass(frozen=True)
+@datarecord
 class _Moment:
     """What the layer has freed of what it kept (by term) and what is in flight: per token, and
     per layer (autocast's weight copies and their gradients)."""
@@ -79,7 +80,7 @@ class _Moment:
     layer_flight: int = 0
 
 
-@dataclass(frozen=True)
+@datarecord
 class LayerPeak:
     """A layer at the worst moment of its backward: what it holds, and the bytes of its own
     gradients not made yet (backward makes them projection by projection)."""
@@ -102,7 +103,7 @@ class _InputStep(NamedTuple):
     waiting: int
 
 
-@dataclass(frozen=True)
+@datarecord
 class _MlpWalk:
     """The moments of one layer's dense MLP: its projections reading the normed input (in
     forward order) and down."""

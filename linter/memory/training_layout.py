@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from dataclasses import dataclass
 
 from linter.memory.architecture import STATE, Architecture
+from linter.records import datarecord
 
 #: What a projection reads: the attention block's normed input, the attention output, the MLP
 #: block's normed input, the gated product inside the MLP, or an inner latent (MLA, mixers).
@@ -44,7 +44,7 @@ _PLAIN_MLP = {
 }
 
 
-@dataclass(frozen=True)
+@datarecord
 class Projection:
     """One weight matrix a layer multiplies by (``experts`` > 0: a fused stack of experts)."""
 
@@ -59,7 +59,7 @@ class Projection:
         return max(1, self.experts) * self.in_features * self.out_features
 
 
-@dataclass(frozen=True)
+@datarecord
 class LayerLayout:
     """Projections of one decoder layer by block."""
 

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from linter.memory.architecture import Architecture
 from linter.memory.lora import LoraConfig, adapter_rank
@@ -51,6 +50,7 @@ from linter.memory.training_backward import layer_backward
 from linter.memory.training_layout import layer_layout_counts
 from linter.memory.training_regime import Regime
 from linter.memory.training_state import ModelState
+from linter.records import datarecord
 
 MIB = 1 << 20
 #: Terms that are model state, and the runtime's; the rest of a peak is activations and
@@ -72,7 +72,7 @@ EMBEDDING_BACKWARD_PARTIAL_BYTES = 4
 REMEMBERED_LAYERS = 256
 
 
-@dataclass(frozen=True)
+@datarecord
 class Phase:
     """What is allocated at one moment of the step, by term."""
 
@@ -94,7 +94,7 @@ def _sum_layers(layers: Iterable[LayerSaved], tokens: int) -> dict[str, int]:
     return merge_terms(*(layer.terms(tokens) for layer in layers))
 
 
-@dataclass(frozen=True)
+@datarecord
 class StepShape:
     """What the phases need beyond the model state."""
 
@@ -144,7 +144,7 @@ def _norm_keeps(regime: Regime, index: int) -> int:
     return int(regime.residual_bytes == 4 and (regime.base_trainable or index > 0))
 
 
-@dataclass(frozen=True)
+@datarecord
 class DecoderLayers:
     """What the decoder layers hold in the phases of a step, by term (read these, never change
     them: they are shared)."""
@@ -328,7 +328,7 @@ def _large_blocks(matrices: list[tuple[int, int]], element_bytes: int) -> int:
     return sum(count * _large(elements, element_bytes) for elements, count in matrices)
 
 
-@dataclass(frozen=True)
+@datarecord
 class _StateBlocks:
     """Large blocks of the model state, by what holds them."""
 

@@ -35,13 +35,15 @@ Trainer's default ``adamw_torch_fused`` on torch >= 2.8) and bitsandbytes' kerne
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
+
+from linter.records import datarecord
 
 METHODS = ("full", "lora", "qlora")
 COMPUTE_PRECISIONS = ("fp32", "bf16", "fp16")
 
 
-@dataclass(frozen=True)
+@datarecord
 class Optimizer:
     """State an optimizer keeps and the step's transient, in elements of a given width."""
 
@@ -65,7 +67,7 @@ OPTIMIZERS: dict[str, Optimizer] = {
 }
 
 
-@dataclass(frozen=True)
+@datarecord
 class Regime:
     """Dtypes and per-parameter bytes of one training regime."""
 

@@ -16,13 +16,13 @@ being computed and of the one prefetched next (FSDP's default ``forward_prefetch
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
 from linter.memory.architecture import Architecture
 from linter.memory.lora import LoraConfig, adapter_parameters, adapter_rank
 from linter.memory.training_layout import REMEMBERED, layer_layout
 from linter.memory.training_regime import Regime
 from linter.memory.weights import weight_bytes
+from linter.records import datarecord
 
 SHARDING = ("none", "zero1", "zero2", "zero3", "fsdp")
 _SHARDS_STATE = ("zero1", "zero2", "zero3", "fsdp")
@@ -32,7 +32,7 @@ _SHARDS_WEIGHTS = ("zero3", "fsdp")
 GATHERED_LAYERS = 2
 
 
-@dataclass(frozen=True)
+@datarecord
 class ModelState:
     """Per-GPU bytes of the model state, and the gradients by when backward produces them."""
 

@@ -18,8 +18,9 @@ embeddings it hands to the language model.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from linter.records import datarecord
 
 #: Language-model type of each vision-language model type (transformers' text_config types).
 TEXT_TYPES = {
@@ -36,7 +37,7 @@ class VisionError(ValueError):
     """A vision config that cannot be counted exactly."""
 
 
-@dataclass(frozen=True)
+@datarecord
 class VisionTower:
     parameters: int
     hidden_size: int

@@ -11,10 +11,10 @@ log does not say stays None.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from linter.memory.kv_cache import BLOCK_SIZE
 from linter.memory.replay import Logged, Settings
+from linter.records import datarecord
 
 _NUMBER = r"(-?\d[\d,]*(?:\.\d+)?)"
 #: The longest log read (``memory --from-log``): a start-up log is a few hundred KB; a FIFO or a
@@ -45,7 +45,7 @@ def _setting(name: str, text: str) -> str | None:
     return _find(rf"'{name}': '?([^,'}}]+)'?", text) or _find(rf"\b{name}=([^,\s)]+)", text)
 
 
-@dataclass(frozen=True)
+@datarecord
 class StartupLog:
     model: str | None
     gpu: str | None

@@ -15,13 +15,13 @@ assume:
 
 import fnmatch
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from linter.load import load_text
 from linter.load.positions import Path
 from linter.model.fields import FIELDS
 from linter.model.values import ValueProblem, check_value, is_list, plain
+from linter.records import datarecord
 
 ANNOTATION_PREFIX = "gpulint.dev/"
 
@@ -36,7 +36,7 @@ def by_annotation() -> dict[str, str]:
     return {annotation: name for name, annotation in settable().items()}
 
 
-@dataclass(frozen=True)
+@datarecord
 class Assumption:
     """One field's value for the files some ``assume:`` entry matches."""
 
@@ -45,7 +45,7 @@ class Assumption:
     where: str  # ".gpulint.yaml:12", for messages
 
 
-@dataclass(frozen=True)
+@datarecord
 class AssumeBlock:
     patterns: tuple[str, ...]
     values: tuple[Assumption, ...]

@@ -2,7 +2,7 @@
 gpulint kind (``Workload``, ``QuotaLedger``, ``CapacityLimit``), whichever format it was read
 from."""
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +13,10 @@ from linter.load.positions import Path as ManifestPath
 from linter.load.positions import SourceMap
 from linter.load.sources import FileRead
 from linter.model.provenance import IDENTITY, Provenance
+from linter.records import datarecord
 
 
-@dataclass(frozen=True)
+@datarecord
 class Manifest:
     """A normalised document with everything needed to point back into the file it came from.
 

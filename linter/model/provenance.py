@@ -9,15 +9,16 @@ value the file does not state, why it has that value (an engine default, an assu
 configuration).
 """
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 from linter.load.positions import Path, SourceMap, Span, format_path
+from linter.records import datarecord
 
 OriginKind = Literal["file", "default", "assumed"]
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Origin:
     """Where one normalised value came from.
 
@@ -34,7 +35,7 @@ class Origin:
     note: str | None = None
 
 
-@dataclass(frozen=True)
+@datarecord
 class Provenance:
     """Normalised path -> origin, and the file's own name for each normalised field.
 

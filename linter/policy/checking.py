@@ -12,7 +12,6 @@ run compiles from it without importing any of those modules.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +32,7 @@ from linter.policy.loader import CompiledRule, RuleError, compile_rule
 from linter.policy.rule_analysis import Lookup, RuleAnalysis, WorkModels
 from linter.policy.rule_file import RuleFile
 from linter.policy.static_checks import check_rule, expressions
+from linter.records import datarecord
 
 
 def checked(path: Path, content: bytes) -> tuple[dict[str, Any], CompiledRule]:
@@ -113,7 +113,7 @@ class Analyser:
         return RuleAnalysis(self.flat, self.lookups, self.work_models(meta), self.null_tested())
 
 
-@dataclass(frozen=True)
+@datarecord
 class RuleFileLocator:
     """A rule file being checked: turns a path in it (and an offset inside the string there)
     into ``file:line:col:``."""

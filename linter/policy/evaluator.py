@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 from linter.cache.compact_json import compact_json
@@ -28,6 +27,7 @@ from linter.model.manifest import Manifest
 from linter.policy.loader import CompiledCheck, CompiledRule
 from linter.policy.selection import RuleSettings, resolve_severity
 from linter.policy.template import Read, Scalar, looked_up_data
+from linter.records import datarecord
 
 EVALUATION_RULE = "GL006"
 Rules = Sequence[tuple[CompiledRule, RuleSettings]]
@@ -71,7 +71,7 @@ VARYING = frozenset({"options", "item", "index", "variables"})
 MEMO_SIZE = 16384
 
 
-@dataclass(frozen=True)
+@datarecord
 class _Group:
     """The rules for one kind and profile, and what they read."""
 
@@ -84,7 +84,7 @@ class _Group:
     positions: Mapping[CompiledRule, tuple[int, ...]]
 
 
-@dataclass(frozen=True)
+@datarecord
 class _Fired:
     """A check that fired, as CEL left it: where it points (the path template rendered), its
     related entries, its message and fix. The same for every target with the same values."""
@@ -97,7 +97,7 @@ class _Fired:
     properties: tuple[tuple[str, Scalar], ...] = ()
 
 
-@dataclass(frozen=True)
+@datarecord
 class _Outcome:
     """What evaluating a rule gave: the checks that fired, in order, and why evaluation stopped
     early (GL006), if it did."""
@@ -359,7 +359,7 @@ class Evaluator:
         return found  # type: ignore[return-value]  # every None was filled in
 
 
-@dataclass(frozen=True)
+@datarecord
 class _Prepared:
     """The values the rules evaluated on one target read (flattened name -> value): in one CEL
     context, the ``eager`` ones; the others given to it on request."""
@@ -460,7 +460,7 @@ def _key_names(names: Sequence[str], stand_ins: frozenset[str]) -> tuple[tuple[s
     return tuple((name, name in stand_ins) for name in names if name not in within)
 
 
-@dataclass(frozen=True)
+@datarecord
 class _Failed:
     """A token that could not be made: why the value could not be computed."""
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +18,7 @@ from linter.load.positions import parse_path
 from linter.policy.rule_analysis import Analysis, Lookup, RuleAnalysis
 from linter.policy.rule_file import RuleFile
 from linter.policy.template import Template, parse_template
+from linter.records import datarecord
 
 if TYPE_CHECKING:
     from linter.policy.checking import RuleFileLocator
@@ -31,7 +31,7 @@ class RuleError(UserError):
     """A rule file that cannot be used; the message starts with ``file:line:col:``."""
 
 
-@dataclass(frozen=True)
+@datarecord
 class CompiledCheck:
     violation: Any
     severity: str | None
@@ -45,7 +45,7 @@ class CompiledCheck:
     properties: tuple[tuple[str, Template], ...] = ()
 
 
-@dataclass(frozen=True, eq=False)
+@datarecord(eq=False)
 class CompiledRule:
     meta: RuleFile
     source: Path

@@ -13,11 +13,11 @@ bytes are seen, and a later run compiles from this record without importing the 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from linter.cel import backend as cel
 from linter.cel.work import WorkModel
+from linter.records import datarecord
 
 if TYPE_CHECKING:
     from linter.policy.rule_file import RuleFile
@@ -47,7 +47,7 @@ class Analysis(Protocol):
         (linter/cel/null_tests.py)."""
 
 
-@dataclass(frozen=True)
+@datarecord
 class RuleAnalysis:
     """An analysis as recorded when the rule was checked."""
 

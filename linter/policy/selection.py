@@ -10,16 +10,17 @@ leave them on, without a word.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from linter.config import ConfigError, LoadedConfig
 from linter.findings import Severity
 from linter.policy.loader import Rulebook
 from linter.policy.rule_file import RuleFile
+from linter.records import datarecord
 
 
-@dataclass(frozen=True)
+@datarecord
 class RuleSettings:
     """A rule as configured for this run. ``severity`` is the config's override, if any (see
     :func:`resolve_severity`)."""
@@ -64,7 +65,7 @@ _ENTRY_HELP = (
 )
 
 
-@dataclass(frozen=True)
+@datarecord
 class Selection:
     """``select`` and ``ignore`` are rule ids or prefixes (``GL2`` selects every GL2xx rule)."""
 

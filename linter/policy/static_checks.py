@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from linter.bundled import bundled
@@ -22,6 +21,7 @@ from linter.cel.lexer import ExpressionError
 from linter.cel.read_paths import PathProblem, check_paths, element_of, paths
 from linter.policy.rule_file import RuleFile
 from linter.policy.template import placeholder_offsets
+from linter.records import datarecord
 
 #: JSON types of rule option values, as OptionSpec names them.
 _OPTION_SCHEMAS: dict[str, dict[str, Any]] = {
@@ -34,7 +34,7 @@ _OPTION_SCHEMAS: dict[str, dict[str, Any]] = {
 _CLOSED: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
 
 
-@dataclass(frozen=True)
+@datarecord
 class Expression:
     """One CEL expression of a rule file: where it is (a path in the rule file, and the offset of
     the expression inside that string) and whether it runs once per ``each`` element."""
@@ -45,7 +45,7 @@ class Expression:
     per_item: bool
 
 
-@dataclass(frozen=True)
+@datarecord
 class RuleProblem:
     where: tuple[Any, ...]
     start: int  # offsets in the rule file's string at ``where``

@@ -12,12 +12,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from linter.cel import backend as cel
 from linter.cel.flat_names import MISSING
 from linter.policy.rule_analysis import Analysis, Lookup
+from linter.records import datarecord
 
 #: The value of a variable as the expression being rendered would see it, or MISSING.
 Read = Callable[[str], Any]
@@ -30,7 +30,7 @@ _FIELD = re.compile(r"\{\{|\}\}|\{([^{}]+)\}")
 _FORMAT_SPEC = re.compile(r"[<>=^]?[+\- ]?#?0?\d{0,3}[,_]?(?:\.\d{1,2})?[bcdeEfFgGnosxX%]?")
 
 
-@dataclass(frozen=True)
+@datarecord
 class Placeholder:
     program: Any  # the compiled expression
     spec: str  # the format spec, "" for none
@@ -41,7 +41,7 @@ class Placeholder:
 Scalar = str | int | float | bool
 
 
-@dataclass(frozen=True)
+@datarecord
 class Template:
     parts: tuple[str | Placeholder, ...]  # literal text, or a placeholder
 

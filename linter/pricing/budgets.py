@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from linter.config import Budget
 from linter.load.discovery import excluded
 from linter.pricing.matching import Pair, Status, pair_workloads
+from linter.records import datarecord
 from linter.wording import listing, money, plural
 
 Key = tuple[str, int, int, str]
@@ -27,7 +28,7 @@ Key = tuple[str, int, int, str]
 # $734.38 + $300.00 - $834.38 is exactly $200.00, not $200.0000000000001.
 
 
-@dataclass(frozen=True)
+@datarecord
 class Costed:
     """A workload as budgets see it: where it is, its labels and its monthly cost."""
 
@@ -44,7 +45,7 @@ class Costed:
         return (self.file, self.index, self.part, self.name)
 
 
-@dataclass(frozen=True)
+@datarecord
 class CostBase:
     """The cost of the same paths at a git revision."""
 
@@ -76,7 +77,7 @@ def scope_text(budget: Budget) -> str:
     return " with ".join(parts) if parts else "every workload"
 
 
-@dataclass(frozen=True)
+@datarecord
 class Member:
     """A workload's part in one budget: its cost now and at the base, whether it is in the
     budget on each side, and whether it can be compared at all."""
@@ -105,7 +106,7 @@ class Member:
         return None if self.base_monthly is None else self.monthly - self.base_monthly
 
 
-@dataclass(frozen=True)
+@datarecord
 class BudgetFigures:
     """One budget over a run: what its workloads cost now and, with a base, the change (each
     figure computed once: every workload of the budget reads them)."""

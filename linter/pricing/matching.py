@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Generic, Literal, Protocol, TypeVar
+
+from linter.records import datarecord
 
 Status = Literal["same", "moved", "renamed", "added", "removed", "not-compared"]
 
@@ -34,7 +35,7 @@ B = TypeVar("B", bound=Identified)
 H = TypeVar("H", bound=Identified)
 
 
-@dataclass(frozen=True)
+@datarecord
 class Pair(Generic[B, H]):
     base: B | None
     head: H | None

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from linter.catalog.endpoints import bedrock_profile, cloud_of
 from linter.catalog.quotas import capacity_class
 from linter.catalog.spelling import name_key
+from linter.records import datarecord
 
 SPOT = "spot"
 ANY_CAPACITY = "any"
 """``QuotaKey.capacity`` of a quota shared by every capacity type (GCP ``GPUS_ALL_REGIONS``)."""
 
 
-@dataclass(frozen=True)
+@datarecord
 class QuotaKey:
     """One accelerator quota a workload draws on.
 
@@ -31,7 +30,7 @@ class QuotaKey:
     default: float | None = None
 
 
-@dataclass(frozen=True)
+@datarecord
 class ManagedQuotaKey:
     """One throughput quota of a managed inference API (per source region, per model).
 

@@ -8,23 +8,23 @@ ran. Written by :func:`linter.report.junit.render`, the writer ``gpulint test`` 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
+from linter.records import datarecord
 from linter.report import junit
 from linter.report.record import Rendered, RenderOptions, Report
 from linter.report.summary import reported, with_fix
 from linter.wording import plural
 
 
-@dataclass(frozen=True)
+@datarecord
 class _Failure:
     file: Path
     line: int
     message: str
 
 
-@dataclass(frozen=True)
+@datarecord
 class _Case:
     rule_id: str
     name: str

@@ -8,14 +8,15 @@ read. Keeping this record small and separate keeps ``linter.report`` free of the
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from linter.findings import Finding, Severity, Skipped
 from linter.policy.rule_file import RuleFile
+from linter.records import datarecord
 
 
-@dataclass(frozen=True)
+@datarecord
 class RuleInfo:
     meta: RuleFile
     severity: Severity  # this run's default for the rule: configuration over the rule file
@@ -25,7 +26,7 @@ class RuleInfo:
         return self.meta.id
 
 
-@dataclass(frozen=True)
+@datarecord
 class Report:
     findings: Sequence[Finding]
     rules: Sequence[RuleInfo]  # every rule loaded, in id order
@@ -39,7 +40,7 @@ class Report:
         return {rule.id: rule.meta.name for rule in self.rules}
 
 
-@dataclass(frozen=True)
+@datarecord
 class RenderOptions:
     """Settings some formats use: colour, statistics and quiet for text, URI roots and a
     category for SARIF."""
@@ -52,7 +53,7 @@ class RenderOptions:
     category: str = "gpulint"
 
 
-@dataclass(frozen=True)
+@datarecord
 class Rendered:
     """A report's text as the pieces to write in order (linter/report/pieces.py), made as they
     are read, once; and the warnings, known before the first piece."""

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
 from linter.catalog import regions
 from linter.catalog.regions import Region
+from linter.records import datarecord
 
 ANYWHERE = "*"
 """``Destination.region`` for routing that may reach any region of the provider."""
 
 
-@dataclass(frozen=True)
+@datarecord
 class Place:
     """Where a cloud region is. ``jurisdictions`` holds the ISO country code and the geographic
     tags containing it (``EU``, ``EEA``, ``UK``); ``adequacy`` is the GDPR Art. 45 status of the
@@ -30,7 +30,7 @@ class Place:
         return f"{self.region} ({self.name}, {self.country})"
 
 
-@dataclass(frozen=True)
+@datarecord
 class Destination:
     """A place data sent to an endpoint may be processed, and why.
 

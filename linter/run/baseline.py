@@ -15,12 +15,12 @@ import json
 import os
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from linter.findings import Finding
 from linter.load.positions import format_path
+from linter.records import datarecord
 
 VERSION = 1
 MAX_BYTES = 32 * 1024 * 1024  # about 100,000 entries
@@ -31,7 +31,7 @@ class BaselineError(Exception):
     """A baseline file that cannot be read or is not a gpulint baseline."""
 
 
-@dataclass(frozen=True)
+@datarecord
 class BaselineEntry:
     rule_id: str
     file: str
@@ -44,7 +44,7 @@ class BaselineEntry:
         return (self.rule_id, self.file, self.hash)
 
 
-@dataclass(frozen=True)
+@datarecord
 class BaselineComparison:
     new: list[Finding]  # not in the baseline: reported
     known: list[Finding]  # in the baseline: hidden

@@ -12,16 +12,16 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from linter.config import ConfigFinder, LoadedConfig
 from linter.load.discovery import PathCandidate
 from linter.policy.loader import Rulebook
 from linter.policy.selection import RuleSettings, Selection
+from linter.records import datarecord
 
 
-@dataclass(frozen=True)
+@datarecord
 class ConfigGroup:
     """The files one configuration applies to (``members``: indices into the run's
     candidates), with the rules it runs."""

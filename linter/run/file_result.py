@@ -15,13 +15,14 @@ must run again.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from linter.cache.packed import Chunk, pack
 from linter.findings import Finding, Location, Severity
 from linter.load.positions import Path, Span, format_path, parse_path
 from linter.load.sources import FileRead, file_key
+from linter.records import datarecord
 from linter.run.suppressions import Suppression
 from linter.run.wide_parts import WidePart
 
@@ -35,7 +36,7 @@ SKIP_REASONS = (NOTHING_OURS, A_TEMPLATE)
 Record = tuple[tuple[str, int, int], dict[str, Any]]
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class WideParts:
     """What the run-wide rules need of one file: what its manifests recorded for the run-wide
     facts, and their wide parts."""
@@ -48,7 +49,7 @@ class WideParts:
 PackedParts = tuple[Chunk, int]
 
 
-@dataclass(slots=True)  # a run holds one per file until it ends
+@datarecord(frozen=False, slots=True)  # a run holds one per file until it ends
 class FileResult:
     display: str
     explicit: bool

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -31,6 +31,7 @@ from linter.model.manifest import Manifest
 from linter.policy.evaluator import Evaluator, Values, activation, is_run_wide, profile_of
 from linter.policy.loader import CompiledRule
 from linter.policy.selection import RuleSettings
+from linter.records import datarecord
 from linter.report.fingerprint import line_hashes
 from linter.run import suppressions
 from linter.run.failures import contained
@@ -44,7 +45,7 @@ PARSE_RULE = "GL002"
 _PLACEHOLDER = re.compile(r"\{.*")
 
 
-@dataclass
+@datarecord(frozen=False)
 class FirstPass:
     """What every file is checked against: built once per run, before workers fork."""
 

@@ -15,13 +15,14 @@ from __future__ import annotations
 import re
 import tempfile
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from linter.config import LoadedConfig, load_config
 from linter.load import DEFAULT_MAX_BYTES, Refusal, read_bounded
 from linter.policy.loader import CompiledRule, Rulebook, RuleError, load_rule, rule_files
 from linter.policy.selection import Selection
+from linter.records import datarecord
 
 EXPECT = re.compile(r"#\s*expect:\s*([A-Z]+[0-9]{3}(?:\s*,\s*[A-Z]+[0-9]{3})*)")
 INPUT_RULES = ("GL001", "GL002")
@@ -29,7 +30,7 @@ FIXTURE_SUFFIXES = (".yaml", ".yml", ".json")
 CONFIG_FILE = "config.yaml"
 
 
-@dataclass(frozen=True)
+@datarecord
 class Failure:
     """One way a case failed, at a position in a file."""
 
@@ -38,7 +39,7 @@ class Failure:
     message: str
 
 
-@dataclass
+@datarecord(frozen=False)
 class Case:
     """One test: a fixture file, a docs section, or a rule file that must load."""
 

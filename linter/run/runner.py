@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,6 +22,7 @@ from linter.load.discovery import Discovery, PathCandidate, chart_templates_reas
 from linter.load.sources import FileRead, Hashed, Source, read_source
 from linter.policy.loader import CompiledRule, Rulebook
 from linter.policy.selection import RuleSettings, Selection, resolve_severity
+from linter.records import datarecord
 from linter.report.record import Report, RuleInfo
 from linter.run import garbage_collection
 from linter.run.file_configs import ConfigGroup, group_by_config
@@ -40,7 +41,7 @@ if TYPE_CHECKING:  # the engine, facts and formats are imported only when someth
     from linter.run.first_pass import FirstPass
 
 
-@dataclass
+@datarecord(frozen=False)
 class RunResult:
     findings: list[Finding]
     rulebook: Rulebook
@@ -179,7 +180,7 @@ def prepare(
     )
 
 
-@dataclass
+@datarecord(frozen=False)
 class Prepared:
     """What :func:`prepare` found; :meth:`run` lints it."""
 
@@ -430,7 +431,7 @@ def _max_bytes(config: LoadedConfig | None) -> int:
     return (config.config.max_file_size if config else None) or DEFAULT_MAX_BYTES
 
 
-@dataclass
+@datarecord(frozen=False)
 class Collected:
     """The manifests of some files, read without running any rule (``facts``, ``convert``,
     ``memory``), and the findings about the input itself."""

@@ -9,12 +9,12 @@ from __future__ import annotations
 import bisect
 import dataclasses
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 
 from linter.findings import Finding, Location
 from linter.load import Syntax
 from linter.load.positions import Span
 from linter.load.scanning import Scanner
+from linter.records import datarecord
 
 INVALID_RULE = "GL004"
 UNUSED_RULE = "GL005"
@@ -23,7 +23,7 @@ _IGNORE = "ignore["
 _BLANKS = frozenset(" \t\f\v")
 
 
-@dataclass(frozen=True)
+@datarecord
 class Suppression:
     line: int
     column: int

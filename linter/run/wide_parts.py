@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from linter.findings import Location
 from linter.load.positions import Path, Span, format_path, parse_path
+from linter.records import datarecord
 
 if TYPE_CHECKING:  # formats are imported when a manifest is deferred, not when one is restored
     from linter.model.manifest import Manifest
@@ -25,7 +26,7 @@ if TYPE_CHECKING:  # formats are imported when a manifest is deferred, not when 
 Spot = tuple[int, int, int, int, str]
 
 
-@dataclass(frozen=True)
+@datarecord
 class WidePart:
     file: str
     index: int
@@ -90,7 +91,7 @@ def _spot(raw: Any) -> Spot:
     return (*numbers, str(original))
 
 
-@dataclass(frozen=True)
+@datarecord
 class Anchors:
     """The paths of one kind's manifests that run-wide findings may point at (their own paths
     and related locations): ``exact`` ones, a path alternative written out in full, and

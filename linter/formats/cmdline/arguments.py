@@ -20,7 +20,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal, Union
 
@@ -28,6 +27,7 @@ from pydantic import Field, PrivateAttr
 
 from linter.catalog.base import Record
 from linter.formats.cmdline.shell import Variable, Word
+from linter.records import datarecord
 
 Value = Union[int, float, bool, str, None]  # noqa: UP007 - a runtime alias
 
@@ -173,7 +173,7 @@ class FlagTable(Record):
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Setting:
     """A normalised field set on a command line or in the environment.
 
@@ -192,7 +192,7 @@ class Setting:
     value_word: Word | None
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class ArgProblem:
     """A value the program would refuse, in its own words; that setting is left out."""
 
@@ -201,7 +201,7 @@ class ArgProblem:
     word: Word | None
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Arguments:
     """What a command line (or environment) says against a flag table."""
 
@@ -353,7 +353,7 @@ def _is_bool(text: str) -> bool:
 # -- values ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class _Invalid:
     reason: str
 

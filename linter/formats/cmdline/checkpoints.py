@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from linter.formats.builder import WorkloadBuilder
@@ -41,6 +41,7 @@ from linter.formats.cmdline.programs import program
 from linter.formats.cmdline.scripts import CommandScripts, Reading, setting_name, setting_origin
 from linter.formats.cmdline.shell import Word
 from linter.model.provenance import Origin
+from linter.records import datarecord
 
 _URI = "checkpointing.uri"
 _ENABLED = "checkpointing.enabled"
@@ -49,7 +50,7 @@ _SHELLS = frozenset(("bash", "sh"))
 _SHELL_SCRIPT = ".sh"
 
 
-@dataclass(frozen=True)
+@datarecord
 class Mount:
     """Storage mounted on the node. ``storage`` is what outlives the node (``s3://bucket/run``,
     ``network volume ckpt``), None when nothing does (a bucket copied to the node, an instance
@@ -61,7 +62,7 @@ class Mount:
     written: str
 
 
-@dataclass(frozen=True)
+@datarecord
 class Where:
     """How the file names the places checkpoints involve."""
 

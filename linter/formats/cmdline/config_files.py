@@ -17,7 +17,6 @@ config.yml``) is read the same way for its checkpoint settings
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +26,13 @@ from linter.load import load_text
 from linter.load.reader import Refusal
 from linter.load.repository import repository_root
 from linter.load.sources import FileRead
+from linter.records import datarecord
 
 #: Largest config file read (DeepSpeed and accelerate configs are a few KiB).
 CONFIG_MAX_BYTES = 256 * 1024
 
 
-@dataclass(frozen=True)
+@datarecord
 class ConfigSharding:
     """The sharding a config file says, the launch setting that names the file, and the read."""
 

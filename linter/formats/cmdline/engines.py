@@ -25,7 +25,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from pydantic import Field
 
@@ -43,6 +42,7 @@ from linter.formats.cmdline.arguments import (
 from linter.formats.cmdline.programs import Entrypoint, program
 from linter.formats.cmdline.shell import Command, Variable, Word
 from linter.formats.vocabulary import vocabulary_file
+from linter.records import datarecord
 
 ENGINE_FIELD = "serving.engine"
 
@@ -76,7 +76,7 @@ class EngineFlagCatalogue(Catalogue):
     engines: list[Engine] = Field(min_length=1)
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class EngineCommand:
     """A command that starts a serving engine, read against the engine's flag table.
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from pydantic import Field, model_validator
 
@@ -35,6 +34,7 @@ from linter.formats.cmdline.arguments import (
 from linter.formats.cmdline.programs import Entrypoint, program
 from linter.formats.cmdline.shell import Command, Word
 from linter.formats.vocabulary import vocabulary_file
+from linter.records import datarecord
 
 METHOD_FIELD = "fineTuning.method"
 RANK_FIELD = "fineTuning.loraRank"
@@ -99,7 +99,7 @@ class LauncherCatalogue(Catalogue):
     default_trainer: str = Field(description="The vocabulary of any other script.")
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class LaunchCommand:
     """A command that starts training, read against its launcher's and trainer's tables.
 

@@ -10,20 +10,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import model_validator
 
 from linter.catalog.base import Record
 from linter.formats.cmdline.shell import Word
+from linter.records import datarecord
 
 _PYTHON = re.compile(r"python(\d+(\.\d+)?)?\Z")
 _OPTIONS_WITH_VALUE = frozenset("cmWX")  # may end a cluster of one-letter options: -um module
 _LONG_OPTIONS_WITH_VALUE = frozenset(("--check-hash-based-pycs",))
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Program:
     """The program of a command: ``name`` is an executable's base name, a module's dotted name
     or a script's path; ``word`` names it; ``args`` are the words after it."""

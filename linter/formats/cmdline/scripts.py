@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from linter.formats.builder import WorkloadBuilder
 from linter.formats.cmdline.arguments import Setting
@@ -36,6 +36,7 @@ from linter.load.positions import Path
 from linter.model.provenance import Origin
 from linter.model.values import ValueProblem, check_value
 from linter.model.workload import Profile
+from linter.records import datarecord
 
 _TIMEOUT = "timeout"
 _TIMEOUT_OPTIONS_WITH_VALUE = frozenset(("-s", "--signal", "-k", "--kill-after"))
@@ -44,7 +45,7 @@ _TIMEOUT_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86_400}
 _UNSET_NOTE = "unset: "
 
 
-@dataclass(frozen=True)
+@datarecord
 class Script:
     """One shell script of the document: where its string is, and its text."""
 
@@ -52,7 +53,7 @@ class Script:
     text: str
 
 
-@dataclass(frozen=True)
+@datarecord
 class CommandScripts:
     """A command and the scripts its words' ``item`` indexes."""
 
@@ -70,14 +71,14 @@ class CommandScripts:
         return self.origin(builder, last)
 
 
-@dataclass(frozen=True)
+@datarecord
 class RuntimeLimit:
     seconds: float
     word: Word
     located: CommandScripts
 
 
-@dataclass(frozen=True)
+@datarecord
 class Reading:
     """What the scripts start: the first serving engine and the first training launch found, a
     ``timeout`` around either, and every command (for paths written in them)."""

@@ -41,7 +41,7 @@ defaults) stops at ``MAX_DEPTH``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Union
 
 from linter.formats.cmdline.shell_syntax import (
@@ -57,6 +57,7 @@ from linter.formats.cmdline.shell_syntax import (
     simple_commands,
     tokenize,
 )
+from linter.records import datarecord
 
 __all__ = [
     "Command",
@@ -82,7 +83,7 @@ MAX_EXPANDED = 1 << 18
 NOT_EXPANDED = f"not expanded: expansions past {MAX_EXPANDED:,} characters"
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Word:
     """One word of a command: its text after quote removal and expansion, and where it is.
 
@@ -105,7 +106,7 @@ class Word:
         return bool(self.missing)
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Variable:
     """An environment variable of a command: its value (None when unknown) and, when the script
     assigned it, the word of that value."""
@@ -114,7 +115,7 @@ class Variable:
     word: Word | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@datarecord(slots=True)
 class Command:
     """A simple command: its words (after assignments and wrappers) and its environment."""
 
@@ -183,7 +184,7 @@ def script_commands(
     return out
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class _Budget:
     """The characters expansions may still produce (see :data:`MAX_EXPANDED`)."""
 
@@ -197,7 +198,7 @@ class _Budget:
         return True
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class _Field:
     """A word being built: its characters, the variables in it, and where its raw word is."""
 
@@ -230,7 +231,7 @@ class _Field:
         return "".join(self.chars.text)
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class _Var:
     """A shell variable: its text (None: set to something unknown) and, when the script assigned
     it, where each character is written and the word of the value."""

@@ -8,8 +8,10 @@ character, redirections with their IO numbers, and here-document bodies (skipped
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Union
+
+from linter.records import datarecord
 
 _BLANKS = frozenset(" \t")
 _OPERATOR_STARTS = frozenset(";&|<>()")
@@ -30,7 +32,7 @@ MAX_DEPTH = 8  # nested shells and ${...} defaults
 Source = tuple[int, int, int]  # item, start, end
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class SourcedText:
     """Text whose every character knows where it was written. A hole is an opaque character of
     an unresolved reference (named), never read as shell syntax."""
@@ -76,7 +78,7 @@ class SourcedText:
         return len(self.text)
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class Char:
     """One character of a word, read from text ``[first, last)`` (a backslash escape is two).
     A quoted empty ``char`` marks a quoted string, so ``''`` still makes a word."""
@@ -88,7 +90,7 @@ class Char:
     hole: str | None = None
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class Parameter:
     """``$name``, ``${name}`` or ``${name<operator>word}`` (``:-`` ``-`` ``:=`` ``=`` ``:+`` ``+``
     ``:?`` ``?``) with the word's pieces."""
@@ -101,7 +103,7 @@ class Parameter:
     default: list[Piece] = field(default_factory=list)
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class Substitution:
     """A construct whose value is not modelled: ``$(...)``, backquotes, ``$((...))``, ``${#x}``."""
 
@@ -113,7 +115,7 @@ class Substitution:
 Piece = Union[Char, Parameter, Substitution]  # noqa: UP007 - a runtime alias
 
 
-@dataclass(slots=True)
+@datarecord(frozen=False, slots=True)
 class ShellToken:
     """A word (its pieces) or an operator (``;``, ``&&``, ``>``, newline) at ``[first, last)``."""
 

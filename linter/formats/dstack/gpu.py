@@ -17,12 +17,12 @@ A100-80GB). Several names are candidates, the first one first.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from linter.catalog.gpus import all_gpus, resolve_gpu
 from linter.catalog.spelling import name_key
 from linter.load.positions import Path
 from linter.model.workload import Accelerator
+from linter.records import datarecord
 
 _RANGE = ".."
 #: The normalised key of a GPU given only by its memory (``accelerator.memoryGiB``).
@@ -36,7 +36,7 @@ class GpuProblem(ValueError):
         self.path = path
 
 
-@dataclass(frozen=True)
+@datarecord
 class GpuWanted:
     """What ``gpu`` asks for: names (empty: any), the least memory per GPU, the least count (0:
     no GPU needed)."""

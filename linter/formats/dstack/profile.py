@@ -15,7 +15,6 @@ file is silent:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from linter.formats.builder import WorkloadBuilder
@@ -24,12 +23,13 @@ from linter.formats.platforms import DstackVocabulary
 from linter.formats.platforms.shared import template_problem
 from linter.load.positions import Path
 from linter.model.provenance import Origin
+from linter.records import datarecord
 
 _OFF = "off"
 _UNITS = "smhdw"
 
 
-@dataclass(frozen=True)
+@datarecord
 class Written:
     """A value as the file gives it (``origin`` at its key), or dstack's default (``note`` says
     so, ``origin`` at the document)."""

@@ -15,7 +15,7 @@ image, ``linter.formats.platforms.model_env``) does.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from linter.formats.builder import Unrendered, WorkloadBuilder
@@ -40,9 +40,10 @@ from linter.formats.kubernetes.pods import (
 from linter.formats.platforms.model_env import EnvValue, fine_tuning_in_env, model_in_env
 from linter.load.positions import Path
 from linter.model.provenance import Origin
+from linter.records import datarecord
 
 
-@dataclass(frozen=True)
+@datarecord
 class LaunchedProgram:
     """An engine or launcher started by an argument vector (a container's ``command`` +
     ``args``, a RayJob's ``entrypoint``), and where each of its words is written.
@@ -101,7 +102,7 @@ class LaunchedProgram:
         return args[0][:-1] if args else self.path
 
 
-@dataclass(frozen=True)
+@datarecord
 class EnvSetting:
     """A value a container's environment gives, where it is written and what the file calls it."""
 

@@ -4,7 +4,6 @@ document that belong to no single workload."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from linter.formats.base import InputFile
@@ -14,12 +13,13 @@ from linter.formats.kubernetes.scheduling import StatedValue
 from linter.load import Document
 from linter.load.positions import Path, format_path
 from linter.model.provenance import Origin
+from linter.records import datarecord
 
 _SECONDS_PER_HOUR = 3600
 _SECONDS_PER_MINUTE = 60
 
 
-@dataclass(frozen=True)
+@datarecord
 class Context:
     document: Document
     file: InputFile

@@ -7,7 +7,6 @@ located in the file's text through the outer scalar.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from linter.formats.kubernetes.context import Context
@@ -16,11 +15,12 @@ from linter.formats.kubernetes.scheduling import StatedValue
 from linter.load import load_text
 from linter.load.positions import Path, SourceMap, format_path
 from linter.model.provenance import Origin
+from linter.records import datarecord
 
 Part = str | int
 
 
-@dataclass(frozen=True)
+@datarecord
 class Embedded:
     """One node of a YAML string inside the object, able to locate its parts in the file."""
 

@@ -10,7 +10,6 @@ parsing, bounds and normalisation as on a command line), so ``dtype: bfloat16`` 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from linter.formats.cmdline.arguments import read_arguments
@@ -22,9 +21,10 @@ from linter.formats.kubernetes.settings import normalised
 from linter.load.positions import Path
 from linter.model.provenance import Origin
 from linter.model.values import exists
+from linter.records import datarecord
 
 
-@dataclass(frozen=True)
+@datarecord
 class Option:
     """One structured option: the engine flag it stands for (``--max-model-len``), its value
     as YAML wrote it, where it is, and what the file calls it."""
@@ -35,7 +35,7 @@ class Option:
     name: str
 
 
-@dataclass(frozen=True)
+@datarecord
 class OptionValues:
     """What structured options set: normalised values with their origins, and the fields set to
     what the engine decides at run time (``max_model_len: auto``)."""

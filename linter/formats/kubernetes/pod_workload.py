@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, get_args
 
 from linter.findings import Finding
@@ -36,6 +36,7 @@ from linter.model.fields import FIELDS
 from linter.model.provenance import Origin
 from linter.model.values import ValueProblem
 from linter.model.workload import INFERENCE_PROFILES, Profile
+from linter.records import datarecord
 
 FORMAT = "kubernetes"
 _UNKNOWN_TYPE = ("spec", "resources", "gpusOfUnknownType")
@@ -44,7 +45,7 @@ _LOCAL_PATH = "/"
 _FALLBACK = "spec.serving.onDemandFallbackReplicas"
 
 
-@dataclass
+@datarecord(frozen=False)
 class Unit:
     """One workload an object describes, as its kind's reader found it.
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from linter.formats.builder import Unrendered, unrendered
@@ -18,6 +17,7 @@ from linter.formats.kubernetes.labels import gpu_resources
 from linter.load.positions import Path
 from linter.model.provenance import Origin
 from linter.model.values import LARGEST_WHOLE, out_of_range
+from linter.records import datarecord
 
 #: Where an adapter sends a problem at its place: a message, or a placeholder (a template).
 Report = Callable[[Origin, str | Unrendered], None]
@@ -26,7 +26,7 @@ Report = Callable[[Origin, str | Unrendered], None]
 _WHOLE = re.compile(r"\d+\Z")
 
 
-@dataclass(frozen=True)
+@datarecord
 class Container:
     path: Path  # the container's item in its list
     data: Mapping[str, Any]
@@ -39,7 +39,7 @@ class Container:
         return f"#{self.path[-1]}" if self.path else "unnamed"
 
 
-@dataclass(frozen=True)
+@datarecord
 class GpuRequest:
     """The GPUs one container requests, and where the count is written."""
 
@@ -49,7 +49,7 @@ class GpuRequest:
     container: Container
 
 
-@dataclass(frozen=True)
+@datarecord
 class PodSpec:
     """A pod spec and the metadata of the template it is in (labels such as Kueue's queue)."""
 

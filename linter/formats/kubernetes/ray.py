@@ -26,7 +26,6 @@ workers are removed after ``autoscalerOptions.idleTimeoutSeconds`` (KubeRay's de
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from linter.formats.cmdline.shell import script_commands
@@ -43,6 +42,7 @@ from linter.formats.kubernetes.serve_apps import MODEL as MODEL_FIELD
 from linter.formats.kubernetes.serve_apps import read_app
 from linter.load.positions import Path, format_path
 from linter.model.workload import Profile
+from linter.records import datarecord
 
 ENGINE = "vllm"
 LLM_IMPORT = "ray.serve.llm"
@@ -63,7 +63,7 @@ def serves_llm(data: Mapping[str, Any]) -> bool:
     return isinstance(config, str) and LLM_IMPORT in config
 
 
-@dataclass(frozen=True)
+@datarecord
 class GpuGroup:
     """The cluster's pods that hold GPUs: their template and how many run."""
 
@@ -304,7 +304,7 @@ def _app_unit(ctx: Context, group: GpuGroup, app: Embedded, part: int) -> Unit |
     )
 
 
-@dataclass(frozen=True)
+@datarecord
 class _Replicas:
     """A Serve deployment's replicas: the fewest it keeps, the most, and what the file calls
     its minimum."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from linter.formats.kubernetes.context import Context
 from linter.formats.kubernetes.embedded import embedded
@@ -28,13 +27,14 @@ from linter.formats.kubernetes.scheduling import StatedValue
 from linter.load import load_text
 from linter.load.positions import Path
 from linter.model.provenance import Origin
+from linter.records import datarecord
 
 ENTRYPOINT: Path = ("spec", "entrypoint")
 RUNTIME_ENV: Path = ("spec", "runtimeEnvYAML")
 _SCRIPT = re.compile(r"[\w./-]+\.py\b")
 
 
-@dataclass(frozen=True)
+@datarecord
 class Script:
     """A script the job runs, and how a place in it becomes an origin in the object."""
 
@@ -43,7 +43,7 @@ class Script:
     origin: Callable[[int, int], Origin]
 
 
-@dataclass
+@datarecord(frozen=False)
 class BatchReading:
     """What the job's processor config says."""
 

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from linter.records import datarecord
 
 #: The processor configs of ray.data.llm and the engine each runs (Ray docs, "Working with LLMs":
 #: vLLMEngineProcessorConfig runs vLLM with engine_kwargs as vLLM's engine arguments).
@@ -25,7 +27,7 @@ _ENV_READ = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@datarecord
 class Literal:
     """A value written in the script: the value, or the environment variable it is read from,
     and where it is (character offsets in the script)."""
@@ -36,7 +38,7 @@ class Literal:
     env: str | None = None  # the value is this environment variable's
 
 
-@dataclass
+@datarecord(frozen=False)
 class ProcessorConfig:
     name: str  # vLLMEngineProcessorConfig
     engine: str

@@ -21,7 +21,7 @@ What the pod is pinned to:
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from linter.catalog import regions
@@ -31,12 +31,13 @@ from linter.formats.kubernetes.labels import Label, catalogue
 from linter.formats.kubernetes.pods import PodSpec, Report, mapping, sequence
 from linter.load.positions import Path
 from linter.model.provenance import Origin
+from linter.records import datarecord
 
 _MIB_PER_GIB = 1024
 _REQUIRED = ("affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution")
 
 
-@dataclass(frozen=True)
+@datarecord
 class LabelChoice:
     """One value a label may take, where it is written, and how the file names it."""
 
@@ -51,7 +52,7 @@ class LabelChoice:
         return f"{self.where} {self.key}"
 
 
-@dataclass(frozen=True)
+@datarecord
 class StatedValue:
     """A normalised value an object states, where it is written and what the file calls it."""
 
@@ -68,7 +69,7 @@ class StatedValue:
         return self.origin.path
 
 
-@dataclass
+@datarecord(frozen=False)
 class Placement:
     accelerator: StatedValue | None = (
         None  # the GPU type as written (a label value or instance GPU)
@@ -82,7 +83,7 @@ class Placement:
     provider: StatedValue | None = None
 
 
-@dataclass(frozen=True)
+@datarecord
 class NodeSelection:
     """What a pod's placement is read from, each with where it is written: a node selector,
     required node-affinity terms, toleration lists, and the label sets that may name a queue

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from pydantic import Field
 
@@ -25,6 +25,7 @@ from linter.formats.kubernetes.scheduling import StatedValue
 from linter.formats.kubernetes.settings import normalised
 from linter.formats.vocabulary import vocabulary_file
 from linter.load.positions import Path
+from linter.records import datarecord
 
 ENGINE = ("spec", "serving", "engine")
 RELEASE = ("spec", "serving", "engineVersion")
@@ -68,7 +69,7 @@ def tables() -> ServeTables:
     return ServeTables.model_validate(load_file(vocabulary_file("ray_serve.yaml")))
 
 
-@dataclass
+@datarecord(frozen=False)
 class AppReading:
     """What an application's configuration says: normalised values (the engine's fields, the
     engine and its release, a quantisation method), what the file calls the fields it leaves

@@ -14,7 +14,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import Field
@@ -24,6 +23,7 @@ from linter.catalog.base import Catalogue, Record, SourcedName
 from linter.catalog.models import resolve_model
 from linter.formats.cmdline.launchers import METHOD_FIELD, RANK_FIELD
 from linter.formats.vocabulary import vocabulary_file
+from linter.records import datarecord
 
 #: ``ORG/NAME`` as the Hub names repositories (letters, digits, ``-``, ``_``, ``.``).
 _HUB_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*\Z")
@@ -48,7 +48,7 @@ def vocabulary() -> ModelEnvVocabulary:
     return ModelEnvVocabulary.model_validate(load_file(vocabulary_file("model_env.yaml")))
 
 
-@dataclass(frozen=True)
+@datarecord
 class EnvValue:
     variable: str  # MODEL_NAME, LORA_R
     field: str  # model.id, fineTuning.loraRank, fineTuning.method

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path as FsPath
 from typing import Any
 
@@ -15,6 +15,7 @@ from linter.load.positions import Path
 from linter.model.base import NAME_PATTERN
 from linter.model.fields import FIELDS
 from linter.model.provenance import Origin
+from linter.records import datarecord
 
 _NAME = re.compile(NAME_PATTERN)
 _NOT_NAME = re.compile(r"[^a-z0-9._-]+")
@@ -47,7 +48,7 @@ def assume_names(builder: WorkloadBuilder) -> None:
             builder.call(entry.path, f"`{name}` in an `assume:` block of .gpulint.yaml")
 
 
-@dataclass
+@datarecord(frozen=False)
 class PlacementChoice:
     """One placement a launcher may pick (an accelerator candidate, an ``any_of`` entry), each
     part with where it is written. Keys are the fields of ``linter.model.workload.Placement``."""

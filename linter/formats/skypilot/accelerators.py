@@ -12,12 +12,12 @@ Every entry keeps the path it is written at, so a finding about one candidate po
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from linter.load.positions import Path
+from linter.records import datarecord
 
 
-@dataclass(frozen=True)
+@datarecord
 class AcceleratorRequest:
     name: str
     count: int

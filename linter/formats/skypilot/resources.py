@@ -11,7 +11,6 @@ workload runs on. ``use_spot`` decides the capacity.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from linter.formats.builder import WorkloadBuilder
@@ -21,19 +20,20 @@ from linter.formats.platforms.shared import PlacementChoice, template_problem
 from linter.formats.skypilot.accelerators import AcceleratorProblem, read_accelerators
 from linter.load.positions import Path
 from linter.model.provenance import Origin
+from linter.records import datarecord
 
 RESOURCES: Path = ("resources",)
 _CANDIDATE_LISTS = ("any_of", "ordered")
 _WILDCARD = "*"
 
 
-@dataclass(frozen=True)
+@datarecord
 class Placements:
     choices: list[PlacementChoice]
     pool: tuple[str, Origin] | None
 
 
-@dataclass(frozen=True)
+@datarecord
 class Setting:
     """A resources setting the workload's lifecycle reads: its value and where it is written."""
 

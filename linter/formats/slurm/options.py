@@ -8,7 +8,7 @@ after it is read. The last occurrence of an option is the one that counts."""
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 from pydantic import Field
@@ -19,6 +19,7 @@ from linter.formats.platforms import Quantity
 from linter.formats.vocabulary import vocabulary_file
 from linter.load.positions import Span
 from linter.load.sbatch import Argument
+from linter.records import datarecord
 
 Takes = Literal["required", "optional", "none"]
 
@@ -64,7 +65,7 @@ def vocabulary() -> SlurmVocabulary:
     return SlurmVocabulary.model_validate(load_file(vocabulary_file("slurm.yaml")))
 
 
-@dataclass(frozen=True)
+@datarecord
 class Directive:
     option: str  # the long name: gres, gpus-per-node, time
     value: str | None
@@ -73,7 +74,7 @@ class Directive:
     index: int  # of the argument that names the option
 
 
-@dataclass
+@datarecord(frozen=False)
 class Directives:
     found: list[Directive] = field(default_factory=list)
     problems: list[tuple[Span, str]] = field(default_factory=list)

@@ -5,10 +5,11 @@ directive that says it. A value sbatch would refuse is a problem at its directiv
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from linter.formats.slurm.options import Directive, Directives, vocabulary
 from linter.load.positions import Span
+from linter.records import datarecord
 
 _COUNT = re.compile(r"(\d{1,9})([kKmMgGtTpP]?)\Z")
 _SUFFIX = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4, "p": 1024**5}
@@ -21,14 +22,14 @@ _NODES = re.compile(r"(\d{1,9})(?:-(\d{1,9}))?(?::\d{1,9})?\Z")
 _NO_LIMIT = ("INFINITE", "UNLIMITED")
 
 
-@dataclass(frozen=True)
+@datarecord
 class GpusPerNode:
     type: str | None  # as the site names it (a100, h100); None: any
     count: int
     directive: Directive
 
 
-@dataclass
+@datarecord(frozen=False)
 class Requests:
     gpus: GpusPerNode | None = None
     gpus_directive: Directive | None = None  # a GPU request whose per-node count is not known

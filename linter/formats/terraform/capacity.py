@@ -27,7 +27,7 @@ planning is not read (a count behind an unset variable is the caller's, not a gu
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import get_args
 
 from linter.catalog.gpus import resolve_gpu
@@ -44,6 +44,7 @@ from linter.model.fields import FIELDS
 from linter.model.provenance import Origin
 from linter.model.values import ValueProblem
 from linter.model.workload import Profile
+from linter.records import datarecord
 
 _SERVING_NOTE = (
     "read as serving capacity, which runs all month at its minimum: no # gpulint.dev/profile "
@@ -55,7 +56,7 @@ _DEV_NOTE = (
 )
 
 
-@dataclass
+@datarecord(frozen=False)
 class Capacity:
     """What one capacity resource declares, in the file's words."""
 

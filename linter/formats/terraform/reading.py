@@ -12,7 +12,6 @@ a value came through when it is not the argument itself (``from the default of v
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from linter.catalog.regions import region
@@ -24,11 +23,12 @@ from linter.load.terraform import ANNOTATIONS, TerraformDocument
 from linter.load.terraform_values import Unknown, to_number
 from linter.model.assumptions import ANNOTATION_PREFIX
 from linter.model.provenance import Origin
+from linter.records import datarecord
 
 FORMAT = "terraform"
 
 
-@dataclass(frozen=True)
+@datarecord
 class TerraformValue:
     """A known value, where the file writes it, and what the file calls it."""
 

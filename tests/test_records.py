@@ -1,0 +1,157 @@
+"""Records behave as the dataclasses they stand for: the same repr, equality and hash values
+(linter/records.py), so replacing ``@dataclass`` changed no output and no memo key."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+from dataclasses import field
+from typing import Any
+
+import pytest
+
+from linter.records import datarecord
+
+
+def _pair(body: dict[str, Any], **options: Any) -> tuple[type, type]:
+    """The same class made by ``@dataclass(**options)`` and by ``@datarecord`` (frozen unless
+    ``frozen=False`` is given, as ``@dataclass`` needs it spelled)."""
+    annotations = body["__annotations__"]
+    as_dataclass = dataclasses.dataclass(**options)(
+        type("Shape", (), {**body, "__annotations__": dict(annotations)})
+    )
+    as_record = datarecord(**options)(
+        type("Shape", (), {**body, "__annotations__": dict(annotations)})
+    )
+    return as_dataclass, as_record
+
+
+SHAPES: list[tuple[str, dict[str, Any], dict[str, Any], tuple[Any, ...]]] = [
+    ("no fields", {"__annotations__": {}}, {"frozen": True}, ()),
+    ("one field", {"__annotations__": {"a": "int"}}, {"frozen": True}, (1,)),
+    (
+        "defaults and a list",
+        {"__annotations__": {"a": "str", "b": "list", "c": "float"}, "c": 0.5},
+        {"frozen": True},
+        ("x", [1, "y"]),
+    ),
+    (
+        "uncompared fields",
+        {
+            "__annotations__": {"a": "int", "start": "int", "end": "int"},
+            "start": field(default=0, compare=False),
+            "end": field(default=0, compare=False, repr=False),
+        },
+        {"frozen": True},
+        (3, 4, 5),
+    ),
+    (
+        "slots",
+        {"__annotations__": {"a": "int", "b": "str"}},
+        {"frozen": True, "slots": True},
+        (1, "b"),
+    ),
+    ("mutable", {"__annotations__": {"a": "int", "b": "str"}}, {"frozen": False}, (1, "b")),
+    ("not compared", {"__annotations__": {"a": "int"}}, {"frozen": True, "eq": False}, (1,)),
+]
+
+
+@pytest.mark.parametrize(("name", "body", "options", "args"), SHAPES, ids=[s[0] for s in SHAPES])
+def test_a_record_is_its_dataclass(
+    name: str, body: dict[str, Any], options: dict[str, Any], args: tuple[Any, ...]
+) -> None:
+    as_dataclass, as_record = _pair(body, **options)
+    made, recorded = as_dataclass(*args), as_record(*args)
+    assert repr(recorded) == repr(made)
+    assert [f.name for f in dataclasses.fields(recorded)] == [
+        f.name for f in dataclasses.fields(made)
+    ]
+    twin = as_record(*args)
+    assert (recorded == twin) is (made == as_dataclass(*args))
+    assert recorded.__eq__(made) is NotImplemented or not options.get("eq", True)
+    if as_dataclass.__hash__ is None:
+        assert as_record.__hash__ is None
+    elif options.get("eq", True):
+        assert _hashed(recorded) == _hashed(made) == _hashed(twin)
+    else:  # identity, as object's
+        assert hash(recorded) == object.__hash__(recorded)
+    assert dataclasses.replace(recorded) == recorded or not options.get("eq", True)
+
+
+def _hashed(value: Any) -> int | str:
+    """The hash, or the error hashing raised (a list field: unhashable, both ways)."""
+    try:
+        return hash(value)
+    except TypeError as err:
+        return str(err)
+
+
+@datarecord(slots=True)
+class _Slotted:
+    a: int
+    b: tuple[str, ...] = ()
+
+
+@datarecord(frozen=False)
+class _Mutable:
+    a: int
+
+
+@pytest.mark.parametrize("value", [_Slotted(1, ("x",)), _Mutable(2)], ids=repr)
+def test_records_cross_to_workers(value: Any) -> None:
+    """Findings and file results are pickled back from worker processes."""
+    assert repr(pickle.loads(pickle.dumps(value))) == repr(value)
+
+
+def test_uncompared_fields_are_left_out_of_equality_and_hash() -> None:
+    _, as_record = _pair(SHAPES[3][1], frozen=True)
+    assert as_record(1, 2, 3) == as_record(1, 7, 8)
+    assert hash(as_record(1, 2, 3)) == hash(as_record(1, 7, 8)) == hash((1,))
+
+
+def test_a_body_keeps_its_own_methods() -> None:
+    @datarecord
+    class Own:
+        a: int
+
+        def __repr__(self) -> str:
+            return "own"
+
+        def __eq__(self, other: object) -> bool:
+            return True
+
+    @dataclasses.dataclass(frozen=True)
+    class Reference:
+        a: int
+
+        def __eq__(self, other: object) -> bool:
+            return True
+
+    assert repr(Own(1)) == "own"
+    assert Own(1) == Own(2)
+    # Python sets __hash__ = None beside a body's __eq__; a frozen dataclass hashes its fields
+    assert hash(Own(1)) == hash(Reference(1)) == hash((1,))
+
+
+def test_a_subclass_compares_its_own_fields() -> None:
+    @datarecord
+    class Base:
+        a: int
+
+    @datarecord
+    class Child(Base):
+        b: int = 0
+
+    assert Child(1, 2) != Child(1, 3)
+    assert Child(1, 2) != Base(1)
+    assert repr(Child(1, 2)) == "test_a_subclass_compares_its_own_fields.<locals>.Child(a=1, b=2)"
+
+
+def test_a_recursive_repr_stops() -> None:
+    @datarecord(frozen=False)
+    class Node:
+        children: list[Any]
+
+    node = Node([])
+    node.children.append(node)
+    assert repr(node) == "test_a_recursive_repr_stops.<locals>.Node(children=[...])"
