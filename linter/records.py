@@ -90,11 +90,14 @@ def _share_methods(cls: type, frozen: bool, eq: bool) -> None:
 
 
 def _getter(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
-    """The tuple of these attributes of an object, always a tuple (as the dataclass compares
-    and hashes: ``(self.x,)``, never ``self.x``)."""
+    """The tuple of these attributes of an object, always a tuple as the dataclass compares and
+    hashes them (``(self.x,)``, never ``self.x``); a static method, as the class holds it."""
     if len(names) >= 2:
         return staticmethod(attrgetter(*names))
-    return staticmethod(lambda obj: tuple(getattr(obj, name) for name in names))
+    if names:
+        one = attrgetter(names[0])
+        return staticmethod(lambda obj: (one(obj),))
+    return staticmethod(lambda obj: ())
 
 
 def _eq(self: Any, other: Any) -> Any:

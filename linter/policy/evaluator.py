@@ -82,6 +82,8 @@ class _Group:
     #: whether it is a stand-in), and where in that each one's key is.
     keys: tuple[tuple[str, bool], ...]
     positions: Mapping[CompiledRule, tuple[int, ...]]
+    #: How to resolve ``keys``' names (:func:`_plan`).
+    plan: tuple[tuple[str, str | None, str], ...] = ()
 
 
 @datarecord
@@ -134,6 +136,35 @@ class Values:
             value = member(self._node(parent), last) if separator else MISSING
         self._nodes[name] = value
         return value
+
+    def resolve_all(self, plan: Plan) -> dict[str, Exception]:
+        """Resolve every name of ``plan`` as :meth:`__call__` would, in one loop rather than a
+        recursion per name (a workload's rules read a hundred or more); return the names whose
+        value could not be computed (a fact that failed, and every name within it), with why.
+        Failures are not kept: asked again, a name is computed again, as before."""
+        nodes, activation = self._nodes, self.activation
+        failed: dict[str, Exception] = {}
+        for name, parent, last in plan:
+            if name in nodes:
+                continue
+            if parent in failed and name not in activation:
+                failed[name] = failed[parent]
+                continue
+            try:
+                if name in activation:
+                    value = activation[name]
+                else:
+                    value = MISSING if parent is None else member(nodes[parent], last)
+            except (cel.CelError, ValueError) as err:
+                failed[name] = err
+                continue
+            nodes[name] = value
+        return failed
+
+    def resolved(self, name: str) -> Any:
+        """The value of a name :meth:`resolve_all` resolved."""
+        value = self._nodes[name]
+        return dict(value) if type(value) is Facts else value
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
@@ -248,6 +279,7 @@ class Evaluator:
                 frozenset(provider for rule, _ in rules for provider in rule.fact_providers),
                 tuple(keys),
                 {rule: tuple(position[key] for key in self._keys[rule]) for rule in remembered},
+                _plan([name for name, _ in keys]),
             )
         return found
 
@@ -304,7 +336,7 @@ class Evaluator:
         (about 3 us a scalar, 100 us for a fact of a few dozen fields), and rules of one target
         read many of the same values."""
         applicable = group.rules
-        tokens = _tokens(group.keys, values)
+        tokens = _tokens(group.keys, values.resolve_all(group.plan), values)
         failing = any(type(token) is _Failed for token in tokens)
         found: list[_Outcome | str | None] = []
         keys: list[tuple[str, ...] | None] = []
@@ -467,15 +499,21 @@ class _Failed:
     reason: str
 
 
-def _tokens(names: Sequence[tuple[str, bool]], values: Values) -> list[str | _Failed | None]:
-    """The token of the value of each of ``names`` (of a stand-in, whether it is null or
-    missing); None for one that is not plain data."""
+def _tokens(
+    names: Sequence[tuple[str, bool]], failed: Mapping[str, Exception], values: Values
+) -> list[str | _Failed | None]:
+    """The token of the value of each of ``names``, resolved in ``values`` but those that
+    ``failed`` (of a stand-in, whether it is null or missing); None for one that is not plain
+    data."""
     out: list[str | _Failed | None] = []
-    append, scalars = out.append, _SCALARS
+    append, scalars, resolved = out.append, _SCALARS, values.resolved
     for name, stand_in in names:  # each name once per target: a hundred or more for a workload
+        if name in failed:
+            append(_Failed(explain(failed[name])))
+            continue
         try:
-            value = values(name)
-        except (cel.CelError, ValueError) as err:
+            value = resolved(name)
+        except (cel.CelError, ValueError) as err:  # all of ``facts``: each fact computed now
             append(_Failed(explain(err)))
             continue
         if stand_in:
@@ -483,6 +521,32 @@ def _tokens(names: Sequence[tuple[str, bool]], values: Values) -> list[str | _Fa
         else:  # a scalar's token without a call: most values are scalars
             append(repr(value) if type(value) in scalars else _token(value))
     return out
+
+
+#: Each name to resolve, after its parent: (name, parent or None for a top-level name, the
+#: name's last segment).
+Plan = tuple[tuple[str, str | None, str], ...]
+
+
+def _plan(names: Sequence[str]) -> Plan:
+    """The steps that resolve ``names`` in order, each preceded by the names it is within that
+    no earlier step resolved: the order in which resolving each name in turn (:meth:`Values.
+    _node`) would first reach them, so facts are computed in the same order."""
+    steps: list[tuple[str, str | None, str]] = []
+    seen: set[str] = set()
+
+    def add(name: str) -> None:
+        if name in seen:
+            return
+        parent, separator, last = name.rpartition(SEPARATOR)
+        if separator:
+            add(parent)
+        seen.add(name)
+        steps.append((name, parent, last) if separator else (name, None, name))
+
+    for name in names:
+        add(name)
+    return tuple(steps)
 
 
 def _first_failed(key: tuple[str | _Failed | None, ...]) -> _Failed | None:

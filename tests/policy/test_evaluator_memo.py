@@ -4,7 +4,7 @@ target itself (where a finding points) is never shared."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -461,3 +461,50 @@ def test_a_map_only_compared_with_null_is_a_stand_in(
     ]
     assert contexts == [{"workload__spec__serving": {}, "workload__spec__serving__replicas": 4}, {}]
     assert len(runs) == 2
+
+
+def test_names_are_resolved_after_the_names_they_are_within_in_first_use_order() -> None:
+    assert engine._plan(["facts__memory__gpu", "workload__spec", "facts__cost"]) == (
+        ("facts", None, "facts"),
+        ("facts__memory", "facts", "memory"),
+        ("facts__memory__gpu", "facts__memory", "gpu"),
+        ("workload", None, "workload"),
+        ("workload__spec", "workload", "spec"),
+        ("facts__cost", "facts", "cost"),
+    )
+
+
+class _CountedFacts(Mapping[str, Any]):
+    """Facts whose ``memory`` fails every time it is computed, counting the attempts."""
+
+    def __init__(self) -> None:
+        self.attempts = 0
+
+    def __getitem__(self, name: str) -> Any:
+        if name != "memory":
+            raise KeyError(name)
+        self.attempts += 1
+        raise ValueError("no such GPU")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(["memory"])
+
+    def __len__(self) -> int:
+        return 1
+
+
+def test_a_failing_value_fails_every_name_within_it_and_is_computed_once() -> None:
+    facts = _CountedFacts()
+    values = engine.Values({"facts": facts, "workload": {"spec": {"profile": "inference"}}})
+    plan = engine._plan(["facts__memory__gpu", "facts__memory__fits", "workload__spec__profile"])
+    failed = values.resolve_all(plan)
+    assert {name: str(err) for name, err in failed.items()} == {
+        "facts__memory": "no such GPU",
+        "facts__memory__gpu": "no such GPU",
+        "facts__memory__fits": "no such GPU",
+    }
+    assert facts.attempts == 1
+    assert values.resolved("workload__spec__profile") == "inference"
+    with pytest.raises(ValueError, match="no such GPU"):  # not kept: asked again, computed again
+        values("facts__memory__gpu")
+    assert facts.attempts == 2
