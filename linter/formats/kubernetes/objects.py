@@ -137,13 +137,20 @@ def _walk(data: Any) -> Iterator[Mapping[str, Any]]:
             stack.extend(node)
 
 
+#: Where a container, a Ray worker group or a training job states the resources it asks for.
+_RESOURCE_SECTIONS = ("limits", "requests", "resourcesPerNode")
+
+
 def _requests_gpus(data: Mapping[str, Any]) -> bool:
+    """Whether any mapping of the document asks for a GPU resource (loops, not nested
+    generators: every Kubernetes document of a run is asked this before it is adapted)."""
     resources = gpu_resources()
-    return any(
-        any(resource in mapping(node.get(section)) for resource in resources)
-        for node in _walk(data)
-        for section in ("limits", "requests", "resourcesPerNode")
-    )
+    for node in _walk(data):
+        for section in _RESOURCE_SECTIONS:
+            asked = node.get(section)
+            if isinstance(asked, Mapping) and any(resource in asked for resource in resources):
+                return True
+    return False
 
 
 def _runs_program(data: Mapping[str, Any]) -> bool:
