@@ -8,10 +8,11 @@ One command regenerates RESULTS.md and results/DATE.json from one run, so every 
 ratio in it was measured together. Per file count (default 1, 1,000, 10,000 and 20,000) the
 commands take turns in each round: gpulint cold, first, warm and with one job on generated
 gpulint manifests (first and one job up to 10,000), check-jsonschema on the same files with
-gpulint's schema (up to --anchor-max), gpulint and checkov on as many Kubernetes GPU Deployments
-(checkov up to --checkov-max), and the shared and separate sets of generate.py --sharing for
-the sharing ratio (at 10,000) and memory without findings (1,000 and 20,000). Nothing is
-asserted: the targets of issue 16 are judged in RESULTS.md (benchmarks/targets.py).
+gpulint's schema (up to --anchor-max), the reference pipeline with as many workers as gpulint
+and, beside gpulint's one job, in one process, gpulint and checkov on as many Kubernetes GPU
+Deployments (checkov up to --checkov-max), and the shared and separate sets of generate.py
+--sharing for the sharing ratio (at 10,000) and memory without findings (1,000 and 20,000).
+Nothing is asserted: the targets of issue 16 are judged in RESULTS.md (benchmarks/targets.py).
 
 Run it with the Python of the environment gpulint is installed in (its ``gpulint`` script is
 used). --install-anchors pip-installs check-jsonschema and checkov into WORK/anchors-venv when
@@ -44,7 +45,17 @@ from environment import (
 )
 from measure import Command, Series, measure_rounds
 from report import render
-from targets import CHECKOV, CJS, COLD, FIRST, ONE_JOB, REFERENCE, WARM, YAMLLINT
+from targets import (
+    CHECKOV,
+    CJS,
+    COLD,
+    FIRST,
+    ONE_JOB,
+    REFERENCE,
+    REFERENCE_ONE_JOB,
+    WARM,
+    YAMLLINT,
+)
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -197,8 +208,10 @@ def plan(
         )
     if yamllint and count == 1:  # the pre-commit anchor: one file
         commands.append(Command("gpulint", YAMLLINT, (yamllint, manifests), parsed, work))
-    reference = (sys.executable, str(HERE / "reference.py"), "--jobs", str(_cpus()), manifests)
-    commands.append(Command("gpulint", REFERENCE, reference, parsed, work))
+    commands.append(Command("gpulint", REFERENCE, _reference(_cpus(), manifests), parsed, work))
+    if 100 <= count <= LARGE:  # beside gpulint's one job: work per file without contention
+        alone = _reference(1, manifests)
+        commands.append(Command("gpulint", REFERENCE_ONE_JOB, alone, parsed, work))
     if count <= LARGE:
         deployments = generate(work, "kubernetes", count)
         commands.append(
@@ -224,6 +237,11 @@ def plan(
         separate = generate(work, "separate", count)
         commands.append(Command("separate", COLD, (*check, "--no-cache", separate), parsed, work))
     return commands
+
+
+def _reference(jobs: int, manifests: str) -> tuple[str, ...]:
+    """The reference pipeline (reference.py) over ``manifests`` with ``jobs`` processes."""
+    return (sys.executable, str(HERE / "reference.py"), "--jobs", str(jobs), manifests)
 
 
 def _cpus() -> int:

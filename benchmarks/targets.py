@@ -23,6 +23,8 @@ COLD, FIRST, WARM, ONE_JOB = "gpulint cold", "gpulint first", "gpulint warm", "g
 CJS, CHECKOV, YAMLLINT = "check-jsonschema", "checkov", "yamllint"
 #: benchmarks/reference.py: the lean pipeline gpulint's CPU per file is compared with.
 REFERENCE = "reference pipeline"
+#: The same in one process (``--jobs 1``), beside gpulint's one job.
+REFERENCE_ONE_JOB = "reference pipeline, one job"
 #: The gpulint runs whose outputs must be byte-identical (every --jobs value, cold and warm).
 SAME_OUTPUT = (COLD, FIRST, WARM, ONE_JOB)
 
@@ -89,12 +91,7 @@ def evaluate(measurements: Sequence[dict[str, Any]]) -> list[Verdict]:
             lambda v: v <= 2,
             "{:.2f}x its CPU",
         ),
-        _judge(
-            "CPU per file at 10,000 manifests at most 2x the lean reference pipeline",
-            _ratio(t.cpu("gpulint", 10000, COLD), t.cpu("gpulint", 10000, REFERENCE)),
-            lambda v: v <= 2,
-            "{:.2f}x its CPU",
-        ),
+        _per_file_cpu(t),
         _faster(t, "gpulint", 10000, CJS, 3),
         _faster(t, "kubernetes", 1000, CHECKOV, 10),
         _flat(t),
@@ -141,6 +138,23 @@ def evaluate(measurements: Sequence[dict[str, Any]]) -> list[Verdict]:
         ),
         _identity(measurements),
     ]
+
+
+def _per_file_cpu(t: Table) -> Verdict:
+    """gpulint's CPU per file at 10,000 against the reference pipeline's: judged with one
+    process each where both ran so, the ratio with their default workers beside. Two workers on
+    two shared CPUs slow each other by anything from nothing to half again (gpulint's CPU-seconds
+    at 10,000 were 0.96x to 1.49x its one-job figure in three runs of one commit's neighbours),
+    which is contention, not work per file."""
+    target = "CPU per file at 10,000 manifests at most 2x the lean reference pipeline"
+    workers = _ratio(t.cpu("gpulint", 10000, COLD), t.cpu("gpulint", 10000, REFERENCE))
+    alone = _ratio(t.cpu("gpulint", 10000, ONE_JOB), t.cpu("gpulint", 10000, REFERENCE_ONE_JOB))
+    if alone is None:
+        return _judge(target, workers, lambda v: v <= 2, "{:.2f}x its CPU")
+    beside = "" if workers is None else f" ({workers:.2f}x with their workers)"
+    return Verdict(
+        target, f"{alone:.2f}x its CPU, one process each{beside}", alone <= 2, round(alone, 3)
+    )
 
 
 def _faster(t: Table, set_name: str, count: int, anchor: str, times: float) -> Verdict:
