@@ -82,8 +82,23 @@ BUDGET = {
 }
 
 
-def _probe(folder: Path) -> dict[str, Any]:
-    shutil.copyfile(EXAMPLE, folder / "job.yaml")
+#: A GPU Deployment: Kubernetes documents are offered to the Terraform and Slurm formats first.
+KUBERNETES_EXAMPLE = EXAMPLE.parent / "kubernetes" / "vllm-llama-3b.yaml"
+#: Modules a run over one Kubernetes manifest never needs (prefixes).
+NOT_IMPORTED_FOR_KUBERNETES = (
+    "linter.formats.terraform_vocabulary",
+    "linter.formats.terraform.",
+    "linter.formats.slurm.",
+    "linter.formats.dstack.",  # the packages themselves are registered, to load lazily
+    "linter.formats.skypilot.",
+    "linter.load.hcl",
+    "linter.load.terraform",
+    "linter.load.sbatch",
+)
+
+
+def _probe(folder: Path, example: Path = EXAMPLE) -> dict[str, Any]:
+    shutil.copyfile(example, folder / "job.yaml")
     environment = {**os.environ, "GPULINT_CACHE_DIR": str(folder / "cache")}
     environment.pop("GPULINT_NO_CACHE", None)
     command = [sys.executable, "-c", PROBE]
@@ -110,3 +125,11 @@ def test_a_one_file_run_stays_within_its_start_up_budget(tmp_path: Path) -> None
     }
     over = {name: value for name, value in measured.items() if value > BUDGET[name]}
     assert over == {}, f"over the start-up budget {BUDGET}: {measured}"
+
+
+def test_a_kubernetes_manifest_reads_no_other_format(tmp_path: Path) -> None:
+    """Recognising it runs the Terraform and Slurm formats' ``recognises`` (by shape and file
+    name), which must not read Terraform's vocabulary or import either reader."""
+    counts = _probe(tmp_path, KUBERNETES_EXAMPLE)
+    assert counts["code"] == 0
+    assert [m for m in counts["modules"] if m.startswith(NOT_IMPORTED_FOR_KUBERNETES)] == []

@@ -16,11 +16,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from linter.formats.base import Adapted, InputFile
-from linter.formats.markers import TERRAFORM
 from linter.load import Document
 
 name: str = "terraform"
-markers: tuple[bytes, ...] = TERRAFORM
+
+
+def __getattr__(attribute: str) -> tuple[bytes, ...]:
+    """``markers``, the resource types read, from the vocabulary's data file when first asked
+    for: every YAML document a gpulint manifest's format does not take is offered to this
+    module's ``recognises`` first, which needs none of them (issue 31)."""
+    if attribute == "markers":
+        from linter.formats.markers import TERRAFORM
+
+        return TERRAFORM
+    raise AttributeError(f"module {__name__!r} has no attribute {attribute!r}")
 
 
 def recognises(data: Mapping[str, Any], source: InputFile) -> bool:
@@ -32,6 +41,8 @@ def recognises(data: Mapping[str, Any], source: InputFile) -> bool:
 
 def claims(text: str) -> bool:
     """A ``.tf`` file that does not parse is reported when it names a type gpulint reads."""
+    from linter.formats.markers import TERRAFORM
+
     return any(marker.decode() in text for marker in TERRAFORM)
 
 
