@@ -185,19 +185,19 @@ class Architecture:
 
     @property
     def full_attention_layers(self) -> int:
-        return sum(1 for t in self.layer_types if t == FULL)
+        return self.layer_types.count(FULL)
 
     @property
     def sliding_attention_layers(self) -> int:
-        return sum(1 for t in self.layer_types if t == SLIDING)
+        return self.layer_types.count(SLIDING)
 
     @property
     def chunked_attention_layers(self) -> int:
-        return sum(1 for t in self.layer_types if t == CHUNKED)
+        return self.layer_types.count(CHUNKED)
 
     @property
     def state_layers(self) -> int:
-        return sum(1 for t in self.layer_types if t == STATE)
+        return self.layer_types.count(STATE)
 
     @property
     def attention_layers(self) -> int:
