@@ -76,6 +76,7 @@ def catalogue() -> LabelCatalogue:
     return LabelCatalogue.model_validate(load_file(vocabulary_file("kubernetes.yaml")))
 
 
+@functools.cache  # asked for every Kubernetes document, and per container
 def gpu_resources() -> tuple[str, ...]:
     """Extended resource names that count GPUs (``nvidia.com/gpu``)."""
     return tuple(entry.name for entry in catalogue().gpu_resources)
