@@ -10,7 +10,8 @@ where it costs nothing: ``datarecord`` is frozen by default to the type checker 
 assignment to a field, as it does for a frozen dataclass), while at run time an instance is an
 ordinary one and setting its fields is not refused.
 
-``dataclasses.fields``, ``replace`` and ``asdict`` work on records as on any dataclass.
+``dataclasses.fields``, ``replace`` and ``asdict`` work on records as on any dataclass; ask
+:func:`is_frozen`, not ``__dataclass_params__``, whether one is frozen.
 """
 
 from __future__ import annotations
@@ -57,9 +58,20 @@ def datarecord(
             cls, repr=False, eq=False, slots=slots, kw_only=kw_only
         )
         _share_methods(made, frozen, eq)
+        made._record_frozen = frozen  # type: ignore[attr-defined]
         return made
 
     return wrap if cls is None else wrap(cls)
+
+
+def is_frozen(cls: type) -> bool:
+    """Whether ``cls`` declares its instances immutable: a frozen record, or a frozen dataclass
+    (a record's ``__dataclass_params__`` says not frozen, as it is not enforced at run time)."""
+    record_frozen = getattr(cls, "_record_frozen", None)
+    if record_frozen is not None:
+        return bool(record_frozen)
+    params = getattr(cls, "__dataclass_params__", None)
+    return bool(params is not None and params.frozen)
 
 
 def _share_methods(cls: type, frozen: bool, eq: bool) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from linter.records import datarecord
+from linter.records import datarecord, is_frozen
 
 
 def _pair(body: dict[str, Any], **options: Any) -> tuple[type, type]:
@@ -155,3 +155,18 @@ def test_a_recursive_repr_stops() -> None:
     node = Node([])
     node.children.append(node)
     assert repr(node) == "test_a_recursive_repr_stops.<locals>.Node(children=[...])"
+
+
+def test_frozen_is_read_from_the_record_not_its_dataclass_params() -> None:
+    """Immutability is declared, not enforced: ``__dataclass_params__.frozen`` is False for a
+    frozen record, so code that keys on frozenness asks ``is_frozen``."""
+
+    @dataclasses.dataclass(frozen=True)
+    class Frozen:
+        a: int
+
+    class Plain:
+        pass
+
+    assert is_frozen(_Slotted) and is_frozen(Frozen)
+    assert not is_frozen(_Mutable) and not is_frozen(Plain)

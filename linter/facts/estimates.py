@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from linter.records import is_frozen
+
 if TYPE_CHECKING:
     from linter.catalog.gpus import GpuSpec
     from linter.memory.inference import InferenceEstimate
@@ -43,7 +45,7 @@ class _Keyed:
             records = {name: id(v) for name, v in value.items() if isinstance(v, BaseModel)}
             plain = {name: v for name, v in value.items() if name not in records}
             self.key = (repr(plain), tuple(records.items()))
-        elif getattr(getattr(type(value), "__dataclass_params__", None), "frozen", False):
+        elif is_frozen(type(value)):
             self.key = _frozen_repr(value)
         else:
             self.key = repr(value)

@@ -55,3 +55,11 @@ def test_an_equal_architecture_in_another_object_shares_the_estimate() -> None:
     assert copy is not arch
     assert estimates.inference(copy, **settings(batch=3)) is first
     assert estimates.inference(wider, **settings(batch=3)) is not first
+
+
+def test_a_catalogue_architecture_is_spelt_out_once_per_object() -> None:
+    """Its ``repr`` (every size and layer) was most of the cost of a key: made once per object
+    (a frozen record), then found by identity."""
+    arch = architecture_from_catalogue("Qwen/Qwen2.5-7B")
+    estimates.inference(arch, **settings(batch=5))
+    assert estimates._REPRS[id(arch)] == (arch, repr(arch))
