@@ -83,7 +83,7 @@ class _Group:
     keys: tuple[tuple[str, bool], ...]
     positions: Mapping[CompiledRule, tuple[int, ...]]
     #: How to resolve ``keys``' names (:func:`_plan`).
-    plan: tuple[tuple[str, str | None, str], ...] = ()
+    plan: Plan
 
 
 @datarecord
@@ -162,7 +162,8 @@ class Values:
         return failed
 
     def resolved(self, name: str) -> Any:
-        """The value of a name :meth:`resolve_all` resolved."""
+        """The value of a name :meth:`resolve_all` resolved, as :meth:`__call__` gives it (the
+        test inline, not a shared helper: this is asked a hundred times per workload)."""
         value = self._nodes[name]
         return dict(value) if type(value) is Facts else value
 
