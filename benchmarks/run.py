@@ -8,9 +8,9 @@ One command regenerates RESULTS.md and results/DATE.json from one run, so every 
 ratio in it was measured together. Per file count (default 1, 1,000, 10,000 and 20,000) the
 commands take turns in each round: gpulint cold, first, warm and with one job on generated
 gpulint manifests (first and one job up to 10,000), check-jsonschema on the same files with
-gpulint's schema (up to --anchor-max), the reference pipeline with as many workers as gpulint
-and, beside gpulint's one job, in one process, gpulint and checkov on as many Kubernetes GPU
-Deployments (checkov up to --checkov-max), and the shared and separate sets of generate.py
+gpulint's schema (up to --anchor-max), the reference pipeline (with as many workers as gpulint,
+and in one process where gpulint runs with one job), gpulint and checkov on as many Kubernetes
+GPU Deployments (checkov up to --checkov-max), and the shared and separate sets of generate.py
 --sharing for the sharing ratio (at 10,000) and memory without findings (1,000 and 20,000).
 Nothing is asserted: the targets of issue 16 are judged in RESULTS.md (benchmarks/targets.py).
 

@@ -144,8 +144,8 @@ def _per_file_cpu(t: Table) -> Verdict:
     """gpulint's CPU per file at 10,000 against the reference pipeline's: judged with one
     process each where both ran so, the ratio with their default workers beside. Two workers on
     two shared CPUs slow each other by anything from nothing to half again (gpulint's CPU-seconds
-    at 10,000 were 0.96x to 1.49x its one-job figure in three runs of one commit's neighbours),
-    which is contention, not work per file."""
+    at 10,000 were 0.96x to 1.49x its one-job figure in three runs of nearly the same code on one
+    machine), which is contention, not work per file."""
     target = "CPU per file at 10,000 manifests at most 2x the lean reference pipeline"
     workers = _ratio(t.cpu("gpulint", 10000, COLD), t.cpu("gpulint", 10000, REFERENCE))
     alone = _ratio(t.cpu("gpulint", 10000, ONE_JOB), t.cpu("gpulint", 10000, REFERENCE_ONE_JOB))
