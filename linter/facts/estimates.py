@@ -34,7 +34,7 @@ class _Keyed:
     record (the catalogue GPU every workload on it shares, whose ``repr`` was most of the cost of
     the key) by its identity instead: the key holds the record, so no other object takes its id
     while the key is remembered, and an equal record elsewhere is only a miss. A frozen
-    dataclass (a model's architecture) by its ``repr`` made once per object."""
+    record (a model's architecture) by its ``repr`` made once per object."""
 
     __slots__ = ("key", "value")
 
@@ -63,9 +63,10 @@ _REPRS: dict[int, tuple[Any, str]] = {}
 
 
 def _frozen_repr(record: Any) -> str:
-    """``repr(record)`` of a frozen dataclass, made once per object: a catalogue model's
-    architecture is one object shared by every workload that names the model, and its ``repr``
-    (every size and layer of it) was most of the cost of a memory estimate's key."""
+    """``repr(record)`` of a frozen record (linter/records.py), made once per object: a
+    catalogue model's architecture is one object shared by every workload that names the model,
+    and its ``repr`` (every size and layer of it) was most of the cost of a memory estimate's
+    key."""
     found = _REPRS.get(id(record))
     if found is not None:  # its record is held here, so the id is still that record's
         return found[1]
