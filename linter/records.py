@@ -11,7 +11,9 @@ assignment to a field, as it does for a frozen dataclass), while at run time an 
 ordinary one and setting its fields is not refused.
 
 ``dataclasses.fields``, ``replace`` and ``asdict`` work on records as on any dataclass; ask
-:func:`is_frozen`, not ``__dataclass_params__``, whether one is frozen.
+:func:`is_frozen`, not ``__dataclass_params__``, whether one is frozen. A record without a
+docstring keeps none (a dataclass is given its signature as one, which costs a third of a
+millisecond to work out).
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ else:  # pragma: no cover - Python 3.10
     from typing_extensions import dataclass_transform
 
 _T = TypeVar("_T")
+
+#: Stands in for a missing docstring while ``dataclass`` runs, which would write one.
+_UNDOCUMENTED = "undocumented"
 
 
 @overload
@@ -54,9 +59,14 @@ def datarecord(
     """``@dataclass(frozen=..., eq=..., slots=..., kw_only=...)``, defined for less (above)."""
 
     def wrap(cls: type[_T]) -> type[_T]:
+        undocumented = cls.__dict__.get("__doc__") is None
+        if undocumented:  # not the docstring dataclasses would write: inspect.signature's 0.3 ms
+            cls.__doc__ = _UNDOCUMENTED
         made: type[_T] = dataclasses.dataclass(
             cls, repr=False, eq=False, slots=slots, kw_only=kw_only
         )
+        if undocumented:
+            made.__doc__ = None
         _share_methods(made, frozen, eq)
         made._record_frozen = frozen  # type: ignore[attr-defined]
         return made

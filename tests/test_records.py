@@ -170,3 +170,19 @@ def test_frozen_is_read_from_the_record_not_its_dataclass_params() -> None:
 
     assert is_frozen(_Slotted) and is_frozen(Frozen)
     assert not is_frozen(_Mutable) and not is_frozen(Plain)
+
+
+def test_a_record_keeps_its_own_docstring_or_none() -> None:
+    """dataclasses writes a missing docstring from the signature; a record does not."""
+
+    @datarecord
+    class Plain:
+        x: int
+
+    @datarecord(slots=True)
+    class Told:
+        """Said."""
+
+        x: int
+
+    assert (Plain.__doc__, Told.__doc__) == (None, "Said.")

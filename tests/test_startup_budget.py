@@ -67,6 +67,7 @@ NOT_IMPORTED = (
     "linter.cel.lexer",
     "linter.cel.syntax",
     "linter.policy.checking",
+    "linter.facts.entry",  # the facts schema's pydantic twins
     "linter.report.sarif",
     "sarif_om",
     "jsonschema",
@@ -77,8 +78,8 @@ BUDGET = {
     "linter_modules": 164,  # 160
     "modules": 443,  # 432
     "classes": 1149,  # 1118
-    "models": 136,  # 131
-    "validators": 43,  # 39
+    "models": 100,  # 95: facts are records (linter/facts/base.py)
+    "validators": 22,  # 18
 }
 
 

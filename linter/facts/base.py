@@ -1,4 +1,4 @@
-"""What every fact model is: a frozen record with every key present.
+"""What every fact is: a frozen record with every key present.
 
 A fact provider returns one of these per workload. Keys are camelCase like the manifest; a key
 that does not apply is null, never absent, so the shape of a fact never depends on status or
@@ -6,34 +6,186 @@ mode and rule authors can read any documented path (``schemas/facts.schema.json`
 numbers, flags and names, and the file's own words (``facts.names``, evidence quoted from it);
 the rules word them, choices included, in their ``variables:``. A list of names a message shows
 ("a, b and 3 more") is a fact too: CEL cannot join a list.
+
+Facts are records, not pydantic models (issue 31): a one-file run defines about forty fact
+classes and makes some twenty kinds, which as models cost a tenth of its start-up in class
+creation and validator builds. gpulint's own code makes every fact, so there is nothing to
+validate, but a fact holds what a lax pydantic model would have made of the same arguments
+(:func:`_coercion`: an ``int`` given to a ``float`` field is a float, a tuple given to a list
+is a list), and ``schemas/facts.schema.json`` is still pydantic's, generated from twins of these
+classes (:mod:`linter.facts.entry`).
 """
 
-from typing import Any, Generic, TypeVar
+import dataclasses
+import functools
+import sys
+import types
+import typing
+from collections.abc import Callable
+from enum import Enum
+from typing import Any, Generic, Literal, TypeVar, Union
 
-from pydantic import BaseModel, ConfigDict
-from pydantic.alias_generators import to_camel
-
+from linter.records import datarecord
 from linter.wording import MAX_LISTED, plural
 
-#: Lists in messages name at most this many items, then say how many more there are.
+if sys.version_info >= (3, 11):
+    from typing import dataclass_transform
+else:  # pragma: no cover - Python 3.10
+    from typing_extensions import dataclass_transform
 
 
-class Fact(BaseModel):
-    model_config = ConfigDict(
-        defer_build=True,  # built on first use (linter/strict_model.py)
-        frozen=True,
-        extra="forbid",
-        alias_generator=to_camel,
-        populate_by_name=True,
-    )
+def described(description: str) -> Any:
+    """A fact field (required, as every key of a fact is) and what it means, which
+    ``schemas/facts.schema.json`` publishes."""
+    return dataclasses.field(metadata={"description": description})
+
+
+def camel_case(name: str) -> str:
+    """``cache_gib`` -> ``cacheGib``: a fact field's key in the data rules read."""
+    first, *rest = name.split("_")
+    return first + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+@dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(described,))
+class Fact:
+    """A fact: every subclass is a keyword-only frozen record (:func:`linter.records.datarecord`)
+    whose fields are its keys."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        datarecord(kw_only=True)(cls)
+
+    @staticmethod
+    def key_of(name: str) -> str:
+        """The key of a field in the fact's data (``as_data``): camelCase."""
+        return camel_case(name)
+
+    def __post_init__(self) -> None:
+        values = self.__dict__
+        for name, coerce in _plan(type(self)).coercions:
+            values[name] = coerce(values[name])
 
     def as_data(self) -> dict[str, Any]:
-        """Plain data as rules see it (camelCase keys, JSON types): ``model_dump(mode="json",
-        by_alias=True)`` without its Python wrapper, a quarter of its cost on a small fact."""
-        data: dict[str, Any] = self.__pydantic_serializer__.to_python(
-            self, mode="json", by_alias=True
+        """Plain data as rules see it: camelCase keys, lists and dicts, nested facts as data
+        (what ``model_dump(mode="json", by_alias=True)`` of the model made)."""
+        values = self.__dict__
+        return {
+            key: _plain(values[name]) if nested else values[name]
+            for name, key, nested in _plan(type(self)).keys
+        }
+
+
+@datarecord
+class _Plan:
+    """How a fact class coerces its fields and turns into data, worked out on its first use."""
+
+    #: ``(field, coercion)`` for each field whose value may need one.
+    coercions: tuple[tuple[str, Callable[[Any], Any]], ...]
+    #: ``(field, key, nested)`` for each field; nested: a list, dict or fact, made plain.
+    keys: tuple[tuple[str, str, bool], ...]
+
+
+_PLANS: dict[type, _Plan] = {}
+
+
+def _plan(cls: type[Fact]) -> _Plan:
+    plan = _PLANS.get(cls)
+    if plan is None:
+        hints = typing.get_type_hints(cls)
+        fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+        coercions = ((f.name, _coercion(hints[f.name])) for f in fields)
+        plan = _Plan(
+            coercions=tuple((name, c) for name, c in coercions if c is not None),
+            keys=tuple((f.name, cls.key_of(f.name), _nested(hints[f.name])) for f in fields),
         )
-        return data
+        _PLANS[cls] = plan
+    return plan
+
+
+def _float(value: Any) -> Any:
+    return value if value.__class__ is float else float(value)
+
+
+def _int(value: Any) -> Any:
+    if value.__class__ is int:
+        return value
+    if isinstance(value, float) and not value.is_integer():
+        raise ValueError(f"{value!r} is not a whole number")
+    return int(value)
+
+
+def _bool(value: Any) -> Any:
+    if value.__class__ is bool:
+        return value
+    if value in (0, 1):
+        return bool(value)
+    raise ValueError(f"{value!r} is not a boolean")
+
+
+def _str(value: Any) -> Any:
+    if value.__class__ is str:
+        return value
+    if isinstance(value, Enum):
+        return _str(value.value)
+    if isinstance(value, str):
+        return str.__str__(value)
+    raise TypeError(f"{value!r} is not a string")
+
+
+def _one_of(allowed: frozenset[Any], value: Any) -> Any:
+    if value not in allowed:
+        raise ValueError(f"{value!r} is not one of {sorted(allowed)}")
+    return value
+
+
+_SCALARS: dict[Any, Callable[[Any], Any]] = {float: _float, int: _int, bool: _bool, str: _str}
+
+
+def _coercion(annotation: Any) -> Callable[[Any], Any] | None:
+    """What a lax pydantic model does to a value for a field of this type (None: nothing)."""
+    if annotation in _SCALARS:
+        return _SCALARS[annotation]
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is Literal:
+        return functools.partial(_one_of, frozenset(args))
+    if annotation is Any:
+        return None
+    if origin in (Union, types.UnionType):
+        inner = [arg for arg in args if arg is not type(None)]
+        if len(inner) != 1:
+            raise TypeError(f"a fact field cannot be {annotation!r}")
+        coerce = _coercion(inner[0])
+        return None if coerce is None else lambda value: None if value is None else coerce(value)
+    if origin is list:
+        item = _coercion(args[0])
+        return list if item is None else lambda value: [item(x) for x in value]
+    if origin is dict:
+        entry = _coercion(args[1])
+        return (
+            dict if entry is None else lambda value: {_str(k): entry(x) for k, x in value.items()}
+        )
+    if isinstance(annotation, type) and issubclass(annotation, Fact):
+        return None
+    raise TypeError(f"a fact field cannot be {annotation!r}")
+
+
+def _nested(annotation: Any) -> bool:
+    """Whether a field's value is a list, a dict or a fact, which data holds as plain copies."""
+    if typing.get_origin(annotation) in (Union, types.UnionType):
+        return any(_nested(arg) for arg in typing.get_args(annotation))
+    if typing.get_origin(annotation) in (list, dict):
+        return True
+    return isinstance(annotation, type) and issubclass(annotation, Fact)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Fact):
+        return value.as_data()
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
 
 
 T = TypeVar("T")
@@ -55,7 +207,7 @@ class Tally(Generic[T]):
             self.sample.append(item)
 
 
-__all__ = ["Fact", "Tally", "duration", "percent", "plural"]
+__all__ = ["Fact", "Tally", "camel_case", "described", "duration", "percent", "plural"]
 
 
 def duration(seconds: int) -> str:

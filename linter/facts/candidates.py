@@ -13,10 +13,8 @@ candidate runs the model when the sized estimate fits, fails when it does not, a
 otherwise (unknown GPU, no model, a profile that is not sized).
 """
 
-from pydantic import Field
-
 from linter.facts import memory
-from linter.facts.base import Fact
+from linter.facts.base import Fact, described
 from linter.facts.subject import Subject
 from linter.model import Workload
 from linter.model.workload import Accelerator, Placement
@@ -27,23 +25,23 @@ CHECKED = "checked"
 
 
 class Candidate(Fact):
-    text: str = Field(description="The placement as messages name it, e.g. '1 x L4'.")
-    path: str = Field(description="Normalised path of the candidate's hardware in the workload.")
-    status: str = Field(description="The memory fact's status for this candidate.")
-    runs: bool | None = Field(description="It holds the model; null when it was not sized.")
+    text: str = described("The placement as messages name it, e.g. '1 x L4'.")
+    path: str = described("Normalised path of the candidate's hardware in the workload.")
+    status: str = described("The memory fact's status for this candidate.")
+    runs: bool | None = described("It holds the model; null when it was not sized.")
 
 
 class CandidatesFact(Fact):
-    count: int = Field(description="Placements the launcher may pick (0 when there is one).")
-    candidates: list[Candidate] = Field(description="Empty when there are no alternatives.")
-    failing: list[str] = Field(description="Candidates that cannot run the model.")
-    working: list[str] = Field(description="Candidates that run it.")
-    unsized: list[str] = Field(description="Candidates that could not be sized.")
+    count: int = described("Placements the launcher may pick (0 when there is one).")
+    candidates: list[Candidate] = described("Empty when there are no alternatives.")
+    failing: list[str] = described("Candidates that cannot run the model.")
+    working: list[str] = described("Candidates that run it.")
+    unsized: list[str] = described("Candidates that could not be sized.")
     failing_text: str
     working_text: str
-    some_fail: bool = Field(description="At least one candidate cannot run the model.")
-    all_fail: bool = Field(description="Every candidate was sized and none can run the model.")
-    first_failing_path: str | None = Field(description="Where the first failing one is written.")
+    some_fail: bool = described("At least one candidate cannot run the model.")
+    all_fail: bool = described("Every candidate was sized and none can run the model.")
+    first_failing_path: str | None = described("Where the first failing one is written.")
 
 
 def compute(subject: Subject) -> CandidatesFact:

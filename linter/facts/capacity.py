@@ -27,11 +27,9 @@ not list is a limit of 0. Every index is built once per run; a workload costs O(
 
 from collections.abc import Iterator, Mapping
 from dataclasses import field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
-from pydantic import Field
-
-from linter.facts.base import Fact, Tally, plural
+from linter.facts.base import Fact, Tally, described, plural
 from linter.facts.placement import resolve_placement
 from linter.facts.pool import Reference
 from linter.facts.run import Records, RunInputs, RunSide, Target
@@ -57,41 +55,39 @@ class CapacityDraw(Fact):
     """One limit and the workloads of the run drawing on it, for one vendor's GPUs."""
 
     scope: Scope
-    limit: str = Field(description="The limit, for messages: 'ClusterQueue team-a'.")
-    via: str | None = Field(
-        description="How the workload reaches it ('LocalQueue ml/team-queue'); null otherwise."
+    limit: str = described("The limit, for messages: 'ClusterQueue team-a'.")
+    via: str | None = described(
+        "How the workload reaches it ('LocalQueue ml/team-queue'); null otherwise."
     )
-    vendor: str = Field(description="Whose GPUs are counted: nvidia, amd.")
-    allowed: float = Field(description="Most GPUs the workloads drawing on it may hold at once.")
-    source_text: str = Field(
-        description="Where that comes from, in the limit's own words: 'nominalQuota of "
+    vendor: str = described("Whose GPUs are counted: nvidia, amd.")
+    allowed: float = described("Most GPUs the workloads drawing on it may hold at once.")
+    source_text: str = described(
+        "Where that comes from, in the limit's own words: 'nominalQuota of "
         "nvidia.com/gpu in flavor h100: 8'."
     )
-    single_allowed: float = Field(
-        description="Most GPUs one replica may get (a queue admits a workload to one flavor)."
+    single_allowed: float = described(
+        "Most GPUs one replica may get (a queue admits a workload to one flavor)."
     )
-    needed: float = Field(description="What every workload of the run drawing on it needs.")
-    single: float = Field(
-        description="GPUs of one replica of this workload; on a limit, of the largest replica "
-        "drawing on it."
+    needed: float = described("What every workload of the run drawing on it needs.")
+    single: float = described(
+        "GPUs of one replica of this workload; on a limit, of the largest replica drawing on it."
     )
-    single_name: str = Field(description="The workload 'single' is of.")
+    single_name: str = described("The workload 'single' is of.")
     workload_count: int
-    workloads_text: str = Field(description="'train-a with 8 and train-b with 4'.")
-    path: str = Field(
-        description="Where a finding on this document points: the workload's label, namespace "
+    workloads_text: str = described("'train-a with 8 and train-b with 4'.")
+    path: str = described(
+        "Where a finding on this document points: the workload's label, namespace "
         "or pool; on a limit, its GPUs."
     )
-    related: list[Reference] = Field(
-        description=f"The limit (and the local queue), or on a limit the first {MAX_LISTED} "
-        "workloads."
+    related: list[Reference] = described(
+        f"The limit (and the local queue), or on a limit the first {MAX_LISTED} workloads."
     )
 
 
 class CapacityFact(Fact):
     draws: list[CapacityDraw]
-    ambiguous: list[str] = Field(
-        description="Limits it draws on that the run declares more than once (several clusters "
+    ambiguous: list[str] = described(
+        "Limits it draws on that the run declares more than once (several clusters "
         "or overlays): not judged."
     )
 
@@ -421,7 +417,7 @@ def _draw(
             for d in demand.tally.sample
         ]
     return CapacityDraw(
-        scope=limit.scope,
+        scope=cast(Scope, limit.scope),  # localQueue and flavor limits hold no GPUs to draw
         limit=limit.display,
         via=None if via is None else via.display,
         vendor=vendor,

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import Field
-
 from linter.facts import estimates
-from linter.facts.base import Fact, percent
+from linter.facts.base import Fact, described, percent
 from linter.facts.subject import Subject
 from linter.model import Workload
 from linter.model.fields import FIELDS
@@ -35,94 +33,91 @@ MISSING_FIELD = {
 
 
 class Comparison(Fact):
-    provider: str = Field(description="The managed API (bedrock, vertex-ai, ...).")
+    provider: str = described("The managed API (bedrock, vertex-ai, ...).")
     model: str
-    region: str | None = Field(description="Where that offering is called.")
-    offering_text: str = Field(
-        description="e.g. 'bedrock meta.llama3-1-8b-instruct-v1:0 in us-east-1'."
-    )
-    same_region: bool = Field(description="Called in the workload's own region.")
-    hours_per_month: float = Field(description="Hours both sides are compared over.")
+    region: str | None = described("Where that offering is called.")
+    offering_text: str = described("e.g. 'bedrock meta.llama3-1-8b-instruct-v1:0 in us-east-1'.")
+    same_region: bool = described("Called in the workload's own region.")
+    hours_per_month: float = described("Hours both sides are compared over.")
     self_hosted_monthly: float
     api_monthly: float
     cheaper: Literal["self-hosted", "api", "equal"]
-    monthly_saving: float = Field(description="What the cheaper side saves per month.")
-    break_even_tokens_per_minute: int | None = Field(
-        description="Sustained tokens per minute at which both cost the same."
+    monthly_saving: float = described("What the cheaper side saves per month.")
+    break_even_tokens_per_minute: int | None = described(
+        "Sustained tokens per minute at which both cost the same."
     )
-    split_assumed: bool = Field(description="The input:output split was assumed.")
+    split_assumed: bool = described("The input:output split was assumed.")
     price_source: str
 
 
 class ManagedApi(Fact):
-    offered_by: list[str] = Field(description="Every managed API offering the model.")
+    offered_by: list[str] = described("Every managed API offering the model.")
     offered_by_text: str
-    allowed_by: list[str] = Field(description="The offerings residency allows.")
-    comparison: Comparison | None = Field(
-        description="The cheapest allowed offering; null when no comparison can be made (see "
-        "missing)."
+    allowed_by: list[str] = described("The offerings residency allows.")
+    comparison: Comparison | None = described(
+        "The cheapest allowed offering; null when no comparison can be made (see missing)."
     )
-    comparisons: list[Comparison] = Field(
-        description="Every allowed offering, cheapest first (then provider, model, region)."
+    comparisons: list[Comparison] = described(
+        "Every allowed offering, cheapest first (then provider, model, region)."
     )
-    comparisons_text: str = Field(
-        description="Each allowed offering with its monthly cost, for messages ('none' when "
+    comparisons_text: str = described(
+        "Each allowed offering with its monthly cost, for messages ('none' when "
         "there is no comparison)."
     )
-    missing: str | None = Field(description="What the comparison lacks, when it cannot be made.")
+    missing: str | None = described("What the comparison lacks, when it cannot be made.")
 
 
 class CostFact(Fact):
-    nodes: int = Field(description="Nodes of one replica.")
-    replicas: int = Field(description="Replicas running normally (1 for jobs; 0 is possible).")
-    max_replicas: int | None = Field(description="The autoscaler's maximum, when declared.")
-    priced_replicas: int = Field(
-        description="Replicas the cost is for: the replicas, at least 1 for a service that scales "
+    nodes: int = described("Nodes of one replica.")
+    replicas: int = described("Replicas running normally (1 for jobs; 0 is possible).")
+    max_replicas: int | None = described("The autoscaler's maximum, when declared.")
+    priced_replicas: int = described(
+        "Replicas the cost is for: the replicas, at least 1 for a service that scales "
         "to zero (it runs at least one while it runs)."
     )
-    instances: int = Field(description="Instances priced: nodes x priced replicas.")
-    gpus: float | None = Field(description="GPUs across the priced instances; null if unknown.")
-    hours_per_month: float | None = Field(description="Hours a month the cost is for.")
-    hours_basis: HoursBasis = Field(
-        description="What the hours rest on: declared (lifecycle.hoursPerMonth), always-on, "
+    instances: int = described("Instances priced: nodes x priced replicas.")
+    gpus: float | None = described("GPUs across the priced instances; null if unknown.")
+    hours_per_month: float | None = described("Hours a month the cost is for.")
+    hours_basis: HoursBasis = described(
+        "What the hours rest on: declared (lifecycle.hoursPerMonth), always-on, "
         "scale-to-zero or idle-shutdown (the whole month as a ceiling: no hours declared), "
         "max-runtime (a job's maxRuntimeHours, at most the month), unknown (a job with neither)."
     )
-    hours_upper_bound: bool = Field(description="The hours, so the monthly costs, are a ceiling.")
-    hours_text: str = Field(description="The hours and what they assume, in the file's words.")
+    hours_upper_bound: bool = described("The hours, so the monthly costs, are a ceiling.")
+    hours_text: str = described("The hours and what they assume, in the file's words.")
     gpu_hours_per_month: float | None
     capacity: Literal["on-demand", "spot", "reserved"]
-    price_region: str | None = Field(description="The region whose prices are used.")
-    on_demand_per_hour: float | None = Field(description="All priced instances, USD.")
-    spot_per_hour: float | None = Field(
-        description="All priced instances, USD; null when the catalogue's spot price is not a "
+    price_region: str | None = described("The region whose prices are used.")
+    on_demand_per_hour: float | None = described("All priced instances, USD.")
+    spot_per_hour: float | None = described(
+        "All priced instances, USD; null when the catalogue's spot price is not a "
         "market price (see price warnings)."
     )
     spot_saving_percent: float | None
-    price_note: str | None = Field(description="Which prices were used and why, with the source.")
-    price_source: str | None = Field(description="The id of the price's source (prices.yaml).")
-    price_warnings: list[str] = Field(description="Caveats the catalogue attaches to the price.")
-    spot_saving_text: str | None = Field(
-        description="Spot against on-demand, as a message says it, with the price's caveats."
+    price_note: str | None = described("Which prices were used and why, with the source.")
+    price_source: str | None = described("The id of the price's source (prices.yaml).")
+    price_warnings: list[str] = described("Caveats the catalogue attaches to the price.")
+    spot_saving_text: str | None = described(
+        "Spot against on-demand, as a message says it, with the price's caveats."
     )
-    per_hour: float | None = Field(
-        description="At the declared capacity (spot replicas at spot, an on-demand fallback and "
+    per_hour: float | None = described(
+        "At the declared capacity (spot replicas at spot, an on-demand fallback and "
         "reserved capacity at on-demand)."
     )
-    monthly: float | None = Field(description="per_hour x hours_per_month.")
-    on_demand_monthly: float | None = Field(description="Every priced instance on-demand.")
-    spot_monthly: float | None = Field(description="Every priced instance on spot.")
-    max_monthly: float | None = Field(
-        description="At the declared capacity with maxReplicas replicas; null without it."
+    monthly: float | None = described("per_hour x hours_per_month.")
+    on_demand_monthly: float | None = described("Every priced instance on-demand.")
+    spot_monthly: float | None = described("Every priced instance on spot.")
+    max_monthly: float | None = described(
+        "At the declared capacity with maxReplicas replicas; null without it."
     )
-    unpriced: str | None = Field(description="Why there is no price; null when there is one.")
-    assumed_instance_type: str | None = Field(
-        description="The instance type priced when the workload names its GPUs but no instance "
+    unpriced: str | None = described("Why there is no price; null when there is one.")
+    assumed_instance_type: str | None = described(
+        "The instance type priced when the workload names its GPUs but no instance "
         "type: the cheapest catalogued one that holds them (price_note says where). Only "
         "`gpulint cost` assumes one; null in rules and when an instance type is declared."
     )
-    managed_api: ManagedApi | None = Field(
-        description="Inference of a model a managed API also serves; null otherwise."
+    managed_api: ManagedApi | None = described(
+        "Inference of a model a managed API also serves; null otherwise."
     )
 
 

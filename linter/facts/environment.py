@@ -9,9 +9,7 @@ A value is split into words at every character that is not a letter or a digit a
 
 import re
 
-from pydantic import Field
-
-from linter.facts.base import Fact
+from linter.facts.base import Fact, described
 from linter.facts.subject import Subject
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -20,13 +18,13 @@ _LONGEST_VALUE = 253
 
 
 class Word(Fact):
-    word: str = Field(description="Lower-case letters and digits.")
-    where: str = Field(description="Where it is written: 'namespace dev', 'label env: test'.")
+    word: str = described("Lower-case letters and digits.")
+    where: str = described("Where it is written: 'namespace dev', 'label env: test'.")
 
 
 class EnvironmentFact(Fact):
-    words: list[Word] = Field(
-        description="Each distinct word of the name, the namespace and the label values, first "
+    words: list[Word] = described(
+        "Each distinct word of the name, the namespace and the label values, first "
         "place first (name, namespace, labels in file order)."
     )
 

@@ -21,11 +21,9 @@ from collections.abc import Mapping
 from dataclasses import field
 from typing import Any
 
-from pydantic import Field
-
 from linter.catalog.gpus import resolve_gpu
 from linter.facts import unpinned
-from linter.facts.base import Fact
+from linter.facts.base import Fact, described
 from linter.facts.memory import MemoryRecord
 from linter.facts.run import Records, RunInputs, RunSide
 from linter.facts.subject import Subject
@@ -39,20 +37,20 @@ GIB = 1024**3
 
 class LandingGpu(MemoryRecord):
     gpu: str
-    usable_gib: float = Field(description="What a framework can allocate on it.")
-    runs: bool = Field(description="The workload's memory estimate fits on it.")
+    usable_gib: float = described("What a framework can allocate on it.")
+    runs: bool = described("The workload's memory estimate fits on it.")
 
 
 class LandingFact(Fact):
-    inventory: bool = Field(description="Some inventory says which GPUs it may land on.")
-    source: str | None = Field(
-        description="Where the GPU types come from: 'NodePool gpu-a', 'pool big of the cluster "
+    inventory: bool = described("Some inventory says which GPUs it may land on.")
+    source: str | None = described(
+        "Where the GPU types come from: 'NodePool gpu-a', 'pool big of the cluster "
         "inventory', 'the cluster inventory'."
     )
-    count: int = Field(description="GPU types it may land on.")
+    count: int = described("GPU types it may land on.")
     candidates: list[LandingGpu]
-    failing: list[str] = Field(description="GPU types it does not run on.")
-    working: list[str] = Field(description="GPU types it runs on.")
+    failing: list[str] = described("GPU types it does not run on.")
+    working: list[str] = described("GPU types it runs on.")
     failing_text: str
     working_text: str
     some_fail: bool

@@ -16,11 +16,8 @@ import dataclasses
 import math
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field
-from pydantic.alias_generators import to_camel
-
 from linter.facts import estimates
-from linter.facts.base import Fact, percent
+from linter.facts.base import Fact, camel_case, described, percent
 from linter.facts.memory_sizing import ModelSource, Sizing, Status, size
 from linter.facts.placement import Placement
 from linter.facts.subject import Subject
@@ -46,136 +43,129 @@ _CONTEXT: Path = ("spec", "serving", "maxContextTokens")
 _UTILIZATION: Path = ("spec", "serving", "gpuMemoryUtilization")
 
 
-def _alias(name: str) -> str:
-    """camelCase with the unit spelled as messages write it: ``weights_gib`` -> ``weightsGiB``."""
-    return to_camel(name).replace("Gib", "GiB")
-
-
 class MemoryRecord(Fact):
     """A part of the memory fact (keys such as ``requiredGiB``)."""
 
-    model_config = ConfigDict(alias_generator=_alias)
+    @staticmethod
+    def key_of(name: str) -> str:
+        """camelCase, the unit spelt as messages write it: ``weights_gib`` -> ``weightsGiB``."""
+        return camel_case(name).replace("Gib", "GiB")
 
 
 class Suggestions(MemoryRecord):
     """What would hold the weights."""
 
-    gpus_needed: int | None = Field(description="GPUs (tensor parallel) that hold the weights.")
-    larger_gpu: str | None = Field(description="Smallest catalogued GPU that holds them.")
-    lower_precision: str | None = Field(description="Highest lower precision that fits.")
+    gpus_needed: int | None = described("GPUs (tensor parallel) that hold the weights.")
+    larger_gpu: str | None = described("Smallest catalogued GPU that holds them.")
+    lower_precision: str | None = described("Highest lower precision that fits.")
     lower_precision_weights_gib: float | None
-    text: str = Field(description="The options, as a message ends with them.")
+    text: str = described("The options, as a message ends with them.")
 
 
 class InferenceMemory(MemoryRecord):
     """Serving memory per GPU, as vLLM accounts it at start-up."""
 
-    engine: str = Field(description="The engine whose accounting was applied (vllm).")
-    engine_version: str = Field(description="The release whose accounting was applied.")
-    accounting: str = Field(description="The accounting used, in words.")
-    tensor_parallel: int = Field(description="GPUs one pipeline stage is sharded over.")
-    pipeline_parallel: int = Field(description="Pipeline stages of one replica.")
-    weights_gib: float | None = Field(description="Weights per GPU.")
-    activation_gib: float | None = Field(description="Activation peak of the profiling run.")
-    overhead_gib: float = Field(description="Non-torch memory and CUDA graphs per GPU.")
-    activations_and_runtime_gib: float = Field(
-        description="The activation peak and the overhead together: what the KV pool loses per "
+    engine: str = described("The engine whose accounting was applied (vllm).")
+    engine_version: str = described("The release whose accounting was applied.")
+    accounting: str = described("The accounting used, in words.")
+    tensor_parallel: int = described("GPUs one pipeline stage is sharded over.")
+    pipeline_parallel: int = described("Pipeline stages of one replica.")
+    weights_gib: float | None = described("Weights per GPU.")
+    activation_gib: float | None = described("Activation peak of the profiling run.")
+    overhead_gib: float = described("Non-torch memory and CUDA graphs per GPU.")
+    activations_and_runtime_gib: float = described(
+        "The activation peak and the overhead together: what the KV pool loses per "
         "GPU besides the weights."
     )
-    kv_pool_gib: float | None = Field(
-        description="What is left for the KV cache per GPU (vLLM's 'Available KV cache memory')."
+    kv_pool_gib: float | None = described(
+        "What is left for the KV cache per GPU (vLLM's 'Available KV cache memory')."
     )
-    sequence_kv_gib: float | None = Field(description="KV cache of one full-length sequence.")
-    kv_cache_gib: float | None = Field(description="KV cache per GPU at batch x context.")
-    weights_fit: bool = Field(
-        description="Weights, activations and runtime leave room for a KV cache."
+    sequence_kv_gib: float | None = described("KV cache of one full-length sequence.")
+    kv_cache_gib: float | None = described("KV cache per GPU at batch x context.")
+    weights_fit: bool = described("Weights, activations and runtime leave room for a KV cache.")
+    kv_known: bool = described("The architecture is known, so the KV cache is sized.")
+    batch: int = described("Concurrent sequences sized (maxBatchSize, else 1).")
+    batch_declared: bool = described(
+        "maxBatchSize (--max-num-seqs) was declared; the engine's default is not."
     )
-    kv_known: bool = Field(description="The architecture is known, so the KV cache is sized.")
-    batch: int = Field(description="Concurrent sequences sized (maxBatchSize, else 1).")
-    batch_declared: bool = Field(
-        description="maxBatchSize (--max-num-seqs) was declared; the engine's default is not."
-    )
-    max_num_seqs: int = Field(description="--max-num-seqs in effect (declared or the default).")
-    context: int = Field(description="Tokens per sequence sized (maxContextTokens).")
-    context_defaulted: bool = Field(
-        description="The file does not set maxContextTokens: the model's maximum context, the "
+    max_num_seqs: int = described("--max-num-seqs in effect (declared or the default).")
+    context: int = described("Tokens per sequence sized (maxContextTokens).")
+    context_defaulted: bool = described(
+        "The file does not set maxContextTokens: the model's maximum context, the "
         "engine's default, is sized."
     )
-    gpu_memory_utilization: float = Field(description="Share of each GPU the engine may use.")
-    utilization_origin: UtilizationOrigin = Field(
-        description="Where gpuMemoryUtilization comes from: stated in the file; engine-default, "
+    gpu_memory_utilization: float = described("Share of each GPU the engine may use.")
+    utilization_origin: UtilizationOrigin = described(
+        "Where gpuMemoryUtilization comes from: stated in the file; engine-default, "
         "the engine's own default the adapter filled in (TGI --cuda-memory-fraction 1.0); "
         "release-default, unset, so the vLLM release's default is sized."
     )
-    kv_cache_tokens: int | None = Field(description="vLLM's 'GPU KV cache size: N tokens'.")
-    max_concurrency: float | None = Field(
-        description="vLLM's 'Maximum concurrency for <context> tokens per request'."
+    kv_cache_tokens: int | None = described("vLLM's 'GPU KV cache size: N tokens'.")
+    max_concurrency: float | None = described(
+        "vLLM's 'Maximum concurrency for <context> tokens per request'."
     )
-    starts: bool | None = Field(description="vLLM would start; None when it cannot be told.")
-    refusal: str | None = Field(description="The error vLLM would print instead of starting.")
-    refusal_cause: RefusalCause | None = Field(
-        description="weights: no KV room at all; context: one full-length sequence does not fit."
+    starts: bool | None = described("vLLM would start; None when it cannot be told.")
+    refusal: str | None = described("The error vLLM would print instead of starting.")
+    refusal_cause: RefusalCause | None = described(
+        "weights: no KV room at all; context: one full-length sequence does not fit."
     )
-    max_startable_model_len: int | None = Field(
-        description="Largest max_model_len that starts (what --max-model-len auto chooses)."
+    max_startable_model_len: int | None = described(
+        "Largest max_model_len that starts (what --max-model-len auto chooses)."
     )
-    fits_one_full_sequence: bool | None = Field(description="One max-length sequence fits.")
-    batch_fits: bool | None = Field(description="maxBatchSize sequences fit at full context.")
-    max_batch_at_context: int | None = Field(description="Most sequences at this context.")
-    max_context_at_batch: int | None = Field(description="Longest context at this batch.")
-    model_max_context: int | None = Field(description="The model's max_position_embeddings.")
+    fits_one_full_sequence: bool | None = described("One max-length sequence fits.")
+    batch_fits: bool | None = described("maxBatchSize sequences fit at full context.")
+    max_batch_at_context: int | None = described("Most sequences at this context.")
+    max_context_at_batch: int | None = described("Longest context at this batch.")
+    model_max_context: int | None = described("The model's max_position_embeddings.")
     context_exceeds_model_max: bool
-    suggestions: Suggestions | None = Field(description="Set when the weights do not fit.")
+    suggestions: Suggestions | None = described("Set when the weights do not fit.")
 
 
 class TrainingMemory(MemoryRecord):
-    method: str = Field(description="full, lora or qlora.")
+    method: str = described("full, lora or qlora.")
     micro_batch: int
     sequence_length: int
     sharding: str
-    world_size: int = Field(description="GPUs the job is sharded over.")
-    full_gib: float | None = Field(description="Per GPU for full fine-tuning.")
+    world_size: int = described("GPUs the job is sharded over.")
+    full_gib: float | None = described("Per GPU for full fine-tuning.")
     lora_gib: float | None
     qlora_gib: float | None
-    peft_halves_memory: bool = Field(description="LoRA needs at most half of full fine-tuning.")
-    trainable_parameters: int = Field(description="Parameters the optimizer updates.")
-    peak_phase: str = Field(
-        description="The moment of the step that holds the most (loss backward, optimizer "
-        "step, ...)."
+    peft_halves_memory: bool = described("LoRA needs at most half of full fine-tuning.")
+    trainable_parameters: int = described("Parameters the optimizer updates.")
+    peak_phase: str = described(
+        "The moment of the step that holds the most (loss backward, optimizer step, ...)."
     )
-    terms_gib: dict[str, float] = Field(
-        description="What that moment holds per GPU, by term (weights, gradients, "
+    terms_gib: dict[str, float] = described(
+        "What that moment holds per GPU, by term (weights, gradients, "
         "optimizer_states, adapter_activations, loss_fp32, cuda_context, ...)."
     )
-    fragmentation_gib: float = Field(
-        description="Allocator slack kept out of the usable memory per GPU."
-    )
+    fragmentation_gib: float = described("Allocator slack kept out of the usable memory per GPU.")
 
 
 class MemoryFact(MemoryRecord):
-    status: Status = Field(description="checked, or why memory was not sized.")
-    reason: str | None = Field(description="Why not, when status is not checked.")
+    status: Status = described("checked, or why memory was not sized.")
+    reason: str | None = described("Why not, when status is not checked.")
     mode: Literal["inference", "training"] | None
     model_source: ModelSource | None
-    assumed: list[str] = Field(description="Defaults the estimate had to assume.")
-    parameters: int | None = Field(description="Exact parameter count (every expert).")
+    assumed: list[str] = described("Defaults the estimate had to assume.")
+    parameters: int | None = described("Exact parameter count (every expert).")
     precision: str | None
     gpu: str | None
-    gpus: int | None = Field(description="GPUs of one replica (TP x PP, or training world size).")
-    required_gib: float | None = Field(description="Needed per GPU.")
-    available_gib: float | None = Field(description="Usable per GPU (x gpuMemoryUtilization).")
-    total_gib: float | None = Field(
-        description="Memory of one GPU as PyTorch sees it (torch.cuda.mem_get_info's total, the "
+    gpus: int | None = described("GPUs of one replica (TP x PP, or training world size).")
+    required_gib: float | None = described("Needed per GPU.")
+    available_gib: float | None = described("Usable per GPU (x gpuMemoryUtilization).")
+    total_gib: float | None = described(
+        "Memory of one GPU as PyTorch sees it (torch.cuda.mem_get_info's total, the "
         "memory gpuMemoryUtilization multiplies; below the nvidia-smi total)."
     )
     fits: bool | None
-    used_percent: float | None = Field(description="Required as a percentage of totalGiB.")
-    headroom_percent: float | None = Field(
-        description="Memory left, in percent: serving with a known KV cache, of the KV pool once "
+    used_percent: float | None = described("Required as a percentage of totalGiB.")
+    headroom_percent: float | None = described(
+        "Memory left, in percent: serving with a known KV cache, of the KV pool once "
         "the sized batch is held at full context (what an estimate error would eat first: vLLM "
         "allocates the pool up front, so nothing grows later); otherwise of the usable memory."
     )
-    smaller_gpu: str | None = Field(description="A smaller catalogued GPU that holds it.")
+    smaller_gpu: str | None = described("A smaller catalogued GPU that holds it.")
     inference: InferenceMemory | None
     training: TrainingMemory | None
 

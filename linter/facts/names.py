@@ -5,21 +5,25 @@ fixes speak its vocabulary (``--max-model-len``, ``vllmConfig.maxModelLen``,
 from __future__ import annotations
 
 import functools
-from typing import Any
 
-from pydantic import Field, create_model
-
-from linter.facts.base import Fact
+from linter.facts.base import Fact, described
 from linter.facts.subject import Subject
 from linter.load.positions import format_path
 from linter.model.fields import FIELDS
 
-_definitions: dict[str, Any] = {
-    name: (str, Field(description=f"The file's name for {format_path(field.path)}."))
-    for name, field in FIELDS.items()
-}
-NamesFact = create_model(  # one field per entry of linter.model.fields.FIELDS
-    "NamesFact", __base__=Fact, __doc__="What the file calls each field.", **_definitions
+NamesFact: type[Fact] = type(  # one field per entry of linter.model.fields.FIELDS
+    "NamesFact",
+    (Fact,),
+    {
+        "__module__": __name__,
+        "__qualname__": "NamesFact",
+        "__doc__": "What the file calls each field.",
+        "__annotations__": dict.fromkeys(FIELDS, str),
+        **{
+            name: described(f"The file's name for {format_path(field.path)}.")
+            for name, field in FIELDS.items()
+        },
+    },
 )
 
 
@@ -36,5 +40,4 @@ def _own_names() -> Fact:
 
 
 def _fact(names: dict[str, str]) -> Fact:
-    fact: Fact = NamesFact.model_validate(names)
-    return fact
+    return NamesFact(**names)

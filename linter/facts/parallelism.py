@@ -8,28 +8,26 @@ the scheduler reserves all 8. An unset pipeline or data-parallel size is the eng
 x idle / GPUs per replica); null when the workload is not priced.
 """
 
-from pydantic import Field
-
 from linter.facts import cost
-from linter.facts.base import Fact
+from linter.facts.base import Fact, described
 from linter.facts.subject import Subject
 from linter.wording import money
 
 
 class ParallelismFact(Fact):
-    engine_gpus: int | None = Field(
-        description="GPUs one replica's engine uses: tensor x pipeline x data parallel; null "
+    engine_gpus: int | None = described(
+        "GPUs one replica's engine uses: tensor x pipeline x data parallel; null "
         "when the tensor-parallel size is not declared."
     )
-    pipeline_parallel: int = Field(description="Pipeline stages (1 when unset).")
-    data_parallel: int = Field(description="Data-parallel ranks (1 when unset).")
-    gpus_per_replica: float | None = Field(description="GPUs the scheduler reserves a replica.")
-    idle_gpus_per_replica: float | None = Field(
-        description="Reserved GPUs the engine does not use, per replica; null when not judged."
+    pipeline_parallel: int = described("Pipeline stages (1 when unset).")
+    data_parallel: int = described("Data-parallel ranks (1 when unset).")
+    gpus_per_replica: float | None = described("GPUs the scheduler reserves a replica.")
+    idle_gpus_per_replica: float | None = described(
+        "Reserved GPUs the engine does not use, per replica; null when not judged."
     )
-    idle_gpus: float | None = Field(description="The same across every priced replica.")
-    idle_monthly: float | None = Field(description="What the idle GPUs cost a month, USD.")
-    idle_monthly_text: str | None = Field(description="The same as money: '$2,336.00'.")
+    idle_gpus: float | None = described("The same across every priced replica.")
+    idle_monthly: float | None = described("What the idle GPUs cost a month, USD.")
+    idle_monthly_text: str | None = described("The same as money: '$2,336.00'.")
 
 
 def compute(subject: Subject) -> ParallelismFact:

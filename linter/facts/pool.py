@@ -5,9 +5,7 @@ records its pool and side; the index counts each (pool, side) once."""
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import Field
-
-from linter.facts.base import Fact, Tally
+from linter.facts.base import Fact, Tally, described
 from linter.facts.run import Records, RunInputs, RunSide
 from linter.model import Workload
 from linter.model.manifest import Manifest
@@ -24,7 +22,7 @@ class Reference(Fact):
     file: str
     document: int
     part: int
-    path: str = Field(description="Normalised path in that document.")
+    path: str = described("Normalised path in that document.")
     message: str
 
 
@@ -34,12 +32,12 @@ class PoolConflict(Reference):
 
 
 class PoolFact(Fact):
-    name: str | None = Field(description="The pool, cluster or node group, when declared.")
-    side: Side | None = Field(description="training (training, fine-tuning) or serving.")
-    conflict_count: int = Field(description="Workloads of the other side on the same pool.")
-    conflicts: list[PoolConflict] = Field(description=f"The first {MAX_LISTED} of them.")
-    conflicts_text: str = Field(
-        description="Them by name and file, 'chat in a.yaml and api in b.yaml' ('none')."
+    name: str | None = described("The pool, cluster or node group, when declared.")
+    side: Side | None = described("training (training, fine-tuning) or serving.")
+    conflict_count: int = described("Workloads of the other side on the same pool.")
+    conflicts: list[PoolConflict] = described(f"The first {MAX_LISTED} of them.")
+    conflicts_text: str = described(
+        "Them by name and file, 'chat in a.yaml and api in b.yaml' ('none')."
     )
 
 

@@ -12,10 +12,8 @@ from collections.abc import Mapping
 from dataclasses import field
 from typing import Any, Literal
 
-from pydantic import Field
-
 from linter.catalog.regions import clouds
-from linter.facts.base import Fact, Tally
+from linter.facts.base import Fact, Tally, described
 from linter.facts.placement import resolve_placement
 from linter.facts.pool import Reference
 from linter.facts.run import Records, RunInputs, RunSide
@@ -39,53 +37,51 @@ Status = Literal["approved", "requested", "denied", "missing"]
 
 class AcceleratorQuota(Fact):
     provider: str
-    region: str | None = Field(description="Null for a quota over all regions.")
-    region_text: str = Field(description="The region, or 'all regions'.")
+    region: str | None = described("Null for a quota over all regions.")
+    region_text: str = described("The region, or 'all regions'.")
     code: str
     name: str
-    unit: str = Field(description="vCPU or GPU.")
-    capacity: str = Field(description="on-demand, spot or any.")
-    needed: float = Field(description="What this workload draws, in the quota's unit.")
-    status: Status = Field(description="What the run's QuotaLedger entries say.")
-    approved: float | None = Field(description="Approved amount, when status is approved.")
-    run_total: float = Field(description="What every workload of the run drawing on it needs.")
-    shortfall: float | None = Field(description="run_total beyond approved (0 if within).")
+    unit: str = described("vCPU or GPU.")
+    capacity: str = described("on-demand, spot or any.")
+    needed: float = described("What this workload draws, in the quota's unit.")
+    status: Status = described("What the run's QuotaLedger entries say.")
+    approved: float | None = described("Approved amount, when status is approved.")
+    run_total: float = described("What every workload of the run drawing on it needs.")
+    shortfall: float | None = described("run_total beyond approved (0 if within).")
     workload_count: int
-    workloads: list[str] = Field(description=f"The first {MAX_LISTED}, with what each needs.")
+    workloads: list[str] = described(f"The first {MAX_LISTED}, with what each needs.")
     workloads_text: str
     ledger_entries: list[Reference]
 
 
 class QuotaLimit(Fact):
-    name: str = Field(description="The quota's name.")
-    expected: float | None = Field(description="What the workload declares it expects.")
-    approved: float | None = Field(description="Sum of approved ledger limits.")
+    name: str = described("The quota's name.")
+    expected: float | None = described("What the workload declares it expects.")
+    approved: float | None = described("Sum of approved ledger limits.")
 
 
 class ManagedQuota(Fact):
-    endpoint: int = Field(description="Index into spec.endpoints.")
+    endpoint: int = described("Index into spec.endpoints.")
     provider: str
     region: str
     model: str
     quotas: list[str]
     quotas_text: str
     status: Status
-    requests: QuotaLimit | None = Field(
-        description="Requests-per-minute quota, if the API has one."
-    )
-    tokens: QuotaLimit | None = Field(description="Tokens-per-minute quota, if the API has one.")
+    requests: QuotaLimit | None = described("Requests-per-minute quota, if the API has one.")
+    tokens: QuotaLimit | None = described("Tokens-per-minute quota, if the API has one.")
 
 
 class QuotaFact(Fact):
-    cloud: bool = Field(description="Runs on a cloud gpulint knows quotas of (aws, gcp, azure).")
-    ledger_kept: bool = Field(
-        description="The run holds a QuotaLedger entry: quota is recorded in the repository, so "
+    cloud: bool = described("Runs on a cloud gpulint knows quotas of (aws, gcp, azure).")
+    ledger_kept: bool = described(
+        "The run holds a QuotaLedger entry: quota is recorded in the repository, so "
         "a quota no entry covers is missing, not merely unrecorded."
     )
     accelerators: list[AcceleratorQuota]
     managed_apis: list[ManagedQuota]
-    offered_in_region: bool | None = Field(
-        description="The catalogue lists the instance or GPU in the region; null if unknown."
+    offered_in_region: bool | None = described(
+        "The catalogue lists the instance or GPU in the region; null if unknown."
     )
 
 

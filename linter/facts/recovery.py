@@ -8,9 +8,7 @@ the launcher's or trainer's default (or an assumption) rather than the file's, t
 whose default it is, as the adapter wrote it; rule GL202 words what is missing.
 """
 
-from pydantic import Field
-
-from linter.facts.base import Fact
+from linter.facts.base import Fact, described
 from linter.facts.subject import Subject
 from linter.load.positions import Path, parse_path
 from linter.model.provenance import Provenance
@@ -22,14 +20,14 @@ _RESTART = parse_path("spec.lifecycle.restartOnPreemption")
 
 
 class RecoveryFact(Fact):
-    found: list[str] = Field(description="What the job has toward surviving a preemption.")
-    found_text: str = Field(description="The same, listed ('none' if nothing).")
-    saving_default: str | None = Field(
-        description="The default or assumption checkpointing.enabled rests on, in the file's "
+    found: list[str] = described("What the job has toward surviving a preemption.")
+    found_text: str = described("The same, listed ('none' if nothing).")
+    saving_default: str | None = described(
+        "The default or assumption checkpointing.enabled rests on, in the file's "
         "words ('OpenRLHF's default: --save_steps -1'); null when the file states it."
     )
-    resume_default: str | None = Field(description="The same for checkpointing.resumeFromLatest.")
-    restart_default: str | None = Field(description="The same for lifecycle.restartOnPreemption.")
+    resume_default: str | None = described("The same for checkpointing.resumeFromLatest.")
+    restart_default: str | None = described("The same for lifecycle.restartOnPreemption.")
 
 
 def compute(subject: Subject) -> RecoveryFact:

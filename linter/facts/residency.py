@@ -4,9 +4,7 @@ jurisdictions (``data.residency``, else the organisation default from config).""
 
 from typing import get_args
 
-from pydantic import Field
-
-from linter.facts.base import Fact
+from linter.facts.base import Fact, described
 from linter.facts.subject import Subject
 from linter.model.workload import LawfulBasis
 from linter.residency import (
@@ -22,35 +20,35 @@ from linter.wording import listing
 
 class EndpointPlace(Fact):
     provider: str
-    region: str | None = Field(
-        description="A region, * for any region of the provider, or null when not determined."
+    region: str | None = described(
+        "A region, * for any region of the provider, or null when not determined."
     )
     country: str | None
-    name: str | None = Field(description="City or area, when catalogued.")
-    description: str = Field(description="'in eu-west-1 (Ireland, IE)' or 'in any aws region'.")
-    reason: str = Field(description="Why data may be processed there.")
-    path: str = Field(description="The manifest path that sends it there.")
-    endpoint: int | None = Field(description="Index into spec.endpoints; null for the workload.")
+    name: str | None = described("City or area, when catalogued.")
+    description: str = described("'in eu-west-1 (Ireland, IE)' or 'in any aws region'.")
+    reason: str = described("Why data may be processed there.")
+    path: str = described("The manifest path that sends it there.")
+    endpoint: int | None = described("Index into spec.endpoints; null for the workload.")
     anywhere: bool
-    within: bool | None = Field(description="Inside the allowed jurisdictions; null if unknown.")
+    within: bool | None = described("Inside the allowed jurisdictions; null if unknown.")
 
 
 class ResidencyFact(Fact):
     personal_data: bool
-    allowed: list[str] = Field(description="Allowed jurisdictions (declared, else config).")
+    allowed: list[str] = described("Allowed jurisdictions (declared, else config).")
     allowed_text: str
-    declared: bool = Field(description="The workload declares data.residency itself.")
+    declared: bool = described("The workload declares data.residency itself.")
     unknown_jurisdictions: list[str]
     unknown_jurisdictions_text: str
     places: list[EndpointPlace]
-    outside: list[EndpointPlace] = Field(description="Places outside the allowed jurisdictions.")
-    undetermined: list[EndpointPlace] = Field(description="Places whose jurisdiction is not known.")
-    endpoint_count: int = Field(description="Managed-API endpoints the workload calls.")
-    endpoints_text: str = Field(description="Their providers: 'bedrock and vertex-ai' ('none').")
-    uses_text: str | None = Field(
-        description="The model it runs and the APIs it calls, for acceptable-use messages."
+    outside: list[EndpointPlace] = described("Places outside the allowed jurisdictions.")
+    undetermined: list[EndpointPlace] = described("Places whose jurisdiction is not known.")
+    endpoint_count: int = described("Managed-API endpoints the workload calls.")
+    endpoints_text: str = described("Their providers: 'bedrock and vertex-ai' ('none').")
+    uses_text: str | None = described(
+        "The model it runs and the APIs it calls, for acceptable-use messages."
     )
-    lawful_bases_text: str = Field(description="The lawful bases data.lawfulBasis accepts.")
+    lawful_bases_text: str = described("The lawful bases data.lawfulBasis accepts.")
 
 
 def _place(

@@ -1,30 +1,26 @@
 """The ``resources`` fact: which accelerators a workload runs on and how many."""
 
-from pydantic import Field
-
 from linter.catalog import spot
-from linter.facts.base import Fact, duration
+from linter.facts.base import Fact, described, duration
 from linter.facts.subject import Subject
 from linter.wording import listing
 
 
 class ResourcesFact(Fact):
-    gpu_type: str | None = Field(description="Catalogue name of the GPU, when known.")
-    gpu_memory_bytes: int | None = Field(description="Memory of one GPU (nvidia-smi total).")
-    gpus_per_node: float | None = Field(description="GPUs per node or instance; null if unknown.")
-    nodes: int = Field(description="Nodes of one replica.")
-    replicas: int = Field(description="Replicas (1 for jobs).")
+    gpu_type: str | None = described("Catalogue name of the GPU, when known.")
+    gpu_memory_bytes: int | None = described("Memory of one GPU (nvidia-smi total).")
+    gpus_per_node: float | None = described("GPUs per node or instance; null if unknown.")
+    nodes: int = described("Nodes of one replica.")
+    replicas: int = described("Replicas (1 for jobs).")
     gpus_per_replica: float | None
-    total_gpus: float | None = Field(description="GPUs across every node and replica.")
-    uses_gpu: bool | None = Field(description="True with one GPU or more; null when unknown.")
-    unknown: str | None = Field(description="What is not in the catalogue, e.g. instance type 'x'.")
+    total_gpus: float | None = described("GPUs across every node and replica.")
+    uses_gpu: bool | None = described("True with one GPU or more; null when unknown.")
+    unknown: str | None = described("What is not in the catalogue, e.g. instance type 'x'.")
     instance_family: str | None
     vcpus_per_instance: int | None
-    interconnect: str | None = Field(
-        description="High-bandwidth interconnect: efa, infiniband, ..."
-    )
-    spot_notice_text: str = Field(
-        description="How much warning spot reclamation gives on this cloud (every cloud when "
+    interconnect: str | None = described("High-bandwidth interconnect: efa, infiniband, ...")
+    spot_notice_text: str = described(
+        "How much warning spot reclamation gives on this cloud (every cloud when "
         "the provider is not known)."
     )
 

@@ -13,9 +13,7 @@ workload costs one lookup.
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import Field
-
-from linter.facts.base import Fact
+from linter.facts.base import Fact, described
 from linter.facts.pool import Reference
 from linter.facts.run import Records, RunInputs, RunSide
 from linter.model import Autoscaler, Workload
@@ -27,14 +25,13 @@ Key = tuple[str | None, str, str]
 
 
 class ScalingFact(Fact):
-    scaled_by: str | None = Field(
-        description="The autoscaler that scales it ('ScaledObject chat/llama-scaler'); null: none "
-        "in the run."
+    scaled_by: str | None = described(
+        "The autoscaler that scales it ('ScaledObject chat/llama-scaler'); null: none in the run."
     )
-    min_replicas: int | None = Field(description="Replicas it keeps with no load.")
-    max_replicas: int | None = Field(description="Most replicas it may scale to.")
-    scales_to_zero: bool = Field(description="An autoscaler drops it to zero replicas when idle.")
-    related: list[Reference] = Field(description="Where the autoscaler sets its minimum.")
+    min_replicas: int | None = described("Replicas it keeps with no load.")
+    max_replicas: int | None = described("Most replicas it may scale to.")
+    scales_to_zero: bool = described("An autoscaler drops it to zero replicas when idle.")
+    related: list[Reference] = described("Where the autoscaler sets its minimum.")
 
 
 def record(manifest: Manifest, _known: Mapping[str, Fact]) -> dict[str, Any] | None:

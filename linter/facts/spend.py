@@ -10,11 +10,9 @@ them with the cost base and sums each budget once (``linter.pricing.budgets``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
-from pydantic import Field
-
-from linter.facts.base import Fact
+from linter.facts.base import Fact, described
 from linter.facts.cost import CostFact, cost_of
 from linter.facts.run import Records, RunInputs, RunSide
 from linter.facts.subject import Subject
@@ -27,51 +25,55 @@ if TYPE_CHECKING:
     from linter.pricing.matching import Pair
 
 
+#: How a workload compares with the base branch (a removed one has no facts of its own).
+ChangeStatus = Literal["same", "moved", "renamed", "added", "not-compared"]
+
+
 class CostChange(Fact):
-    status: Literal["same", "moved", "renamed", "added", "not-compared"] = Field(
-        description="How the workload pairs with one at the base (linter/pricing/matching.py)."
+    status: ChangeStatus = described(
+        "How the workload pairs with one at the base (linter/pricing/matching.py)."
     )
-    base: str = Field(description="The base revision, e.g. 'main (0123456789ab)'.")
+    base: str = described("The base revision, e.g. 'main (0123456789ab)'.")
     base_file: str | None
     base_name: str | None
     base_monthly: float | None
-    delta: float | None = Field(description="Monthly now less at the base; null if unknown.")
+    delta: float | None = described("Monthly now less at the base; null if unknown.")
     text: str
 
 
 class BudgetStatus(Fact):
     name: str
-    workloads: int = Field(description="Workloads of the run the budget covers.")
-    monthly: float = Field(description="What they cost a month together (priced ones).")
+    workloads: int = described("Workloads of the run the budget covers.")
+    monthly: float = described("What they cost a month together (priced ones).")
     monthly_limit: float | None
     over_monthly: bool
-    carries_monthly_breach: bool = Field(
-        description="This workload is the budget's costliest (the first of its file order among "
+    carries_monthly_breach: bool = described(
+        "This workload is the budget's costliest (the first of its file order among "
         "equals): a breach of the monthly limit is one finding, reported here, not one per "
         "workload."
     )
     monthly_text: str
-    base_monthly: float | None = Field(description="At the cost base; null without one.")
-    increase: float | None = Field(description="Monthly now less at the cost base.")
+    base_monthly: float | None = described("At the cost base; null without one.")
+    increase: float | None = described("Monthly now less at the cost base.")
     increase_limit: float | None
     over_increase: bool
-    contribution: float | None = Field(
-        description="What this workload adds to the increase; null if it cannot be told."
+    contribution: float | None = described(
+        "What this workload adds to the increase; null if it cannot be told."
     )
-    raises_cost: bool = Field(description="This workload adds to the increase.")
+    raises_cost: bool = described("This workload adds to the increase.")
     increase_text: str | None
-    cost_unknown: bool = Field(
-        description="This workload has no monthly cost (no price, or hours not known): the "
+    cost_unknown: bool = described(
+        "This workload has no monthly cost (no price, or hours not known): the "
         "budget cannot be checked for it."
     )
-    unknown_text: str | None = Field(description="Says so, and why; null when its cost is known.")
+    unknown_text: str | None = described("Says so, and why; null when its cost is known.")
 
 
 class SpendFact(Fact):
-    change: CostChange | None = Field(
-        description="Against the cost base (gpulint check --cost-base); null without one."
+    change: CostChange | None = described(
+        "Against the cost base (gpulint check --cost-base); null without one."
     )
-    budgets: list[BudgetStatus] = Field(description="Every budget that covers the workload.")
+    budgets: list[BudgetStatus] = described("Every budget that covers the workload.")
 
 
 @datarecord
@@ -99,7 +101,7 @@ class _RunCosts:
             elif base_monthly is not None:
                 delta = round(monthly - base_monthly, 2)
         return CostChange(
-            status=found.status,
+            status=cast(ChangeStatus, found.status),  # a removed workload has no key here
             base=self.base,
             base_file=None if base is None else base.file,
             base_name=None if base is None else base.name,

@@ -9,9 +9,7 @@ revisions, and a disk also holds the system and the image. Computed only when a 
 declared.
 """
 
-from pydantic import Field
-
-from linter.facts.base import Fact
+from linter.facts.base import Fact, described
 from linter.facts.memory_sizing import architecture
 from linter.facts.subject import Subject
 
@@ -21,12 +19,12 @@ _STORED_DEFAULT = "bf16"
 
 
 class StorageFact(Fact):
-    cache_gib: float | None = Field(description="Size of the model's cache volume, GiB.")
-    checkpoint_gib: float | None = Field(
-        description="The model's files, GiB; null when the model is not known."
+    cache_gib: float | None = described("Size of the model's cache volume, GiB.")
+    checkpoint_gib: float | None = described(
+        "The model's files, GiB; null when the model is not known."
     )
-    shortfall_gib: float | None = Field(
-        description="How much more the checkpoint needs than the volume has; null when it fits "
+    shortfall_gib: float | None = described(
+        "How much more the checkpoint needs than the volume has; null when it fits "
         "or either is unknown."
     )
 

@@ -12,10 +12,9 @@ The smallest catalogued NVIDIA data-centre GPU that runs it is what a note sugge
 inventory says which GPUs the cluster has (``nvidia.com/gpu`` and ``--gres=gpu`` are NVIDIA's).
 """
 
-from pydantic import Field
-
 from linter.catalog.gpus import GpuSpec, all_gpus
 from linter.facts import memory
+from linter.facts.base import described
 from linter.facts.subject import Subject
 from linter.model import Workload
 from linter.model.workload import Accelerator
@@ -26,26 +25,23 @@ SUGGESTED = ("nvidia", "datacenter")
 
 
 class UnpinnedFact(memory.MemoryRecord):
-    requested: bool = Field(description="GPUs are requested and no type or instance is named.")
-    gpus: int | None = Field(description="GPUs per node requested.")
-    sized: bool = Field(description="The model was sized (on the smallest GPU that runs it).")
-    status: str | None = Field(description="The memory fact's status when it was not sized.")
-    reason: str | None = Field(description="Why it was not sized.")
-    fits_any: bool = Field(description="Some catalogued GPU runs it.")
-    required_gib: float | None = Field(
-        description="Needed per GPU to start, on the smallest catalogued GPU that runs it (on "
+    requested: bool = described("GPUs are requested and no type or instance is named.")
+    gpus: int | None = described("GPUs per node requested.")
+    sized: bool = described("The model was sized (on the smallest GPU that runs it).")
+    status: str | None = described("The memory fact's status when it was not sized.")
+    reason: str | None = described("Why it was not sized.")
+    fits_any: bool = described("Some catalogued GPU runs it.")
+    required_gib: float | None = described(
+        "Needed per GPU to start, on the smallest catalogued GPU that runs it (on "
         "the largest when none does): serving, the weights, activations, runtime and one "
         "full-length sequence's KV cache (vLLM queues more sequences); training, the step's "
         "peak."
     )
-    runs_on: list[str] = Field(
-        description="The catalogued GPUs it runs on (serving: vLLM starts), by usable memory, "
-        "smallest first."
+    runs_on: list[str] = described(
+        "The catalogued GPUs it runs on (serving: vLLM starts), by usable memory, smallest first."
     )
-    smallest_gpu: str | None = Field(
-        description="Smallest catalogued NVIDIA data-centre GPU that runs it."
-    )
-    smallest_gpu_gib: float | None = Field(description="That GPU's memory.")
+    smallest_gpu: str | None = described("Smallest catalogued NVIDIA data-centre GPU that runs it.")
+    smallest_gpu_gib: float | None = described("That GPU's memory.")
 
 
 def requests_untyped(workload: Workload) -> bool:
