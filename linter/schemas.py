@@ -19,7 +19,10 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, TypeAdapter
 
-from linter.model import KINDS, Autoscaler, CapacityLimit, QuotaLedger, Workload
+from linter.model import KINDS, Workload, kind_model
+from linter.model.autoscaler import Autoscaler
+from linter.model.capacity_limit import CapacityLimit
+from linter.model.quota_ledger import QuotaLedger
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 BASE_ID = "https://gpulint.dev/schemas/v1alpha1/"
@@ -67,9 +70,9 @@ def generate() -> dict[str, dict[str, Any]]:
             "gpulint facts output (per workload; rules read each entry's facts)",
         ),
     }
-    for kind, model in KINDS.items():
+    for kind in KINDS:
         file = f"{kind.lower()}.schema.json"
-        out[file] = _finish(_model_schema(model), file, f"gpulint {kind}")
+        out[file] = _finish(_model_schema(kind_model(kind)), file, f"gpulint {kind}")
     return out
 
 

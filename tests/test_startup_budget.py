@@ -68,6 +68,9 @@ NOT_IMPORTED = (
     "linter.cel.syntax",
     "linter.policy.checking",
     "linter.facts.entry",  # the facts schema's pydantic twins
+    "linter.model.capacity_limit",  # kinds other than Workload: linter.model.kind_model
+    "linter.model.autoscaler",
+    "linter.model.quota_ledger",
     "linter.report.sarif",
     "sarif_om",
     "jsonschema",
@@ -75,10 +78,10 @@ NOT_IMPORTED = (
 )
 #: Ceilings: today's counts (in the comment) and a little room.
 BUDGET = {
-    "linter_modules": 164,  # 160
-    "modules": 443,  # 432
-    "classes": 1149,  # 1118
-    "models": 100,  # 95: facts are records (linter/facts/base.py)
+    "linter_modules": 163,  # 159
+    "modules": 440,  # 429
+    "classes": 1135,  # 1104
+    "models": 90,  # 86: facts are records (linter/facts/base.py)
     "validators": 22,  # 18
 }
 

@@ -27,17 +27,20 @@ not list is a limit of 0. Every index is built once per run; a workload costs O(
 
 from collections.abc import Iterator, Mapping
 from dataclasses import field
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from linter.facts.base import Fact, Tally, described, plural
 from linter.facts.placement import resolve_placement
 from linter.facts.pool import Reference
 from linter.facts.run import Records, RunInputs, RunSide, Target
 from linter.load.positions import Path, format_path
-from linter.model import CapacityLimit, Workload
+from linter.model import Workload
 from linter.model.manifest import Manifest
 from linter.records import datarecord
 from linter.wording import MAX_LISTED, listing
+
+if TYPE_CHECKING:  # defined when a run first reads one (linter.model.kind_model)
+    from linter.model.capacity_limit import CapacityLimit
 
 Scope = Literal["queue", "namespace", "nodePool"]
 
@@ -98,8 +101,8 @@ class CapacityFact(Fact):
 def record(manifest: Manifest, _known: Mapping[str, Fact]) -> dict[str, Any] | None:
     """A limit's scope, selectors and entries, or a workload's selectors and GPUs."""
     target = [manifest.file, manifest.index, manifest.part]
-    if isinstance(manifest.model, CapacityLimit):
-        model = manifest.model
+    if manifest.kind == "CapacityLimit":
+        model = cast("CapacityLimit", manifest.model)
         spec, names = model.spec, manifest.provenance
         entries = []
         for number, entry in enumerate(spec.limits):
@@ -154,8 +157,8 @@ def record(manifest: Manifest, _known: Mapping[str, Fact]) -> dict[str, Any] | N
 
 def _name(manifest: Manifest) -> str:
     """'ClusterQueue team-a', 'ResourceQuota gpus in namespace ml', 'LocalQueue ml/team-queue'."""
-    assert isinstance(manifest.model, CapacityLimit)
-    model = manifest.model
+    assert manifest.kind == "CapacityLimit"
+    model = cast("CapacityLimit", manifest.model)
     kind = manifest.source_kind or SCOPE_TEXT[model.spec.scope]
     namespace = model.metadata.namespace
     if model.spec.scope == "localQueue" and namespace:

@@ -19,7 +19,7 @@ Run-wide: a record per node pool and per unpinned workload, one index by pool na
 
 from collections.abc import Mapping
 from dataclasses import field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from linter.catalog.gpus import resolve_gpu
 from linter.facts import unpinned
@@ -27,10 +27,13 @@ from linter.facts.base import Fact, described
 from linter.facts.memory import MemoryRecord
 from linter.facts.run import Records, RunInputs, RunSide
 from linter.facts.subject import Subject
-from linter.model import CapacityLimit, Workload
+from linter.model import Workload
 from linter.model.manifest import Manifest
 from linter.records import datarecord
 from linter.wording import listing
+
+if TYPE_CHECKING:  # defined when a run first reads one (linter.model.kind_model)
+    from linter.model.capacity_limit import CapacityLimit
 
 GIB = 1024**3
 
@@ -64,8 +67,8 @@ def record(manifest: Manifest, known: Mapping[str, Fact]) -> dict[str, Any] | No
     """A node pool's or a Kueue flavor's GPU types, a queue's flavors, a local queue's queue, or
     an unpinned workload's pool, namespace and sizing."""
     model = manifest.model
-    if isinstance(model, CapacityLimit):
-        return _capacity_record(model, manifest.source_kind)
+    if manifest.kind == "CapacityLimit":
+        return _capacity_record(cast("CapacityLimit", model), manifest.source_kind)
     if not isinstance(model, Workload) or not unpinned.requests_untyped(model):
         return None
     fact = known.get("unpinned")
@@ -82,7 +85,7 @@ def record(manifest: Manifest, known: Mapping[str, Fact]) -> dict[str, Any] | No
     }
 
 
-def _capacity_record(model: CapacityLimit, kind: str | None) -> dict[str, Any] | None:
+def _capacity_record(model: "CapacityLimit", kind: str | None) -> dict[str, Any] | None:
     spec, name = model.spec, model.metadata.name
     if spec.scope == "nodePool":
         gpus = _canonical(spec.accelerators)

@@ -10,16 +10,15 @@ import dataclasses
 import functools
 from collections.abc import Mapping
 from dataclasses import field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from linter.catalog.regions import clouds
 from linter.facts.base import Fact, Tally, described
 from linter.facts.placement import resolve_placement
 from linter.facts.pool import Reference
 from linter.facts.run import Records, RunInputs, RunSide
-from linter.model import QuotaLedger, Workload
+from linter.model import Workload
 from linter.model.manifest import Manifest
-from linter.model.quota_ledger import QuotaEntry
 from linter.quota import (
     ManagedQuotaKey,
     QuotaKey,
@@ -31,6 +30,9 @@ from linter.quota import (
 )
 from linter.records import datarecord
 from linter.wording import MAX_LISTED, listing
+
+if TYPE_CHECKING:  # defined when a run first reads one (linter.model.kind_model)
+    from linter.model.quota_ledger import QuotaEntry, QuotaLedger
 
 Status = Literal["approved", "requested", "denied", "missing"]
 
@@ -90,8 +92,9 @@ class QuotaFact(Fact):
 
 def record(manifest: Manifest, _known: Mapping[str, Fact]) -> dict[str, Any] | None:
     """A workload's draws and endpoint quotas, or a ledger's entries, as plain data."""
-    if isinstance(manifest.model, QuotaLedger):
-        entries = [e.model_dump(mode="json") for e in manifest.model.spec.entries]
+    if manifest.kind == "QuotaLedger":
+        ledger = cast("QuotaLedger", manifest.model)
+        entries = [e.model_dump(mode="json") for e in ledger.spec.entries]
         return {"ledger": manifest.name, "entries": entries}
     if not isinstance(manifest.model, Workload):
         return None
@@ -200,7 +203,7 @@ class LedgerEntry:
     """One QuotaLedger entry, with where it is written."""
 
     reference: Reference
-    entry: QuotaEntry
+    entry: "QuotaEntry"
 
 
 @datarecord(frozen=False)
@@ -245,8 +248,14 @@ def index(records: Records, _inputs: RunInputs) -> QuotaIndex:
                 path=f"spec.entries[{number}]",
                 message=f"ledger entry in {item['ledger']}",
             )
-            out.entries.append(LedgerEntry(reference, QuotaEntry.model_validate(entry)))
+            out.entries.append(LedgerEntry(reference, _ledger_entry(entry)))
     return out
+
+
+def _ledger_entry(entry: dict[str, Any]) -> "QuotaEntry":
+    from linter.model.quota_ledger import QuotaEntry
+
+    return QuotaEntry.model_validate(entry)
 
 
 def _key(data: dict[str, Any]) -> QuotaKey:

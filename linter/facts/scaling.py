@@ -11,13 +11,16 @@ workload costs one lookup.
 """
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from linter.facts.base import Fact, described
 from linter.facts.pool import Reference
 from linter.facts.run import Records, RunInputs, RunSide
-from linter.model import Autoscaler, Workload
+from linter.model import Workload
 from linter.model.manifest import Manifest
+
+if TYPE_CHECKING:  # defined when a run first reads one (linter.model.kind_model)
+    from linter.model.autoscaler import Autoscaler
 
 _OWN_KIND = "Workload"
 
@@ -36,9 +39,9 @@ class ScalingFact(Fact):
 
 def record(manifest: Manifest, _known: Mapping[str, Fact]) -> dict[str, Any] | None:
     """An autoscaler's target and bounds, or a workload's identity."""
-    model = manifest.model
-    if isinstance(model, Autoscaler):
-        spec, namespace = model.spec, model.metadata.namespace
+    if manifest.kind == "Autoscaler":
+        scaler = cast("Autoscaler", manifest.model)
+        spec, namespace = scaler.spec, scaler.metadata.namespace
         shown = f"{namespace}/{manifest.name}" if namespace else manifest.name
         return {
             "scaler": {
@@ -49,9 +52,9 @@ def record(manifest: Manifest, _known: Mapping[str, Fact]) -> dict[str, Any] | N
                 "at": [manifest.file, manifest.index, manifest.part],
             }
         }
-    if isinstance(model, Workload):
+    if isinstance(manifest.model, Workload):
         kind = manifest.source_kind or _OWN_KIND
-        return {"workload": [model.metadata.namespace, kind, manifest.name]}
+        return {"workload": [manifest.model.metadata.namespace, kind, manifest.name]}
     return None
 
 

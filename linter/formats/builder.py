@@ -15,7 +15,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from linter.findings import Finding, Location, template_note
 from linter.formats.base import Adapted, InputFile
@@ -24,7 +24,7 @@ from linter.load.positions import Path, parse_path
 from linter.load.scalar_offsets import locate
 from linter.load.scanning import first_placeholder
 from linter.load.sources import FileRead
-from linter.model import API_VERSION, Workload
+from linter.model import API_VERSION, kind_model
 from linter.model.assumptions import ANNOTATION_PREFIX, annotations_of, read_annotation
 from linter.model.manifest import Manifest
 from linter.model.provenance import Origin, Provenance
@@ -179,7 +179,7 @@ class ManifestBuilder:
 
     # -- building ----------------------------------------------------------------------------
 
-    def build_kind(self, kind: str, model_type: type[BaseModel]) -> Adapted:
+    def build_kind(self, kind: str) -> Adapted:
         """Validate the collected values as a document of ``kind`` named ``name`` (beside the
         metadata the adapter set: namespace, labels); an invalid one yields only findings, at
         the original places."""
@@ -188,7 +188,7 @@ class ManifestBuilder:
         document = {"apiVersion": API_VERSION, "kind": kind, "metadata": metadata, **data}
         provenance = Provenance(dict(self._origins), dict(self._names))
         try:
-            model = model_type.model_validate(document)
+            model = kind_model(kind).model_validate(document)
         except ValidationError as err:
             for error in err.errors():
                 self._report(error, document, provenance)
@@ -252,7 +252,7 @@ class WorkloadBuilder(ManifestBuilder):
         base = annotations_path or (*self.object_path, "metadata", "annotations")
         self._annotate(self.document.data if annotated is None else annotated, base)
         self._assume()
-        return self.build_kind("Workload", Workload)
+        return self.build_kind("Workload")
 
 
 _ATOMIC = frozenset((str, int, float, bool, type(None)))

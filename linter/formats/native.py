@@ -12,7 +12,7 @@ from linter.findings import Finding, Location
 from linter.formats.base import Adapted, InputFile
 from linter.load import Document
 from linter.load.positions import Path as ManifestPath
-from linter.model import API_GROUP, API_VERSION, KINDS
+from linter.model import API_GROUP, API_VERSION, KINDS, kind_model
 from linter.model.manifest import Manifest
 from linter.model.validation import describe_error, error_path
 
@@ -51,14 +51,13 @@ def adapt(document: Document, source: InputFile) -> Adapted:
         )
         return Adapted(findings=[finding(("apiVersion",), message)])
     kind = data.get("kind")
-    model_type = KINDS.get(kind) if isinstance(kind, str) else None
-    if model_type is None:
+    if kind not in KINDS:
         known = ", ".join(sorted(KINDS))
         return Adapted(
             findings=[finding(("kind",), f"kind {kind!r} is not a gpulint kind (known: {known})")]
         )
     try:
-        model = model_type.model_validate(data)
+        model = kind_model(kind).model_validate(data)
     except ValidationError as err:
         return Adapted(findings=list(schema_findings(err, data, finding)))
     manifest = Manifest(

@@ -1,26 +1,31 @@
-"""Typed models of the manifest kinds; the one registry of kinds lives here."""
+"""Typed models of the manifest kinds; the one registry of kinds lives here.
+
+Only ``Workload`` is imported with the package: the other kinds' models are defined when a run
+first meets one (:func:`kind_model`), as most runs hold Workloads alone and defining the nine
+pydantic models of the others is 3% of a one-file run (issue 31)."""
+
+import importlib
 
 from pydantic import BaseModel
 
-from linter.model.autoscaler import Autoscaler
 from linter.model.base import API_GROUP, API_VERSION
-from linter.model.capacity_limit import CapacityLimit
-from linter.model.quota_ledger import QuotaLedger
 from linter.model.workload import Workload
 
-KINDS: dict[str, type[BaseModel]] = {
-    "Workload": Workload,
-    "QuotaLedger": QuotaLedger,
-    "CapacityLimit": CapacityLimit,
-    "Autoscaler": Autoscaler,
+#: Each manifest kind and the module that defines its model (the class is named as the kind).
+KIND_MODULES: dict[str, str] = {
+    "Workload": "linter.model.workload",
+    "QuotaLedger": "linter.model.quota_ledger",
+    "CapacityLimit": "linter.model.capacity_limit",
+    "Autoscaler": "linter.model.autoscaler",
 }
+#: The manifest kinds, in the order the schemas list them.
+KINDS: tuple[str, ...] = tuple(KIND_MODULES)
 
-__all__ = [
-    "API_GROUP",
-    "API_VERSION",
-    "KINDS",
-    "Autoscaler",
-    "CapacityLimit",
-    "QuotaLedger",
-    "Workload",
-]
+
+def kind_model(kind: str) -> type[BaseModel]:
+    """The model of a manifest kind (KeyError for a kind that is not gpulint's)."""
+    model: type[BaseModel] = getattr(importlib.import_module(KIND_MODULES[kind]), kind)
+    return model
+
+
+__all__ = ["API_GROUP", "API_VERSION", "KINDS", "KIND_MODULES", "Workload", "kind_model"]

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from linter.formats.base import InputFile
 from linter.formats.builder import ManifestBuilder, WorkloadBuilder
 from linter.load import load_text
-from linter.model import CapacityLimit
 from linter.model.provenance import Origin
 
 TEXT = """\
@@ -44,7 +45,7 @@ def test_another_kind_is_validated_and_reported_at_the_original_place() -> None:
     where = ("spec", "gpus")
     builder.set("spec.limits[0].vendor", "nvidia", Origin(where))
     builder.set("spec.limits[0].gpus", "lots", Origin(where), name="spec.gpus")
-    adapted = builder.build_kind("CapacityLimit", CapacityLimit)
+    adapted = builder.build_kind("CapacityLimit")
     assert adapted.manifests == []
     [finding] = adapted.findings
     assert (finding.rule_id, finding.location.span.line, finding.location.source_path) == (
@@ -53,3 +54,16 @@ def test_another_kind_is_validated_and_reported_at_the_original_place() -> None:
         where,
     )
     assert finding.message == "spec.gpus: Input should be a valid number (got 'lots')"
+
+
+def test_each_kind_s_model_is_the_class_its_module_names_after_it() -> None:
+    from linter.model import KINDS, kind_model
+
+    assert [(kind_model(kind).__name__, kind_model(kind).__module__) for kind in KINDS] == [
+        ("Workload", "linter.model.workload"),
+        ("QuotaLedger", "linter.model.quota_ledger"),
+        ("CapacityLimit", "linter.model.capacity_limit"),
+        ("Autoscaler", "linter.model.autoscaler"),
+    ]
+    with pytest.raises(KeyError):
+        kind_model("Deployment")

@@ -36,7 +36,6 @@ from linter.formats.markers import KUBERNETES_AUTOSCALERS
 from linter.formats.vocabulary import vocabulary_file
 from linter.load import Document
 from linter.load.positions import Path, format_path
-from linter.model import Autoscaler
 from linter.model.provenance import Origin
 
 name: str = "kubernetes-autoscaler"
@@ -199,7 +198,7 @@ def adapt(document: Document, source: InputFile) -> Adapted:
     scaler = (
         Adapted(findings=reader.builder.findings)
         if reader.failed
-        else reader.builder.build_kind("Autoscaler", Autoscaler)
+        else reader.builder.build_kind("Autoscaler")
     )
     return Adapted(
         manifests=[*workload.manifests, *scaler.manifests],

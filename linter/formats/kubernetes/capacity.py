@@ -45,7 +45,6 @@ from linter.formats.markers import KUBERNETES_CAPACITY
 from linter.formats.vocabulary import vocabulary_file
 from linter.load import Document
 from linter.load.positions import Path, format_path
-from linter.model import CapacityLimit
 from linter.model.provenance import Origin
 from linter.model.values import ValueProblem
 
@@ -178,7 +177,7 @@ class _CapacityReader:
     def build(self) -> Adapted:
         if self.failed:
             return Adapted(findings=self.builder.findings)
-        return self.builder.build_kind("CapacityLimit", CapacityLimit)
+        return self.builder.build_kind("CapacityLimit")
 
 
 def _metadata(reader: _CapacityReader) -> None:

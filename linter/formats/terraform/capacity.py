@@ -38,7 +38,6 @@ from linter.formats.builder import WorkloadBuilder
 from linter.formats.terraform.reading import Resource, TerraformValue, region_code, set_found
 from linter.formats.terraform_vocabulary import vocabulary
 from linter.load.terraform import ANNOTATIONS
-from linter.model import CapacityLimit
 from linter.model.assumptions import read_annotation
 from linter.model.fields import FIELDS
 from linter.model.provenance import Origin
@@ -244,7 +243,7 @@ def _node_pool_limit(resource: Resource, capacity: Capacity, gpus: tuple[str, fl
     limit = [{"vendor": vendor, "gpus": most.value * per_node}]
     builder.set("spec.limits", limit, most.origin, name=most.name)
     builder.set(("spec", "limits", 0, "gpus"), most.value * per_node, most.origin, name=most.name)
-    return builder.build_kind("CapacityLimit", CapacityLimit)
+    return builder.build_kind("CapacityLimit")
 
 
 # -- the readers --------------------------------------------------------------------------------

@@ -29,7 +29,6 @@ from linter.formats.base import Adapted
 from linter.formats.builder import WorkloadBuilder
 from linter.formats.terraform.reading import Resource, TerraformValue, region_code, set_found
 from linter.load.terraform import ANNOTATIONS
-from linter.model import QuotaLedger
 from linter.quota import endpoint_quota
 
 #: arn:aws:bedrock:<region>:<account>:<resource type>/<id>
@@ -206,4 +205,4 @@ def _deployment_quota(
         "status": "requested",
     }
     builder.set("spec.entries", [entry], capacity.origin, name=capacity.name)
-    return builder.build_kind("QuotaLedger", QuotaLedger)
+    return builder.build_kind("QuotaLedger")

@@ -18,7 +18,6 @@ import re
 
 from linter.formats.base import Adapted
 from linter.formats.terraform.reading import Resource, TerraformValue, region_code
-from linter.model import QuotaLedger
 
 _SCOPE = re.compile(r"-per-(project|folder|organization)(-region|-zone)?\Z", re.IGNORECASE)
 _PER_FAMILY = re.compile(r"(PREEMPTIBLE-)?GPUS-PER-GPU-FAMILY\Z", re.IGNORECASE)
@@ -28,7 +27,7 @@ def _ledger(resource: Resource, entry: dict[str, object], at: TerraformValue) ->
     builder = resource.manifest_builder(0)
     builder.set("spec.entries", [entry], at.origin, name=at.name)
     builder.set(("spec", "entries", 0, "approved"), entry["approved"], at.origin, name=at.name)
-    return builder.build_kind("QuotaLedger", QuotaLedger)
+    return builder.build_kind("QuotaLedger")
 
 
 def aws_quota(resource: Resource) -> Adapted:
