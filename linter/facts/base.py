@@ -8,12 +8,14 @@ the rules word them, choices included, in their ``variables:``. A list of names 
 ("a, b and 3 more") is a fact too: CEL cannot join a list.
 
 Facts are records, not pydantic models (issue 31): a one-file run defines about forty fact
-classes and makes some twenty kinds, which as models cost a tenth of its start-up in class
+classes and makes some twenty kinds, which as models cost 5% of its instructions in class
 creation and validator builds. gpulint's own code makes every fact, so there is nothing to
-validate, but a fact holds what a lax pydantic model would have made of the same arguments
-(:func:`_coercion`: an ``int`` given to a ``float`` field is a float, a tuple given to a list
-is a list), and ``schemas/facts.schema.json`` is still pydantic's, generated from twins of these
-classes (:mod:`linter.facts.entry`).
+validate, but a fact converts its values as the lax pydantic model did for the values our code
+passes (:func:`_coercion`: an ``int`` given to a ``float`` field is a float, a tuple given to a
+list is a list) and refuses what the model refused (a value outside a ``Literal``, a fraction
+for an ``int``); it does not take the strings pydantic would parse (``"1"`` for a bool). And
+``schemas/facts.schema.json`` is still pydantic's, generated from twins of these classes
+(:mod:`linter.facts.entry`).
 """
 
 import dataclasses
