@@ -4,6 +4,7 @@ Only ``Workload`` is imported with the package: the other kinds' models are defi
 first meets one (:func:`kind_model`), as most runs hold Workloads alone and defining the nine
 pydantic models of the others is 3% of a one-file run (issue 31)."""
 
+import functools
 import importlib
 
 from pydantic import BaseModel
@@ -22,6 +23,7 @@ KIND_MODULES: dict[str, str] = {
 KINDS: tuple[str, ...] = tuple(KIND_MODULES)
 
 
+@functools.cache  # asked for each manifest a reader builds
 def kind_model(kind: str) -> type[BaseModel]:
     """The model of a manifest kind (KeyError for a kind that is not gpulint's)."""
     model: type[BaseModel] = getattr(importlib.import_module(KIND_MODULES[kind]), kind)
