@@ -64,16 +64,21 @@ class Fact:
 
     def __post_init__(self) -> None:
         values = self.__dict__
-        for name, coerce in _plan(type(self)).coercions:
-            values[name] = coerce(values[name])
+        # The plan looked up inline and a value of a class the field takes as it is left
+        # without a call: a run makes some thirty facts per workload (issue 31).
+        plan = _PLANS.get(self.__class__) or _plan(self.__class__)
+        for name, kept, coerce in plan.coercions:
+            value = values[name]
+            if value.__class__ not in kept:
+                values[name] = coerce(value)
 
     def as_data(self) -> dict[str, Any]:
         """Plain data as rules see it: camelCase keys, lists and dicts, nested facts as data
         (what ``model_dump(mode="json", by_alias=True)`` of the model made)."""
         values = self.__dict__
+        plan = _PLANS.get(self.__class__) or _plan(self.__class__)
         return {
-            key: _plain(values[name]) if nested else values[name]
-            for name, key, nested in _plan(type(self)).keys
+            key: _plain(values[name]) if nested else values[name] for name, key, nested in plan.keys
         }
 
 
@@ -81,8 +86,9 @@ class Fact:
 class _Plan:
     """How a fact class coerces its fields and turns into data, worked out on its first use."""
 
-    #: ``(field, coercion)`` for each field whose value may need one.
-    coercions: tuple[tuple[str, Callable[[Any], Any]], ...]
+    #: ``(field, kept, coercion)`` for each field whose value may need one, with the classes
+    #: of the values it keeps as they are (a float for a float field, None for an optional one).
+    coercions: tuple[tuple[str, frozenset[type], Callable[[Any], Any]], ...]
     #: ``(field, key, nested)`` for each field; nested: a list, dict or fact, made plain.
     keys: tuple[tuple[str, str, bool], ...]
 
@@ -95,9 +101,9 @@ def _plan(cls: type[Fact]) -> _Plan:
     if plan is None:
         hints = typing.get_type_hints(cls)
         fields = dataclasses.fields(cls)  # type: ignore[arg-type]
-        coercions = ((f.name, _coercion(hints[f.name])) for f in fields)
+        coercions = ((f.name, hints[f.name], _coercion(hints[f.name])) for f in fields)
         plan = _Plan(
-            coercions=tuple((name, c) for name, c in coercions if c is not None),
+            coercions=tuple((name, _kept(hint), c) for name, hint, c in coercions if c is not None),
             keys=tuple((f.name, cls.key_of(f.name), _nested(hints[f.name])) for f in fields),
         )
         _PLANS[cls] = plan
@@ -171,6 +177,18 @@ def _coercion(annotation: Any) -> Callable[[Any], Any] | None:
     raise TypeError(f"a fact field cannot be {annotation!r}")
 
 
+def _kept(annotation: Any) -> frozenset[type]:
+    """The classes of the values a field's coercion returns as they are: the scalar's own, and
+    None's where the field is optional (a Literal, list or dict field's values are always
+    checked or copied)."""
+    if annotation in _SCALARS:
+        return frozenset({annotation})
+    if typing.get_origin(annotation) in (Union, types.UnionType):
+        kept = [_kept(arg) for arg in typing.get_args(annotation) if arg is not type(None)]
+        return frozenset({type(None)}).union(*kept)
+    return frozenset()
+
+
 def _nested(annotation: Any) -> bool:
     """Whether a field's value is a list, a dict or a fact, which data holds as plain copies."""
     if typing.get_origin(annotation) in (Union, types.UnionType):
@@ -180,7 +198,13 @@ def _nested(annotation: Any) -> bool:
     return isinstance(annotation, type) and issubclass(annotation, Fact)
 
 
+#: The classes of values that are plain data as they are: most items of a fact's lists.
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def _plain(value: Any) -> Any:
+    if value.__class__ in _PLAIN:
+        return value
     if isinstance(value, Fact):
         return value.as_data()
     if isinstance(value, list):
