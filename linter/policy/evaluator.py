@@ -77,6 +77,8 @@ class _Group:
 
     rules: Rules
     names: frozenset[str]  # of the target (flattened), options and items excepted
+    #: ``names`` less those of run-wide facts, which are known only in the second pass.
+    local_names: tuple[str, ...]
     providers: frozenset[str]  # fact providers
     #: What the outcomes of its remembered rules are remembered under, together (each name with
     #: whether it is a stand-in), and where in that each one's key is.
@@ -153,8 +155,13 @@ class Values:
             try:
                 if name in activation:
                     value = activation[name]
-                else:
-                    value = MISSING if parent is None else member(nodes[parent], last)
+                elif parent is None:
+                    value = MISSING
+                else:  # member()'s usual case inline: a name in a dict (200 a workload)
+                    holder = nodes[parent]
+                    value = (
+                        holder.get(last, MISSING) if type(holder) is dict else member(holder, last)
+                    )
             except (cel.CelError, ValueError) as err:
                 failed[name] = err
                 continue
@@ -255,9 +262,10 @@ class Evaluator:
         """The rules for manifests of this kind and profile."""
         return self._group(kind, profile).rules
 
-    def names(self, kind: str, profile: str | None) -> frozenset[str]:
-        """The names of a target the rules for its kind and profile read."""
-        return self._group(kind, profile).names
+    def local_names(self, kind: str, profile: str | None) -> tuple[str, ...]:
+        """The names of a target the rules for its kind and profile read, but those of run-wide
+        facts (known only once every file is read)."""
+        return self._group(kind, profile).local_names
 
     def providers(self, kind: str, profile: str | None) -> frozenset[str]:
         """The fact providers the rules for a kind and profile read."""
@@ -274,9 +282,11 @@ class Evaluator:
             remembered = [rule for rule, _ in rules if rule in self._remembered]
             keys = sorted({key for rule in remembered for key in self._keys[rule]})
             position = {key: index for index, key in enumerate(keys)}
+            names = frozenset(name for rule, _ in rules for name in self._reads[rule])
             found = self._groups[(kind, profile)] = _Group(
                 rules,
-                frozenset(name for rule, _ in rules for name in self._reads[rule]),
+                names,
+                tuple(name for name in names if not _of_run_wide_fact(name)),
                 frozenset(provider for rule, _ in rules for provider in rule.fact_providers),
                 tuple(keys),
                 {rule: tuple(position[key] for key in self._keys[rule]) for rule in remembered},
@@ -337,8 +347,7 @@ class Evaluator:
         (about 3 us a scalar, 100 us for a fact of a few dozen fields), and rules of one target
         read many of the same values."""
         applicable = group.rules
-        tokens = _tokens(group.keys, values.resolve_all(group.plan), values)
-        failing = any(type(token) is _Failed for token in tokens)
+        tokens, failing = _tokens(group.keys, values.resolve_all(group.plan), values)
         found: list[_Outcome | str | None] = []
         keys: list[tuple[str, ...] | None] = []
         for rule, _ in applicable:
@@ -502,26 +511,29 @@ class _Failed:
 
 def _tokens(
     names: Sequence[tuple[str, bool]], failed: Mapping[str, Exception], values: Values
-) -> list[str | _Failed | None]:
+) -> tuple[list[str | _Failed | None], bool]:
     """The token of the value of each of ``names``, resolved in ``values`` but those that
     ``failed`` (of a stand-in, whether it is null or missing); None for one that is not plain
-    data."""
+    data. And whether any is a :class:`_Failed`."""
     out: list[str | _Failed | None] = []
     append, scalars, resolved = out.append, _SCALARS, values.resolved
+    failing = False
     for name, stand_in in names:  # each name once per target: a hundred or more for a workload
         if name in failed:
             append(_Failed(explain(failed[name])))
+            failing = True
             continue
         try:
             value = resolved(name)
         except (cel.CelError, ValueError) as err:  # all of ``facts``: each fact computed now
             append(_Failed(explain(err)))
+            failing = True
             continue
         if stand_in:
             append(_presence(value))
         else:  # a scalar's token without a call: most values are scalars
             append(repr(value) if type(value) in scalars else _token(value))
-    return out
+    return out, failing
 
 
 #: Each name to resolve, after its parent: (name, parent or None for a top-level name, the
@@ -548,6 +560,12 @@ def _plan(names: Sequence[str]) -> Plan:
     for name in names:
         add(name)
     return tuple(steps)
+
+
+def _of_run_wide_fact(name: str) -> bool:
+    """Whether a flattened name is within a run-wide fact (``facts__quota__...``)."""
+    parts = name.split(SEPARATOR, 2)
+    return parts[0] == "facts" and len(parts) > 1 and parts[1] in RUN_WIDE
 
 
 def _first_failed(key: tuple[str | _Failed | None, ...]) -> _Failed | None:

@@ -16,9 +16,9 @@ from dataclasses import field
 from functools import partial
 from typing import TYPE_CHECKING
 
-from linter.cel.flat_names import MISSING, SEPARATOR
+from linter.cel.flat_names import MISSING
 from linter.config import LoadedConfig
-from linter.facts import RUN_WIDE, records, run_sides, target
+from linter.facts import records, run_sides, target
 from linter.facts.files_read import files_read
 from linter.findings import Finding, Location, first_template_note, template_note
 from linter.formats import Format, InputFile, claimed, markers_for, recognise
@@ -234,10 +234,7 @@ def _deferred(manifest: Manifest, values: Values, profile: str | None, plan: Fir
     """What the run-wide rules for the manifest's kind and profile read of it, resolved now
     (run-wide facts excepted: they are known in the second pass)."""
     read = {}
-    for name in plan.run_wide.names(manifest.kind, profile):
-        parts = name.split(SEPARATOR, 2)
-        if parts[0] == "facts" and len(parts) > 1 and parts[1] in RUN_WIDE:
-            continue
+    for name in plan.run_wide.local_names(manifest.kind, profile):
         value = values(name)
         if value is not MISSING:
             read[name] = value
