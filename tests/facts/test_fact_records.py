@@ -34,6 +34,7 @@ class Sample(Fact):
     flag: bool
     word: str
     kind: Literal["a", "b"]
+    level: Literal["low", "high"] | None
     words: list[str]
     terms: dict[str, float]
     part: Inner | None
@@ -46,7 +47,8 @@ class SampleGiB(MemoryRecord):
 
 ARGUMENTS: list[dict[str, Any]] = [
     # an int given to a float, a float with no fraction to an int, 0/1 to a bool
-    {"share": 3, "count": 2.0, "flag": 1, "word": "x", "kind": "a", "words": [], "terms": {}},
+    {"share": 3, "count": 2.0, "flag": 1, "word": "x", "kind": "a", "words": [], "terms": {}}
+    | {"level": None},
     # an enum's value to a str, a tuple to a list, ints to a dict of floats
     {
         "share": None,
@@ -54,11 +56,12 @@ ARGUMENTS: list[dict[str, Any]] = [
         "flag": False,
         "word": Colour.RED,
         "kind": "b",
+        "level": "high",
         "words": ("p", "q"),
         "terms": {"weights": 1, "kv": 2.5},
     },
     {"share": float("inf"), "count": 7, "flag": True, "word": "", "kind": "a", "words": ["z"]}
-    | {"terms": {"x": True}},
+    | {"level": "low", "terms": {"x": True}},
 ]
 
 
@@ -87,6 +90,7 @@ def test_data_keys_are_camel_case_and_a_memory_record_spells_gib() -> None:
         "flag",
         "word",
         "kind",
+        "level",
         "words",
         "terms",
         "part",
@@ -107,6 +111,7 @@ def test_the_data_is_a_copy_of_the_fact_s_lists() -> None:
     ("field", "value", "error"),
     [
         ("kind", "c", ValueError),  # not one of its literals, as pydantic refused it
+        ("level", "mid", ValueError),  # nor of an optional field's
         ("count", 2.5, ValueError),  # a fraction is not a count
         ("flag", 2, ValueError),
         ("word", 5, TypeError),
