@@ -27,6 +27,10 @@ class EnvironmentFact(Fact):
         "Each distinct word of the name, the namespace and the label values, first "
         "place first (name, namespace, labels in file order)."
     )
+    word_list: list[str] = described(
+        "The same words alone, in the same order: what a rule tests a word list against "
+        "(`wordList.exists(w, w in options.words)`), reading `words` only for where one is."
+    )
 
 
 def compute(subject: Subject) -> EnvironmentFact:
@@ -46,4 +50,4 @@ def compute(subject: Subject) -> EnvironmentFact:
             if word not in seen:
                 seen.add(word)
                 words.append(Word(word=word, where=where))
-    return EnvironmentFact(words=words)
+    return EnvironmentFact(words=words, word_list=[word.word for word in words])

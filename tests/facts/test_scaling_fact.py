@@ -6,8 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from conftest import lint
+
 from linter.facts import Facts, run_index
 from linter.load.discovery import find_candidates
+from linter.policy.loader import Rulebook
 from linter.run.runner import collect
 
 DEPLOYMENT = """\
@@ -22,6 +25,19 @@ spec:
           image: vllm/vllm-openai:v0.11.0
           args: [--model, Qwen/Qwen2.5-7B-Instruct]
           resources: {{limits: {{nvidia.com/gpu: 1}}}}
+"""
+
+IDLE_PRONE_SERVICE = """\
+apiVersion: gpulint.dev/v1alpha1
+kind: Workload
+metadata:
+  name: chat
+  namespace: ml-latest
+  labels: {tier: web-front, env: Test}
+spec:
+  profile: inference
+  resources:
+    accelerator: {type: H100-80GB, count: 1}
 """
 
 SCALED_OBJECT = """\
@@ -162,8 +178,8 @@ def test_a_scaled_job_does_not_scale_a_deployment_of_its_name(tmp_path: Path) ->
 
 
 def test_environment_words_are_whole_lower_case_words_with_their_place(tmp_path: Path) -> None:
-    words = _facts(tmp_path, DEPLOYMENT.format(namespace="ml-latest"))["environment"]["words"]
-    assert words == [
+    environment = _facts(tmp_path, DEPLOYMENT.format(namespace="ml-latest"))["environment"]
+    assert environment["words"] == [
         {"word": "chat", "where": "name chat"},
         {"word": "ml", "where": "namespace ml-latest"},
         {"word": "latest", "where": "namespace ml-latest"},
@@ -171,3 +187,18 @@ def test_environment_words_are_whole_lower_case_words_with_their_place(tmp_path:
         {"word": "web", "where": "label tier: web-front"},
         {"word": "front", "where": "label tier: web-front"},
     ]
+    assert environment["wordList"] == ["chat", "ml", "latest", "test", "web", "front"]
+
+
+def test_gl201_names_where_the_first_idle_prone_word_is_written(
+    tmp_path: Path, rulebook: Rulebook
+) -> None:
+    """The words are tested as a list of strings; the place comes from the word records: the
+    first idle-prone word, not the first word of the first label."""
+    (tmp_path / "chat.yaml").write_text(IDLE_PRONE_SERVICE)
+    found = lint([tmp_path], rulebook, select=["GL201"]).findings
+    assert [(f.rule_id, f.location.span.line) for f in found] == [("GL201", 9)]
+    assert found[0].message == (
+        "inference service on 1 GPU is marked as not production (label env: Test) but never "
+        "releases them"
+    )
