@@ -356,6 +356,32 @@ def test_each_tree_is_compared_with_the_first() -> None:
 
 @pytest.mark.slow
 @pytest.mark.skipif(instructions.shutil.which("valgrind") is None, reason="needs valgrind")
+def test_a_forked_worker_counts_its_own_instructions_not_its_parents(tmp_path: Path) -> None:
+    """valgrind gives a forked child its parent's counts so far: with workers, each worker's
+    count starts again at the fork."""
+    script = tmp_path / "fork.py"
+    script.write_text(
+        "import os\n"
+        "total = sum(i * i for i in range(200_000))  # the parent's work before the fork\n"
+        "child = os.fork()\n"
+        "if child == 0:\n"
+        "    os._exit(0)\n"
+        "os.waitpid(child, 0)\n"
+    )
+    report = subprocess.run(
+        [*instructions.valgrind(2), sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stderr
+    parent, child = sorted(
+        int(count.replace(",", "")) for count in instructions._REFS.findall(report)
+    )[::-1]
+    assert parent > 20_000_000 and child < 1_000_000
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(instructions.shutil.which("valgrind") is None, reason="needs valgrind")
 def test_one_tree_is_measured_on_a_set(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _generate(tmp_path / "set", 1)
     assert instructions.main([str(tmp_path / "set")]) == 0
