@@ -199,7 +199,7 @@ def _nested(annotation: Any) -> bool:
 
 
 #: The classes of values that are plain data as they are: most items of a fact's lists.
-_PLAIN = frozenset({str, int, float, bool, type(None)})
+_PLAIN = frozenset({*_SCALARS, type(None)})
 
 
 def _plain(value: Any) -> Any:

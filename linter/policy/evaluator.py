@@ -76,8 +76,8 @@ class _Group:
     """The rules for one kind and profile, and what they read."""
 
     rules: Rules
-    names: frozenset[str]  # of the target (flattened), options and items excepted
-    #: ``names`` less those of run-wide facts, which are known only in the second pass.
+    #: The names of the target its rules read (flattened; options and items excepted) but
+    #: those of run-wide facts, which are known only in the second pass.
     local_names: tuple[str, ...]
     providers: frozenset[str]  # fact providers
     #: What the outcomes of its remembered rules are remembered under, together (each name with
@@ -285,7 +285,6 @@ class Evaluator:
             names = frozenset(name for rule, _ in rules for name in self._reads[rule])
             found = self._groups[(kind, profile)] = _Group(
                 rules,
-                names,
                 tuple(name for name in names if not _of_run_wide_fact(name)),
                 frozenset(provider for rule, _ in rules for provider in rule.fact_providers),
                 tuple(keys),
