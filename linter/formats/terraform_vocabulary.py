@@ -9,9 +9,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from linter.catalog import load_file
 from linter.catalog.base import Catalogue, Record, SourceRef
-from linter.formats.vocabulary import vocabulary_file
+from linter.formats.vocabulary import read_vocabulary
 
 Reader = Literal[
     "gke-node-pool",
@@ -64,5 +63,5 @@ class TerraformVocabulary(Catalogue):
 
 @functools.cache
 def vocabulary() -> TerraformVocabulary:
-    """The data file, parsed and validated once."""
-    return TerraformVocabulary.model_validate(load_file(vocabulary_file("terraform.yaml")))
+    """The data file, read once (packaged and validated by the tests)."""
+    return read_vocabulary("terraform.yaml", TerraformVocabulary)

@@ -8,10 +8,31 @@ facts about the world (GPUs, models, prices, regions) are the catalogue's, in
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+from linter.catalog import load_file
+from linter.catalog.prevalidated import prevalidated
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 _FOLDER = Path(__file__).parent / "data"
+
+M = TypeVar("M", bound="BaseModel")
 
 
 def vocabulary_file(name: str) -> Path:
     """The path of the vocabulary table ``name`` (``engine_flags.yaml``)."""
     return _FOLDER / name
+
+
+def read_vocabulary(name: str, model: type[M]) -> M:
+    """The table ``name`` as a ``model``. Packaged data that the tests validate against its model
+    (tests/formats/test_vocabularies.py), so it is built without checking it again
+    (linter/catalog/prevalidated.py); :func:`checked_vocabulary` validates it."""
+    return prevalidated(model, load_file(vocabulary_file(name)))
+
+
+def checked_vocabulary(name: str, model: type[M]) -> M:
+    """The table ``name`` validated against ``model``: what the tests hold it to."""
+    return model.model_validate(load_file(vocabulary_file(name)))

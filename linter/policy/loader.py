@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from linter.cache.parse_cache import parsed
+from linter.catalog.prevalidated import prevalidated
 from linter.cel import backend as cel
 from linter.cel.flat_names import SEPARATOR
 from linter.cel.work import WorkModel
@@ -154,8 +155,10 @@ def _checked(path: Path, content: bytes) -> tuple[dict[str, Any], CompiledRule]:
 
 
 def _restored(entry: Any) -> tuple[RuleFile, RuleAnalysis]:
-    """A checked rule's data and analysis, as ``checking.checked`` returns them."""
-    return RuleFile.model_validate(entry["rule"]), RuleAnalysis.from_data(entry["analysis"])
+    """A checked rule's data and analysis, as ``checking.checked`` returns them. The data
+    validated before it was cached (in an entry only gpulint writes), so it is not validated
+    again (linter/catalog/prevalidated.py)."""
+    return prevalidated(RuleFile, entry["rule"]), RuleAnalysis.from_data(entry["analysis"])
 
 
 def error_at(located: RuleFileLocator | None, where: tuple[Any, ...], message: str) -> RuleError:

@@ -85,7 +85,7 @@ def test_a_zone_form_that_is_not_a_regular_expression_is_a_catalogue_error(
     document["zones"][0]["pattern"] = "^(.*\\d[a-z]$"
     monkeypatch.setattr(base, "load", lambda name: document)
     with pytest.raises(CatalogueError) as caught:
-        base.validated("broken-regions", RegionCatalogue)
+        base.checked("broken-regions", RegionCatalogue)
     message = str(caught.value)
     assert message.startswith("catalogue broken-regions.yaml does not match its schema:")
     assert "zones.0.pattern" in message

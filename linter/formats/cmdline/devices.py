@@ -10,9 +10,8 @@ import re
 
 from pydantic import Field
 
-from linter.catalog import load_file
 from linter.catalog.base import Catalogue, SourcedName
-from linter.formats.vocabulary import vocabulary_file
+from linter.formats.vocabulary import read_vocabulary
 from linter.model.workload import Device
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -31,7 +30,7 @@ class DeviceTables(Catalogue):
 
 @functools.cache
 def tables() -> DeviceTables:
-    return DeviceTables.model_validate(load_file(vocabulary_file("engine_devices.yaml")))
+    return read_vocabulary("engine_devices.yaml", DeviceTables)
 
 
 @functools.cache

@@ -28,7 +28,6 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import Field
 
-from linter.catalog import load_file
 from linter.catalog.base import Catalogue
 from linter.formats.cmdline.arguments import (
     ArgProblem,
@@ -41,7 +40,7 @@ from linter.formats.cmdline.arguments import (
 )
 from linter.formats.cmdline.programs import Entrypoint, program
 from linter.formats.cmdline.shell import Command, Variable, Word
-from linter.formats.vocabulary import vocabulary_file
+from linter.formats.vocabulary import read_vocabulary
 from linter.records import datarecord
 
 ENGINE_FIELD = "serving.engine"
@@ -173,8 +172,8 @@ def engine_table(name: str) -> Engine:
 
 @functools.cache
 def catalogue() -> EngineFlagCatalogue:
-    """The engines data file, parsed and validated once."""
-    return EngineFlagCatalogue.model_validate(load_file(vocabulary_file("engine_flags.yaml")))
+    """The engines data file, read once (packaged and validated by the tests)."""
+    return read_vocabulary("engine_flags.yaml", EngineFlagCatalogue)
 
 
 def _read(

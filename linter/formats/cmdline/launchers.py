@@ -19,7 +19,6 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import Field, model_validator
 
-from linter.catalog import load_file
 from linter.catalog.base import Catalogue, Record
 from linter.formats.cmdline.arguments import (
     ArgProblem,
@@ -33,7 +32,7 @@ from linter.formats.cmdline.arguments import (
 )
 from linter.formats.cmdline.programs import Entrypoint, program
 from linter.formats.cmdline.shell import Command, Word
-from linter.formats.vocabulary import vocabulary_file
+from linter.formats.vocabulary import read_vocabulary
 from linter.records import datarecord
 
 METHOD_FIELD = "fineTuning.method"
@@ -152,9 +151,8 @@ def deciding_file(launch: LaunchCommand) -> Word | None:
 
 @functools.cache
 def catalogue() -> LauncherCatalogue:
-    """The launchers data file, parsed and validated once."""
-    path = vocabulary_file("launcher_flags.yaml")
-    return LauncherCatalogue.model_validate(load_file(path))
+    """The launchers data file, read once (packaged and validated by the tests)."""
+    return read_vocabulary("launcher_flags.yaml", LauncherCatalogue)
 
 
 def trainer_table(name: str) -> Trainer:

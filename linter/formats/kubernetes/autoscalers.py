@@ -26,14 +26,13 @@ from typing import Any
 
 from pydantic import Field
 
-from linter.catalog import load_file
 from linter.catalog.base import Catalogue, Record
 from linter.formats.base import Adapted, InputFile
 from linter.formats.builder import ManifestBuilder, Unrendered
 from linter.formats.kubernetes import objects
 from linter.formats.kubernetes.pods import lookup, mapping, whole
 from linter.formats.markers import KUBERNETES_AUTOSCALERS
-from linter.formats.vocabulary import vocabulary_file
+from linter.formats.vocabulary import read_vocabulary
 from linter.load import Document
 from linter.load.positions import Path, format_path
 from linter.model.provenance import Origin
@@ -71,10 +70,8 @@ class AutoscalerTables(Catalogue):
 
 @functools.cache
 def tables() -> AutoscalerTables:
-    """The data file, parsed and validated once."""
-    return AutoscalerTables.model_validate(
-        load_file(vocabulary_file("kubernetes_autoscalers.yaml"))
-    )
+    """The data file, read once (packaged and validated by the tests)."""
+    return read_vocabulary("kubernetes_autoscalers.yaml", AutoscalerTables)
 
 
 def _kind_of(data: Mapping[str, Any]) -> AutoscalerKind | None:

@@ -34,7 +34,6 @@ from typing import Any
 
 from pydantic import Field
 
-from linter.catalog import load_file
 from linter.catalog.base import Catalogue, SourcedName
 from linter.catalog.gpus import Vendor
 from linter.formats.base import Adapted, InputFile
@@ -42,7 +41,7 @@ from linter.formats.builder import ManifestBuilder
 from linter.formats.kubernetes.labels import catalogue
 from linter.formats.kubernetes.quantity import parse_quantity
 from linter.formats.markers import KUBERNETES_CAPACITY
-from linter.formats.vocabulary import vocabulary_file
+from linter.formats.vocabulary import read_vocabulary
 from linter.load import Document
 from linter.load.positions import Path, format_path
 from linter.model.provenance import Origin
@@ -69,8 +68,8 @@ class CapacityTables(Catalogue):
 
 @functools.cache
 def tables() -> CapacityTables:
-    """The data file, parsed and validated once."""
-    return CapacityTables.model_validate(load_file(vocabulary_file("kubernetes_capacity.yaml")))
+    """The data file, read once (packaged and validated by the tests)."""
+    return read_vocabulary("kubernetes_capacity.yaml", CapacityTables)
 
 
 @functools.cache

@@ -9,10 +9,9 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from linter.catalog import load_file
 from linter.catalog.base import Catalogue, Record, SourcedName
 from linter.formats.cmdline.arguments import FlagTable
-from linter.formats.vocabulary import vocabulary_file
+from linter.formats.vocabulary import read_vocabulary
 
 CapacityValue = Literal["spot", "on-demand", "reserved"]
 
@@ -72,8 +71,8 @@ class LabelCatalogue(Catalogue):
 
 @functools.cache
 def catalogue() -> LabelCatalogue:
-    """The label tables, parsed and validated once."""
-    return LabelCatalogue.model_validate(load_file(vocabulary_file("kubernetes.yaml")))
+    """The label tables, read once (packaged and validated by the tests)."""
+    return read_vocabulary("kubernetes.yaml", LabelCatalogue)
 
 
 @functools.cache  # asked for every Kubernetes document, and per container

@@ -23,7 +23,6 @@ from typing import Any
 
 from pydantic import Field
 
-from linter.catalog import load_file
 from linter.catalog.base import Catalogue, Record
 from linter.formats.base import Adapted, InputFile
 from linter.formats.cmdline.engines import engine_arguments, engine_table, release_of_image
@@ -38,7 +37,7 @@ from linter.formats.kubernetes.scheduling import NodeSelection, StatedValue, pla
 from linter.formats.kubernetes.settings import normalised
 from linter.formats.kubernetes.storage import size_gib
 from linter.formats.markers import PRODUCTION_STACK
-from linter.formats.vocabulary import vocabulary_file
+from linter.formats.vocabulary import read_vocabulary
 from linter.load import Document
 from linter.load.positions import Path, format_path
 from linter.model.provenance import Origin
@@ -71,7 +70,7 @@ class ValuesTable(Catalogue):
 
 @functools.cache
 def table() -> ValuesTable:
-    return ValuesTable.model_validate(load_file(vocabulary_file("production_stack.yaml")))
+    return read_vocabulary("production_stack.yaml", ValuesTable)
 
 
 def recognises(data: Mapping[str, Any], source: InputFile) -> bool:

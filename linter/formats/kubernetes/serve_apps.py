@@ -15,7 +15,6 @@ from dataclasses import field
 
 from pydantic import Field
 
-from linter.catalog import load_file
 from linter.catalog.base import Catalogue, Record, SourceRef
 from linter.formats.cmdline.engines import engine_table, release_of_version
 from linter.formats.kubernetes.embedded import Embedded
@@ -23,7 +22,7 @@ from linter.formats.kubernetes.engine_options import Option, engine_options
 from linter.formats.kubernetes.pods import Report, mapping, sequence
 from linter.formats.kubernetes.scheduling import StatedValue
 from linter.formats.kubernetes.settings import normalised
-from linter.formats.vocabulary import vocabulary_file
+from linter.formats.vocabulary import read_vocabulary
 from linter.load.positions import Path
 from linter.records import datarecord
 
@@ -66,7 +65,7 @@ class ServeTables(Catalogue):
 
 @functools.cache
 def tables() -> ServeTables:
-    return ServeTables.model_validate(load_file(vocabulary_file("ray_serve.yaml")))
+    return read_vocabulary("ray_serve.yaml", ServeTables)
 
 
 @datarecord(frozen=False)

@@ -9,9 +9,8 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
-from linter.catalog import load_file
 from linter.catalog.base import Catalogue, Record
-from linter.formats.vocabulary import vocabulary_file
+from linter.formats.vocabulary import read_vocabulary
 
 if TYPE_CHECKING:  # the shell parser (~10 ms) is for adapters; recognition reads this module
     from linter.formats.cmdline.shell import Env
@@ -63,8 +62,8 @@ class Platforms(Catalogue):
 
 @functools.cache
 def platforms() -> Platforms:
-    """The data file, parsed and validated once."""
-    return Platforms.model_validate(load_file(vocabulary_file("platforms.yaml")))
+    """The data file, read once (packaged and validated by the tests)."""
+    return read_vocabulary("platforms.yaml", Platforms)
 
 
 def platform_env(

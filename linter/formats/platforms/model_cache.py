@@ -8,9 +8,8 @@ import functools
 
 from pydantic import Field
 
-from linter.catalog import load_file
 from linter.catalog.base import Catalogue, Record
-from linter.formats.vocabulary import vocabulary_file
+from linter.formats.vocabulary import read_vocabulary
 
 
 class CacheDefault(Record):
@@ -30,7 +29,7 @@ class CacheTables(Catalogue):
 
 @functools.cache
 def tables() -> CacheTables:
-    return CacheTables.model_validate(load_file(vocabulary_file("model_cache.yaml")))
+    return read_vocabulary("model_cache.yaml", CacheTables)
 
 
 def moved_by(environment: dict[str, str | None]) -> str | None:

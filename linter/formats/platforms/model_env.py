@@ -18,11 +18,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from linter.catalog import load_file
 from linter.catalog.base import Catalogue, Record, SourcedName
 from linter.catalog.models import resolve_model
 from linter.formats.cmdline.launchers import METHOD_FIELD, RANK_FIELD
-from linter.formats.vocabulary import vocabulary_file
+from linter.formats.vocabulary import read_vocabulary
 from linter.records import datarecord
 
 #: ``ORG/NAME`` as the Hub names repositories (letters, digits, ``-``, ``_``, ``.``).
@@ -45,7 +44,7 @@ class ModelEnvVocabulary(Catalogue):
 
 @functools.cache
 def vocabulary() -> ModelEnvVocabulary:
-    return ModelEnvVocabulary.model_validate(load_file(vocabulary_file("model_env.yaml")))
+    return read_vocabulary("model_env.yaml", ModelEnvVocabulary)
 
 
 @datarecord

@@ -13,10 +13,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from linter.catalog import load_file
 from linter.catalog.base import Catalogue, Record, SourceRef
 from linter.formats.platforms import Quantity
-from linter.formats.vocabulary import vocabulary_file
+from linter.formats.vocabulary import read_vocabulary
 from linter.load.positions import Span
 from linter.load.sbatch import Argument
 from linter.records import datarecord
@@ -61,8 +60,8 @@ class SlurmVocabulary(Catalogue):
 
 @functools.cache
 def vocabulary() -> SlurmVocabulary:
-    """The data file, parsed and validated once."""
-    return SlurmVocabulary.model_validate(load_file(vocabulary_file("slurm.yaml")))
+    """The data file, read once (packaged and validated by the tests)."""
+    return read_vocabulary("slurm.yaml", SlurmVocabulary)
 
 
 @datarecord
