@@ -101,12 +101,19 @@ class _Part(BaseModel):
     tags: tuple[str, ...] = ()
 
 
+class _Scope(BaseModel):
+    model_config = ConfigDict(strict=True, frozen=True, extra="forbid")
+    kinds: list[str] = Field(default_factory=lambda: ["Workload"])
+
+
 class _Whole(BaseModel):
     model_config = ConfigDict(strict=True, frozen=True, extra="forbid")
     kind: Literal["a", "b"]
     on_demand: list[_Part] = Field(alias="on-demand")
     bound: Literal["any"] | list[str] | None = None
     named: dict[str, _Part] = Field(default_factory=dict)
+    empty: _Part = Field(default_factory=lambda: _Part(share=0.0))
+    scope: _Scope = Field(default_factory=_Scope)
     note: str | None = None
     amounts: list[int | float | str] = Field(default_factory=list)
 
@@ -128,6 +135,7 @@ def test_a_model_is_built_as_validation_builds_it() -> None:
     assert [type(amount) for amount in built.amounts] == [int, float, str]
     assert built.model_fields_set == {"kind", "on_demand", "bound", "named", "amounts"}
     assert built.named == {"one": _Part(share=1.0)}
+    assert built.scope == _Scope() and built.scope.model_fields_set == set()
     assert prevalidated(_Whole, {**WHOLE, "bound": "any"}).bound == "any"
 
 

@@ -94,6 +94,9 @@ def _default(model: type[BaseModel], name: str, field: FieldInfo) -> Callable[[]
         return missing
     if field.default_factory is None:
         return functools.partial(field.get_default, call_default_factory=False)
+    factory = field.default_factory
+    if isinstance(factory, type) and issubclass(factory, BaseModel):  # Model(): built as {} is
+        return functools.partial(_builder(factory), {})
     if _takes_data(field.default_factory):
         raise TypeError(f"{model.__name__}.{name}'s default reads other fields: validate instead")
     return field.default_factory  # type: ignore[return-value]
