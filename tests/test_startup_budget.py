@@ -75,6 +75,8 @@ NOT_IMPORTED = (
     "sarif_om",
     "jsonschema",
     "lark",
+    "importlib.metadata",  # pydantic's plugin search: gpulint runs with plugins off (cli.py)
+    "email",
 )
 #: Ceilings: today's counts (in the comment) and a little room.
 BUDGET = {
@@ -101,10 +103,13 @@ NOT_IMPORTED_FOR_KUBERNETES = (
 )
 
 
-def _probe(folder: Path, example: Path = EXAMPLE) -> dict[str, Any]:
+def _probe(folder: Path, example: Path = EXAMPLE, plugins: str | None = None) -> dict[str, Any]:
     shutil.copyfile(example, folder / "job.yaml")
     environment = {**os.environ, "GPULINT_CACHE_DIR": str(folder / "cache")}
     environment.pop("GPULINT_NO_CACHE", None)
+    environment.pop("PYDANTIC_DISABLE_PLUGINS", None)
+    if plugins is not None:
+        environment["PYDANTIC_DISABLE_PLUGINS"] = plugins
     command = [sys.executable, "-c", PROBE]
     # the first run fills the start-up cache (parsed rules, catalogues) a user's runs have
     subprocess.run(command, cwd=folder, env=environment, capture_output=True, check=True)
@@ -137,3 +142,12 @@ def test_a_kubernetes_manifest_reads_no_other_format(tmp_path: Path) -> None:
     counts = _probe(tmp_path, KUBERNETES_EXAMPLE)
     assert counts["code"] == 0
     assert [m for m in counts["modules"] if m.startswith(NOT_IMPORTED_FOR_KUBERNETES)] == []
+
+
+def test_pydantic_plugins_a_user_leaves_on_are_still_looked_up(tmp_path: Path) -> None:
+    """gpulint turns pydantic's plugins off and skips their search only where the user's
+    environment does not say otherwise: a value that disables some plugins keeps the rest."""
+    counts = _probe(tmp_path, plugins="some-plugin")
+    assert counts["code"] == 0
+    assert "pydantic.plugin._loader" in counts["modules"]
+    assert "importlib.metadata" in counts["modules"]
