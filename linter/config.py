@@ -301,11 +301,20 @@ class ConfigFinder:
     def __init__(self) -> None:
         self._nearest: dict[Path, Path | None] = {}
         self._loaded: dict[Path, LoadedConfig] = {}
+        #: By a file's folder as written and its root: most files share a folder with others.
+        self._by_folder: dict[tuple[str, Path], LoadedConfig | None] = {}
 
-    def for_file(self, path: Path, root: Path) -> LoadedConfig | None:
-        """The configuration that applies to the file at ``path`` in the repository at
-        ``root``; None when there is none up to the root."""
-        found = self._find(Path(os.path.abspath(path.parent)), root.absolute())
+    def for_file(self, location: str, root: Path) -> LoadedConfig | None:
+        """The configuration that applies to the file at ``location`` in the repository at
+        ``root``; None when there is none up to the root. Asked once per file of a run (10,000
+        of them), so a folder seen before is one dictionary look-up."""
+        key = (os.path.dirname(location), root)
+        if key not in self._by_folder:
+            self._by_folder[key] = self._for_folder(key[0], root)
+        return self._by_folder[key]
+
+    def _for_folder(self, folder: str, root: Path) -> LoadedConfig | None:
+        found = self._find(Path(os.path.abspath(folder)), root.absolute())
         if found is None:
             return None
         if found not in self._loaded:

@@ -65,7 +65,11 @@ def chart_templates_reason(templates: str) -> str:
 def display_path(path: str | Path, root: Path) -> str:
     """``path`` relative to ``root`` when it is inside it, else absolute; with ``/``. On strings:
     it runs once per file, and pure-path arithmetic was a tenth of a warm run."""
-    absolute, base = os.path.abspath(path), os.fspath(root)
+    return _displayed(os.path.abspath(path), os.fspath(root))
+
+
+def _displayed(absolute: str, base: str) -> str:
+    """:func:`display_path` of an absolute path, relative to the folder ``base``."""
     if absolute == base:
         return "."
     prefix = base.rstrip(os.sep) + os.sep
@@ -89,12 +93,14 @@ def find_candidates(
     boundaries: dict[Path, Path] = {}  # a named file's folder -> its repository root
     out = Discovery()
 
+    base = os.fspath(root)
+
     def add(path: str | Path, explicit: bool, boundary: Path) -> None:
-        display = display_path(path, root)
         key = os.path.abspath(path)
         if key in seen:
             return
         seen.add(key)
+        display = _displayed(key, base)
         if excluded(display, patterns):
             out.excluded.append(display)
         else:

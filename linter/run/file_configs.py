@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Sequence
-from pathlib import Path
 
 from linter.config import ConfigFinder, LoadedConfig
 from linter.load.discovery import PathCandidate
@@ -48,11 +47,17 @@ def group_by_config(
     run_path = _where(run)
     members: dict[str | None, list[int]] = {run_path: []}
     configs: dict[str | None, LoadedConfig] = {run_path: run}
+    where_of: dict[int, str | None] = {}  # by configuration object: its path, once
     for index, candidate in enumerate(candidates):
         config = None
         if finder is not None and candidate.content is None:
-            config = finder.for_file(Path(candidate.location), candidate.boundary)
-        where = _where(config) if config is not None else run_path
+            config = finder.for_file(candidate.location, candidate.boundary)
+        if config is None:
+            where = run_path
+        elif id(config) in where_of:
+            where = where_of[id(config)]
+        else:
+            where = where_of[id(config)] = _where(config)
         if where not in configs:
             assert config is not None
             config.check_run_wide_keys(run)
