@@ -20,6 +20,11 @@ child (``PyOS_AfterFork_Child``), so that each worker counts its own work; callg
 2.5 times slower, and its counts differ from cachegrind's by up to 1% on the same run, so
 compare figures of one ``--jobs`` only.
 
+With ``--reference``, the first tree is also compared per file with the lean reference
+pipeline (``benchmarks/reference.py``, the yardstick of issue 31's CPU-per-file target): each
+runs over SET and over its last file (in path order) alone, and what SET costs beyond the one
+file, divided by the files beyond it, is the instructions per file, start-up left out.
+
 Instructions are not time (an instruction of the YAML parser's C code is not one of the
 interpreter's), so the figures say which way a change goes and by how much; the speed targets
 stay ratios of CPU time in ``run.py``. Needs valgrind (``apt-get install valgrind``).
@@ -48,6 +53,15 @@ def instructions(report: str) -> int:
     if not counts:
         raise ValueError("no instruction count in valgrind's output")
     return sum(counts)
+
+
+#: The reference pipeline (benchmarks/reference.py), beside this script.
+REFERENCE = Path(__file__).resolve().parent / "reference.py"
+
+
+def reference_command(set_folder: Path, jobs: int) -> list[str]:
+    """The reference pipeline over the set, with as many workers."""
+    return [sys.executable, str(REFERENCE), str(set_folder), "--jobs", str(jobs)]
 
 
 def command(set_folder: Path, jobs: int) -> list[str]:
@@ -88,12 +102,15 @@ def valgrind(jobs: int) -> list[str]:
     ]
 
 
-def measure(tree: Path, set_folder: Path, jobs: int, cache: Path) -> int:
-    """The instructions of one run of ``tree``'s gpulint over the set, after one unmeasured."""
+def measure(
+    tree: Path, set_folder: Path, jobs: int, cache: Path, run: list[str] | None = None
+) -> int:
+    """The instructions of one run of ``tree``'s gpulint over the set (or of ``run``, with that
+    tree on the import path), after one unmeasured."""
     environment = {**os.environ, "PYTHONPATH": str(tree), "GPULINT_CACHE_DIR": str(cache)}
     environment.pop("PYTHONDONTWRITEBYTECODE", None)
     environment.pop("GPULINT_NO_CACHE", None)
-    run = command(set_folder, jobs)
+    run = run or command(set_folder, jobs)
     subprocess.run(run, env=environment, capture_output=True, check=True)
     done = subprocess.run(
         [*valgrind(jobs), *run],
@@ -105,6 +122,32 @@ def measure(tree: Path, set_folder: Path, jobs: int, cache: Path) -> int:
     if done.returncode != 0:
         raise RuntimeError(f"{tree}: exit {done.returncode}: {done.stderr[-2000:]}")
     return instructions(done.stderr)
+
+
+def per_file(whole: int, one: int, files: int) -> int:
+    """Instructions per file beyond the first: a run over ``files`` files less a run over one."""
+    return round((whole - one) / (files - 1))
+
+
+def against_reference(tree: Path, set_folder: Path, jobs: int, scratch: Path) -> str:
+    """gpulint's instructions per file and the reference pipeline's, on the set and on its
+    last file alone, with their ratio."""
+    files = sorted(set_folder.rglob("*.yaml"))
+    if len(files) < 2:
+        raise ValueError("--reference needs a set of two files or more")
+    one = scratch / "one"
+    one.mkdir()
+    shutil.copyfile(files[-1], one / files[-1].name)  # a workload: a set's ledger sorts first
+    counts: dict[str, int] = {}
+    for name, make in (("gpulint", command), ("reference pipeline", reference_command)):
+        cache = scratch / f"cache-{len(counts)}"
+        whole = measure(tree, set_folder, jobs, cache, make(set_folder, jobs))
+        alone = measure(tree, one, jobs, cache, make(one, jobs))
+        counts[name] = per_file(whole, alone, len(files))
+    lines = [f"instructions per file over {len(files):,} files, beyond the first:"]
+    lines += [f"  {name:<20}{count:>14,}" for name, count in counts.items()]
+    ratio = counts["gpulint"] / counts["reference pipeline"]
+    return "\n".join([*lines, f"  {'ratio':<20}{ratio:>13.2f}x"])
 
 
 def table(counts: Sequence[tuple[str, int]]) -> str:
@@ -126,6 +169,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a gpulint source tree (repeat to compare; the first is the base)",
     )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument(
+        "--reference",
+        action="store_true",
+        help="also compare the first tree per file with benchmarks/reference.py",
+    )
     args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:
         print("benchmarks/instructions.py needs valgrind on PATH", file=sys.stderr)
@@ -136,7 +184,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for index, tree in enumerate(trees):
             cache = Path(scratch) / str(index)
             counts.append((str(tree), measure(tree, args.set.resolve(), args.jobs, cache)))
-    print(table(counts))
+        print(table(counts))
+        if args.reference:
+            print(against_reference(trees[0], args.set.resolve(), args.jobs, Path(scratch)))
     return 0
 
 

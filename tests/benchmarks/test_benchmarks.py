@@ -354,6 +354,39 @@ def test_each_tree_is_compared_with_the_first() -> None:
     )
 
 
+def test_instructions_per_file_leave_a_one_file_run_out() -> None:
+    assert instructions.per_file(1_010_000, 10_000, 101) == 10_000
+
+
+def test_the_reference_pipeline_runs_with_as_many_workers(tmp_path: Path) -> None:
+    assert instructions.reference_command(tmp_path, 2) == [
+        sys.executable,
+        str(Path(instructions.__file__).resolve().parent / "reference.py"),
+        str(tmp_path),
+        "--jobs",
+        "2",
+    ]
+
+
+def test_the_reference_comparison_needs_two_files(tmp_path: Path) -> None:
+    _generate(tmp_path / "set", 1)
+    with pytest.raises(ValueError, match="two files or more"):
+        instructions.against_reference(BENCHMARKS.parent, tmp_path / "set", 1, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(instructions.shutil.which("valgrind") is None, reason="needs valgrind")
+def test_gpulint_is_compared_per_file_with_the_reference_pipeline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _generate(tmp_path / "set", 3)
+    assert instructions.main([str(tmp_path / "set"), "--reference"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[1] == "instructions per file over 4 files, beyond the first:"  # and a ledger
+    assert [line.split()[0] for line in lines[2:]] == ["gpulint", "reference", "ratio"]
+    assert lines[4].endswith("x") and float(lines[4].split()[-1][:-1]) > 0
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(instructions.shutil.which("valgrind") is None, reason="needs valgrind")
 def test_a_forked_worker_counts_its_own_instructions_not_its_parents(tmp_path: Path) -> None:
