@@ -168,6 +168,14 @@ class _Derived(BaseModel):
     words: list[str] = Field(default_factory=lambda data: [data["word"]])
 
 
+class _Pair(BaseModel):
+    pair: tuple[str, int]
+
+
+class _FloatKeys(BaseModel):
+    shares: dict[float, str]
+
+
 class _Open(BaseModel):
     model_config = ConfigDict(extra="allow")
     word: str
@@ -183,6 +191,8 @@ class _Either(BaseModel):
         (_Shouting, "may change its data"),
         (_Open, "_Open keeps more than its fields"),
         (_Derived, "_Derived.words's default reads other fields"),
+        (_Pair, "a tuple of fixed types"),
+        (_FloatKeys, "keys that validation converts"),
         (_Either, "is ambiguous for dict"),
     ],
 )

@@ -97,9 +97,9 @@ def _default(model: type[BaseModel], name: str, field: FieldInfo) -> Callable[[]
     factory = field.default_factory
     if isinstance(factory, type) and issubclass(factory, BaseModel):  # Model(): built as {} is
         return functools.partial(_builder(factory), {})
-    if _takes_data(field.default_factory):
+    if _takes_data(factory):
         raise TypeError(f"{model.__name__}.{name}'s default reads other fields: validate instead")
-    return field.default_factory  # type: ignore[return-value]
+    return factory  # type: ignore[return-value]
 
 
 def _takes_data(factory: Callable[..., Any]) -> bool:
@@ -150,11 +150,15 @@ def _converter(annotation: Any) -> Convert:
         return _to_float
     if origin in (Union, types.UnionType):
         return _union(args)
+    if origin is tuple and args and not (len(args) == 2 and args[1] is Ellipsis):
+        raise TypeError(f"a tuple of fixed types, {annotation!r}: validate instead")
     if origin in (list, tuple, frozenset, set):
         element = _converter(args[0]) if args else _identity
         return _collection(origin, element)
     if origin is dict:
-        return _mapping(_converter(args[1]))
+        if args and _converter(args[0]) is not _identity:
+            raise TypeError(f"keys that validation converts, {annotation!r}: validate instead")
+        return _mapping(_converter(args[1]) if args else _identity)
     if annotation in (str, int, bool, Any) or origin is Literal:
         return _identity
     raise TypeError(f"no conversion for {annotation!r}: validate instead")
