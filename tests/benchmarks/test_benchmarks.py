@@ -369,7 +369,8 @@ def test_the_reference_pipeline_runs_with_as_many_workers(tmp_path: Path) -> Non
 
 
 def test_the_reference_comparison_needs_two_files(tmp_path: Path) -> None:
-    _generate(tmp_path / "set", 1)
+    (tmp_path / "set" / "team").mkdir(parents=True)
+    (tmp_path / "set" / "team" / "workload.yaml").write_text("kind: Workload\n")
     with pytest.raises(ValueError, match="two files or more"):
         instructions.against_reference(BENCHMARKS.parent, tmp_path / "set", 1, tmp_path)
 
