@@ -81,7 +81,7 @@ C = TypeVar("C", bound=Catalogue)
 
 def validated(name: str, model: type[C]) -> C:
     """``data/<name>.yaml`` as a ``model`` (once per process). Packaged data that the tests
-    validate against its model (tests/catalog/test_catalog_validity.py), so it is built here
+    validate against its model (tests/test_prevalidated.py), so it is built here
     without checking it again (linter/catalog/prevalidated.py); :func:`checked` validates it."""
     return _validated(name, model)  # type: ignore[return-value]
 

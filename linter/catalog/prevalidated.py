@@ -31,6 +31,7 @@ from typing import Annotated, Any, Literal, TypeVar, Union
 
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
+from pydantic.functional_validators import BeforeValidator, PlainValidator, WrapValidator
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -166,8 +167,7 @@ def _converter(annotation: Any) -> Convert:
 
 def _refuse_changing_metadata(metadata: tuple[Any, ...]) -> None:
     for item in metadata:
-        kind = type(item).__name__
-        if kind in ("BeforeValidator", "WrapValidator", "PlainValidator"):
+        if isinstance(item, (BeforeValidator, WrapValidator, PlainValidator)):
             raise TypeError(f"{item!r} may change its data: validate instead")
         if any(getattr(item, flag, None) for flag in ("strip_whitespace", "to_upper", "to_lower")):
             raise TypeError(f"{item!r} changes its data: validate instead")

@@ -28,7 +28,7 @@ def vocabulary_file(name: str) -> Path:
 
 def read_vocabulary(name: str, model: type[M]) -> M:
     """The table ``name`` as a ``model``. Packaged data that the tests validate against its model
-    (tests/formats/test_vocabularies.py), so it is built without checking it again
+    (tests/test_prevalidated.py), so it is built without checking it again
     (linter/catalog/prevalidated.py); :func:`checked_vocabulary` validates it."""
     return prevalidated(model, load_file(vocabulary_file(name)))
 

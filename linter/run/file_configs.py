@@ -47,17 +47,17 @@ def group_by_config(
     run_path = _where(run)
     members: dict[str | None, list[int]] = {run_path: []}
     configs: dict[str | None, LoadedConfig] = {run_path: run}
-    where_of: dict[int, str | None] = {}  # by configuration object: its path, once
+    where_of: dict[LoadedConfig, str | None] = {}  # each configuration's path, worked out once
     for index, candidate in enumerate(candidates):
         config = None
         if finder is not None and candidate.content is None:
             config = finder.for_file(candidate.location, candidate.boundary)
         if config is None:
             where = run_path
-        elif id(config) in where_of:
-            where = where_of[id(config)]
+        elif config in where_of:
+            where = where_of[config]
         else:
-            where = where_of[id(config)] = _where(config)
+            where = where_of[config] = _where(config)
         if where not in configs:
             assert config is not None
             config.check_run_wide_keys(run)
