@@ -19,6 +19,7 @@ from linter.config import ConfigFinder, LoadedConfig
 from linter.findings import Finding, Skipped
 from linter.load import DEFAULT_MAX_BYTES
 from linter.load.discovery import Discovery, PathCandidate, chart_templates_reason, find_candidates
+from linter.load.reader import forget_resolved
 from linter.load.sources import FileRead, Hashed, Source, read_source
 from linter.policy.loader import CompiledRule, Rulebook
 from linter.policy.selection import RuleSettings, Selection, resolve_severity
@@ -155,6 +156,7 @@ def prepare(
     line a finding points at. With ``finder``, each file is linted with the configuration
     nearest to it (linter/run/file_configs.py); without, with ``config``. A ``calibration``
     corrects the memory estimates (``check --calibration``)."""
+    forget_resolved()
     discovery = find_candidates(paths, config.config.exclude, root)
     candidates = [*discovery.candidates, *extra]
     groups = group_by_config(candidates, selection, rulebook, finder)
