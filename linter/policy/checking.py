@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from linter.cel import backend as cel
 from linter.cel.flat_names import activation_roots
 from linter.cel.flatten import flattened
 from linter.cel.lexer import ExpressionError
@@ -68,6 +69,7 @@ class Analyser:
         self.located = located
         self.flat: dict[str, str] = {}
         self.lookups: dict[str, Lookup] = {}
+        self.reads: dict[str, list[str]] = {}
         self._work: WorkModels | None = None
 
     def flattened(self, source: str) -> str:
@@ -75,6 +77,14 @@ class Analyser:
         if found is None:
             found = self.flat[source] = flattened(source)
         return found
+
+    def compiled(self, source: str) -> Any:
+        """Compiled now, so that an expression that does not compile is reported with the rule
+        file's position; the variables it reads are recorded."""
+        flat = self.flattened(source)
+        program = cel.compile_expression(flat)
+        self.reads[flat] = list(program.variables())
+        return program
 
     def lookup(self, source: str) -> Lookup | None:
         found = plain_lookup(source, activation_roots())
@@ -110,7 +120,9 @@ class Analyser:
         return null_tested(self.flat.values())
 
     def recorded(self, meta: RuleFile) -> RuleAnalysis:
-        return RuleAnalysis(self.flat, self.lookups, self.work_models(meta), self.null_tested())
+        return RuleAnalysis(
+            self.flat, self.lookups, self.work_models(meta), self.null_tested(), self.reads
+        )
 
 
 @datarecord

@@ -179,7 +179,7 @@ def compile_rule(
         if source is None:
             return None
         try:
-            return cel.compile_expression(analysis.flattened(source))
+            return analysis.compiled(source)
         except cel.CelError as err:
             raise error_at(located, where, f"invalid CEL: {err}") from None
 

@@ -8,6 +8,11 @@ expressions with gpulint's own CEL parser, which takes longer to import and run 
 start-up's rule loading. They depend only on the text (and gpulint's code, which the cache key
 holds), so they are worked out once, by linter/policy/checking.py the first time a rule file's
 bytes are seen, and a later run compiles from this record without importing the parser.
+
+The record also keeps the variables each flattened expression reads, as the compiled program
+lists them: a restored rule knows what it reads (what the evaluator prepares for it) without
+compiling anything, and compiles each expression when it first runs (linter/cel/backend.py's
+``Deferred``).
 """
 
 from __future__ import annotations
@@ -35,6 +40,10 @@ class Analysis(Protocol):
     def flattened(self, source: str) -> str:
         """``source`` with its member chains flattened; raises cel.CelError."""
 
+    def compiled(self, source: str) -> Any:
+        """The program of ``source`` (flattened), or one that compiles when it first runs;
+        raises cel.CelError."""
+
     def lookup(self, source: str) -> Lookup | None:
         """How to read the placeholder expression ``source`` without CEL, if it is a plain
         path."""
@@ -55,10 +64,20 @@ class RuleAnalysis:
     lookups: Mapping[str, Lookup]
     rule_work: WorkModels
     null_names: frozenset[str]
+    #: The variables each flattened expression reads, in the compiled program's order.
+    reads: Mapping[str, list[str]]
 
     def flattened(self, source: str) -> str:
         try:
             return self.flat[source]
+        except KeyError:  # only in an entry this code did not write
+            raise cel.CelError(f"no analysis of {source!r}") from None
+
+    def compiled(self, source: str) -> cel.Deferred:
+        """Compiled when it first runs: it compiled when the rule was checked."""
+        flat = self.flattened(source)
+        try:
+            return cel.Deferred(flat, self.reads[flat])
         except KeyError:  # only in an entry this code did not write
             raise cel.CelError(f"no analysis of {source!r}") from None
 
@@ -80,6 +99,7 @@ class RuleAnalysis:
             },
             "work_models": [model.as_data() for model in self.rule_work],
             "null_tested": sorted(self.null_names),
+            "reads": {flat: list(names) for flat, names in self.reads.items()},
         }
 
     @classmethod
@@ -87,7 +107,7 @@ class RuleAnalysis:
         """What ``as_data`` wrote; ValueError for anything else."""
         if not isinstance(data, dict) or data.keys() != set(_FIELDS):
             raise ValueError("not a rule analysis")
-        flat, lookups, work_models, null_names = (data[field] for field in _FIELDS)
+        flat, lookups, work_models, null_names, reads = (data[field] for field in _FIELDS)
         if not (isinstance(flat, dict) and all(isinstance(v, str) for v in flat.values())):
             raise ValueError("flattened expressions are text")
         if (
@@ -96,6 +116,8 @@ class RuleAnalysis:
             or len(work_models) != 2
             or not isinstance(null_names, list)
             or not all(isinstance(name, str) for name in null_names)
+            or not isinstance(reads, dict)
+            or not all(_names(names) for names in reads.values())
         ):
             raise ValueError("not a rule analysis")
         once, per_item = (WorkModel.from_data(model) for model in work_models)
@@ -104,10 +126,15 @@ class RuleAnalysis:
             {source: _lookup(found) for source, found in lookups.items()},
             (once, per_item),
             frozenset(null_names),
+            {flat: list(names) for flat, names in reads.items()},
         )
 
 
-_FIELDS = ("flat", "lookups", "work_models", "null_tested")
+_FIELDS = ("flat", "lookups", "work_models", "null_tested", "reads")
+
+
+def _names(data: Any) -> bool:
+    return isinstance(data, list) and all(isinstance(name, str) for name in data)
 
 
 def _lookup(data: Any) -> Lookup:

@@ -1,7 +1,8 @@
 """Message templates: ``"needs {facts.memory.requiredGiB:.1f} GiB"``.
 
 Each ``{...}`` holds a CEL expression, optionally followed by a Python format spec after the last
-colon. Expressions are compiled when the rule is loaded and evaluated only when a check fires. A
+colon. Expressions are compiled when the rule is checked (a rule restored from the start-up cache
+compiles each when it is first evaluated) and evaluated only when a check fires. A
 placeholder that is a plain path (``{facts.memory.requiredGiB}``, ``{item.quotas[0]}``) is
 rendered by looking the value up, without running CEL, whenever the value is one CEL would give
 back unchanged.
@@ -159,7 +160,7 @@ def parse_template(text: str, analysis: Analysis) -> Template:
             continue
         field, expression, spec = part
         try:
-            program = cel.compile_expression(analysis.flattened(expression))
+            program = analysis.compiled(expression)
         except cel.CelError as err:
             raise cel.CelError(f"in message placeholder {{{field}}}: {err}") from None
         parts.append(Placeholder(program, spec, analysis.lookup(expression)))

@@ -4,7 +4,9 @@ same rule without importing gpulint's CEL parser."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,7 @@ import pytest
 from conftest import REPO, imported_by_check
 
 from linter.bundled import bundled
+from linter.cel import backend as cel
 from linter.cel.work import WorkModel, over_work_limit
 from linter.policy import checking, loader
 from linter.policy.loader import CompiledRule, RuleError, load_rule, rule_files
@@ -98,7 +101,8 @@ def test_an_entry_this_code_did_not_write_is_checked_again(
     assert checked == [path]
 
 
-_VALID = {"flat": {}, "lookups": {}, "work_models": [{"work": [], "values": []}] * 2}
+_MODELS = [{"work": [], "values": []}] * 2
+_VALID = {"flat": {}, "lookups": {}, "work_models": _MODELS, "null_tested": [], "reads": {}}
 
 
 @pytest.mark.parametrize(
@@ -106,19 +110,20 @@ _VALID = {"flat": {}, "lookups": {}, "work_models": [{"work": [], "values": []}]
     [
         None,
         {"flat": {}, "lookups": {}},
-        _VALID,  # no null_tested
+        {key: value for key, value in _VALID.items() if key != "null_tested"},
+        {key: value for key, value in _VALID.items() if key != "reads"},  # an older entry
+        {**_VALID, "extra": 1},
         {**_VALID, "null_tested": [1]},
         {**_VALID, "null_tested": "a"},
-        {"flat": {"a": 1}, "lookups": {}, "work_models": [], "null_tested": []},
-        {"flat": {}, "lookups": {"a": ["x", [1.5]]}, "work_models": [], "null_tested": []},
-        {"flat": {}, "lookups": {}, "work_models": [{"work": [], "values": []}], "null_tested": []},
-        {**_VALID, "work_models": [{"work": [[-1, []]], "values": []}] * 2, "null_tested": []},
-        {
-            **_VALID,
-            "work_models": [{"work": [[1, [[{"*": "ALL"}]]]], "values": []}] * 2,
-            "null_tested": [],
-        },
-        {**_VALID, "work_models": [{"work": [[1, [[2.5]]]], "values": []}] * 2, "null_tested": []},
+        {**_VALID, "flat": {"a": 1}},
+        {**_VALID, "lookups": {"a": ["x", [1.5]]}},
+        {**_VALID, "work_models": _MODELS[:1]},
+        {**_VALID, "work_models": [{"work": [[-1, []]], "values": []}] * 2},
+        {**_VALID, "work_models": [{"work": [[1, [[{"*": "ALL"}]]]], "values": []}] * 2},
+        {**_VALID, "work_models": [{"work": [[1, [[2.5]]]], "values": []}] * 2},
+        {**_VALID, "reads": []},
+        {**_VALID, "reads": {"a > 1": "a"}},
+        {**_VALID, "reads": {"a > 1": [1]}},
     ],
 )
 def test_what_is_not_an_analysis_is_refused(data: Any) -> None:
@@ -127,8 +132,36 @@ def test_what_is_not_an_analysis_is_refused(data: Any) -> None:
 
 
 def test_a_valid_analysis_is_read() -> None:
-    restored = RuleAnalysis.from_data({**_VALID, "null_tested": ["a__b"]})
+    restored = RuleAnalysis.from_data(
+        {**_VALID, "null_tested": ["a__b"], "flat": {"a.b > 1": "a__b > 1"}, "reads": {}}
+    )
     assert restored.null_tested() == frozenset({"a__b"})
+    with pytest.raises(cel.CelError, match=re.escape("no analysis of 'a.b > 1'")):
+        restored.compiled("a.b > 1")  # flattened, but what it reads was not recorded
+
+
+def test_a_restored_rule_compiles_an_expression_only_when_it_first_runs(
+    start_up_cache: Path,
+) -> None:
+    path = bundled("rules") / "GL201.yaml"
+    load_rule(path)  # checked, and kept in the start-up cache
+    rule = load_rule(path)
+    programs = [rule.applies, *(check.violation for check in rule.checks)]
+    programs += [program for check in rule.checks for program in check.message.programs]
+    assert programs and all(type(program) is cel.Deferred for program in programs if program)
+    deferred = next(program for program in programs if program is not None)
+    assert deferred._program is None
+    context = cel.new_context(dict.fromkeys(deferred.variables()))
+    with contextlib.suppress(cel.CelError):  # nulls everywhere: it may well not evaluate
+        cel.evaluate(deferred, context)
+    assert deferred._program is cel.compile_expression(deferred.source)
+
+
+def test_a_recorded_expression_that_does_not_compile_fails_when_it_runs() -> None:
+    deferred = cel.Deferred("a >", ["a"])
+    assert deferred.variables() == ["a"]
+    with pytest.raises(cel.CelError, match="ERROR"):
+        cel.evaluate(deferred, cel.new_context({"a": 1}))
 
 
 def test_a_restored_cost_model_bounds_a_document_as_the_computed_one() -> None:
