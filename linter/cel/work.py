@@ -233,15 +233,23 @@ def document_sizes(variables: Mapping[str, Any]) -> SizeOf:
     sizes: dict[Path, int] = {}
 
     def values_at(path: Path) -> list[Any]:
+        # A loop from the longest prefix already found, not a recursion: a function that calls
+        # itself through its closure is a reference cycle, and this one would keep the whole
+        # activation (facts, manifest) alive until the garbage collector found it (issue 31).
         found = values.get(path)
-        if found is None:
-            parent = values_at(path[:-1]) if len(path) > 1 else []
-            segment = path[-1]
-            if len(parent) == 1 and _is_map(parent[0]) and type(segment) is str:
-                found = [parent[0][segment]] if segment in parent[0] else []  # the usual case
+        if found is not None:
+            return found
+        known = len(path) - 1
+        while known and path[:known] not in values:
+            known -= 1
+        found = values[path[:known]] if known else []
+        for end in range(known + 1, len(path) + 1):
+            segment = path[end - 1]
+            if len(found) == 1 and _is_map(found[0]) and type(segment) is str:
+                found = [found[0][segment]] if segment in found[0] else []  # the usual case
             else:
-                found = list(_step(parent, segment))
-            values[path] = found
+                found = list(_step(found, segment))
+            values[path[:end]] = found
         return found
 
     def size_of(path: Path) -> int:

@@ -11,6 +11,7 @@ JSON is parsed by the same code: it is YAML 1.2 flow syntax.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -84,8 +85,6 @@ class Composer:
     """
 
     def __init__(self, limits: Limits, lines: int = 0, offset: int = 0) -> None:
-        from ruamel.yaml import events
-
         self.limits = limits
         self.lines = lines
         self.offset = offset
@@ -101,16 +100,6 @@ class Composer:
         self._root: Any = None
         self._has_root = False
         self._weight = 0
-        self._handlers: dict[type, Callable[[Any], None]] = {
-            events.ScalarEvent: self._scalar,
-            events.MappingStartEvent: self._open_mapping,
-            events.SequenceStartEvent: self._open_sequence,
-            events.MappingEndEvent: self._close,
-            events.SequenceEndEvent: self._close,
-            events.AliasEvent: self._alias,
-            events.DocumentStartEvent: self._start_document,
-            events.DocumentEndEvent: self._end_document,
-        }
 
     def _span(self, event: Any) -> Raw:
         start, end, lines = event.start_mark, event.end_mark, self.lines + 1
@@ -123,12 +112,12 @@ class Composer:
 
     def feed(self, events: Iterable[Any]) -> None:
         """Process every event; stops quietly after a problem that ends the file."""
-        handlers = self._handlers
+        handlers = _event_handlers()
         try:
             for event in events:
                 handler = handlers.get(type(event))
                 if handler is not None:  # stream start and end carry nothing
-                    handler(event)
+                    handler(self, event)
         except _Abort:
             return
 
@@ -341,3 +330,23 @@ class Composer:
         self.limited = limit
         self.stopped = True
         raise _Abort
+
+
+@functools.cache
+def _event_handlers() -> dict[type, Callable[[Composer, Any], None]]:
+    """The composer's method for each class of parse event, made once (ruamel is imported then).
+    The class's functions, not a composer's bound methods: a composer holding its own bound
+    methods is a reference cycle, so it and everything it read stayed in memory until the
+    garbage collector found them, a thousand files' worth at a time (issue 31)."""
+    from ruamel.yaml import events
+
+    return {
+        events.ScalarEvent: Composer._scalar,
+        events.MappingStartEvent: Composer._open_mapping,
+        events.SequenceStartEvent: Composer._open_sequence,
+        events.MappingEndEvent: Composer._close,
+        events.SequenceEndEvent: Composer._close,
+        events.AliasEvent: Composer._alias,
+        events.DocumentStartEvent: Composer._start_document,
+        events.DocumentEndEvent: Composer._end_document,
+    }

@@ -7,7 +7,7 @@ import gc
 import weakref
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import REPO, run_cli
 
 from linter.run import garbage_collection as collector
 
@@ -65,3 +65,29 @@ def test_results_live_on_without_the_garbage_their_making_left() -> None:
         assert still() is not None
     finally:
         gc.unfreeze()
+
+
+#: What a file's work makes and lets go of: each freed as soon as it is let go (reference
+#: counting), never left for a collection to find. A composer that held its own bound methods,
+#: and the activation sizes a recursive closure held, kept every manifest, fact and parsed
+#: document of a run in cycles, 165,000 objects for 1,000 manifests (issue 31).
+PER_FILE = {"Composer", "Document", "SourceMap", "Manifest", "Facts", "Workload", "MemoryFact"}
+
+
+def test_linting_files_leaves_no_cycles_for_the_collector(tmp_path: Path) -> None:
+    for name in ("inference-chat.yaml", "finetune-spot.yaml"):
+        (tmp_path / name).write_bytes((REPO / "examples" / name).read_bytes())
+    kubernetes = REPO / "examples" / "kubernetes" / "vllm-llama-3b.yaml"
+    (tmp_path / "deployment.yaml").write_bytes(kubernetes.read_bytes())
+    run_cli("check", "--no-cache", str(tmp_path))  # start-up's once-only objects made
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        result = run_cli("check", "--no-cache", "--format", "json", str(tmp_path))
+        gc.collect()
+        left = {type(found).__name__ for found in gc.garbage} & PER_FILE
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert '"filesChecked":3' in result.out
+    assert left == set()
