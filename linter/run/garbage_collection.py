@@ -8,8 +8,11 @@ collector's defaults a run over 10,000 manifests spent about a fifth of its time
 its 700. So start-up collects rarely, and what is known to live on is frozen out of the
 collector's sight (``gc.freeze``): start-up's objects, results as they are made and received,
 and whatever a forked worker inherits (its collections would otherwise traverse that too, and
-touch the pages it shares with the parent). Garbage still comes and goes as before: only
-collections of young objects run, as often as Python's defaults have them.
+touch the pages it shares with the parent). Garbage still comes and goes as before, but the
+youngest objects are collected every 20,000 allocations rather than every 700: a file's work
+leaves almost no cycles behind (refcounting frees the rest), so most of those collections only
+traversed the objects the file was still using (10,000 manifests in one process: 2.2 s of
+collecting before the cycles went, 1.1 s after, 0.5 s at this threshold, with the same peak).
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ DEFAULT_THRESHOLD = gc.get_threshold()
 #: Allocations between collections while starting up: a few collections, not hundreds. A
 #: threshold, not ``gc.disable``: a command that never calls :func:`resume` still collects.
 STARTUP_THRESHOLD = 100_000
+#: Allocations between collections of the youngest objects once start-up is over.
+RUN_THRESHOLD = 20_000
 
 
 def pause() -> None:
@@ -29,9 +34,16 @@ def pause() -> None:
 
 
 def resume() -> None:
-    """Start-up is over: what it made lives on, and collections run as by default."""
+    """Start-up is over: what it made lives on, and collections run at the run's thresholds."""
     gc.freeze()
-    gc.set_threshold(*DEFAULT_THRESHOLD)
+    gc.set_threshold(*run_threshold())
+
+
+def run_threshold() -> tuple[int, ...]:
+    """Python's thresholds as gpulint found them, the youngest generation's raised to
+    RUN_THRESHOLD (0, automatic collection off, stays off)."""
+    youngest, *older = DEFAULT_THRESHOLD
+    return (max(youngest, RUN_THRESHOLD) if youngest else 0, *older)
 
 
 def lives_on() -> None:

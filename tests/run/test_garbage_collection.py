@@ -1,5 +1,6 @@
 """The garbage collector's settings over a run (linter/run/garbage_collection.py): start-up collects rarely,
-and once it is over what it made is frozen and collections run as Python's defaults have them."""
+and once it is over what it made is frozen and collections run at the run's thresholds: Python's,
+the youngest generation's raised."""
 
 from __future__ import annotations
 
@@ -7,29 +8,30 @@ import gc
 import weakref
 from pathlib import Path
 
+import pytest
 from conftest import REPO, run_cli
 
 from linter.run import garbage_collection as collector
 
 
-def test_start_up_collects_rarely_and_then_as_by_default() -> None:
+def test_start_up_collects_rarely_and_then_at_the_run_thresholds() -> None:
     default = collector.DEFAULT_THRESHOLD
     collector.pause()
     assert gc.get_threshold() == (collector.STARTUP_THRESHOLD, *default[1:])
     made = [[number] for number in range(1000)]  # start-up's objects
     frozen = gc.get_freeze_count()
     collector.resume()
-    assert gc.get_threshold() == default
+    assert gc.get_threshold() == (collector.RUN_THRESHOLD, *default[1:])
     assert gc.get_freeze_count() >= frozen + len(made)
     assert gc.isenabled()
 
 
-def test_a_check_leaves_the_default_thresholds_and_start_up_frozen(tmp_path: Path) -> None:
+def test_a_check_leaves_the_run_thresholds_and_start_up_frozen(tmp_path: Path) -> None:
     (tmp_path / "w.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
     gc.unfreeze()
     result = run_cli("check", str(tmp_path))
     assert result.code == 0, result.err
-    assert gc.get_threshold() == collector.DEFAULT_THRESHOLD
+    assert gc.get_threshold() == (collector.RUN_THRESHOLD, *collector.DEFAULT_THRESHOLD[1:])
     assert gc.get_freeze_count() > 10_000  # modules, classes, rules: what start-up made
 
 
@@ -39,6 +41,21 @@ def test_a_command_that_fails_before_start_up_ends_still_collects(tmp_path: Path
     # start-up never ended, and the collector is not off: it only collects less often
     assert gc.isenabled()
     assert gc.get_threshold()[0] == collector.STARTUP_THRESHOLD
+
+
+@pytest.mark.parametrize(
+    ("found", "run"),
+    [
+        ((700, 10, 10), (20_000, 10, 10)),
+        ((50_000, 5, 5), (50_000, 5, 5)),
+        ((0, 10, 10), (0, 10, 10)),
+    ],
+)
+def test_the_run_threshold_raises_only_the_youngest_and_never_turns_collection_on(
+    monkeypatch: pytest.MonkeyPatch, found: tuple[int, ...], run: tuple[int, ...]
+) -> None:
+    monkeypatch.setattr(collector, "DEFAULT_THRESHOLD", found)
+    assert collector.run_threshold() == run
 
 
 class _Cycle:
