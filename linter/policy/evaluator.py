@@ -25,6 +25,7 @@ from linter.load.positions import Path as ManifestPath
 from linter.load.positions import format_path, parse_path
 from linter.model.manifest import Manifest
 from linter.policy.loader import CompiledCheck, CompiledRule
+from linter.policy.memo import Memo
 from linter.policy.selection import RuleSettings, resolve_severity
 from linter.policy.template import Read, Scalar, looked_up_data
 from linter.records import datarecord
@@ -108,6 +109,10 @@ class _Outcome:
 
     fired: tuple[_Fired, ...]
     error: str | None = None
+
+
+#: The outcome of most evaluations, shared by them (the memo keeps thousands).
+_QUIET = _Outcome(())
 
 
 class Values:
@@ -252,8 +257,7 @@ class Evaluator:
         )
         self._own_context = frozenset(rule for rule, ok in convertible.items() if not ok)
         self._groups: dict[tuple[str, str | None], _Group] = {}
-        self._memo: dict[tuple[CompiledRule, tuple[str, ...]], _Outcome] = {}
-        self._memo_size = memo_size
+        self._memo: Memo[_Outcome] = Memo(memo_size)
 
     def __bool__(self) -> bool:
         return bool(self.by_kind)
@@ -360,7 +364,7 @@ class Evaluator:
                 found.append(None)
             else:
                 key = cast("tuple[str, ...]", picked)  # no token failed or None: each a str
-                found.append(self._memo.get((rule, key)))
+                found.append(self._memo.get(rule, key))
             keys.append(key)
         missed = [index for index, outcome in enumerate(found) if outcome is None]
         if missed:
@@ -394,9 +398,7 @@ class Evaluator:
                 found[index] = outcome
                 key = keys[index]
                 if key is not None:
-                    if len(self._memo) >= self._memo_size:
-                        del self._memo[next(iter(self._memo))]
-                    self._memo[(rule, key)] = outcome
+                    self._memo.put(rule, key, outcome)
         return found  # type: ignore[return-value]  # every None was filled in
 
 
@@ -700,7 +702,7 @@ def _run(
                     fired.append(_fire(check, context, read))
     except cel.CelError as err:
         return _Outcome(tuple(fired), explain(err))
-    return _Outcome(tuple(fired))
+    return _Outcome(tuple(fired)) if fired else _QUIET
 
 
 def _with_sizes(target: SizeOf, variables: dict[str, Any]) -> SizeOf:
