@@ -57,14 +57,17 @@ class FileResult:
     skipped: str | None = (
         None  # why it was not linted: an explicit file of nothing of ours, a template
     )
-    findings: list[Finding] = field(default_factory=list)  # before suppressions and severities
-    suppressions: list[Suppression] = field(default_factory=list)
+    # Tuples, set once a file is done: a run holds every file's result, and most have no
+    # finding, suppression, line or file read, so most hold the one empty tuple (a list or a
+    # dict each was about 1 KiB of every 3 a result held in a run's parent process).
+    findings: tuple[Finding, ...] = ()  # before suppressions and severities
+    suppressions: tuple[Suppression, ...] = ()
     wide: WideParts | PackedParts = field(default_factory=WideParts)
-    lines: dict[int, LineInfo] = field(default_factory=dict)
+    lines: tuple[tuple[int, LineInfo], ...] = ()  # (line, info) in order of line
     # The other files the result read (a model.config), each with the digest of its bytes then
     # (linter/facts/files_read.py): such a result is not cached, and a report of it is kept with
     # them.
-    reads: list[tuple[FileRead, str]] = field(default_factory=list)
+    reads: tuple[tuple[FileRead, str], ...] = ()
     line_count: int = 1  # of the file's text: positions beyond it are not believed
     cached: bool = False  # restored from the result cache (records and wide parts apart)
     digest: bytes = b""  # of the bytes linted (linter/load/sources.py)
@@ -98,7 +101,7 @@ class FileResult:
                 [s.line, s.column, s.end_column, list(s.rule_ids), s.reason]
                 for s in self.suppressions
             ],
-            "lines": {str(line): list(info) for line, info in self.lines.items()},
+            "lines": {str(line): list(info) for line, info in self.lines},
         }
 
     def wide_to_json(self) -> dict[str, Any]:
@@ -121,7 +124,7 @@ class FileResult:
         """A cached result for this file (its display path, and its text's line count to check
         positions against), without its records and wide parts (``restore_wide``); raises
         KeyError, TypeError or ValueError on anything doubtful."""
-        findings = [decode_finding(item, strings) for item in data["findings"]]
+        findings = tuple(decode_finding(item, strings) for item in data["findings"])
         check_findings(findings, {display: line_count}, display)
         checked, skipped = data["checked"], data["skipped"]
         if not isinstance(checked, bool) or (skipped is not None and skipped not in SKIP_REASONS):
@@ -132,11 +135,13 @@ class FileResult:
             checked,
             skipped,
             findings,
-            [
+            tuple(
                 Suppression(int(a), int(b), int(c), tuple(map(str, ids)), str(reason))
                 for a, b, c, ids, reason in data["suppressions"]
-            ],
-            lines={int(line): (info[0], str(info[1])) for line, info in data["lines"].items()},
+            ),
+            lines=tuple(
+                {int(line): (info[0], str(info[1])) for line, info in data["lines"].items()}.items()
+            ),
             line_count=line_count,
             cached=True,
         )

@@ -26,7 +26,7 @@ from linter.load import Document, Limits, LoadedFile, load_source, syntax_of
 from linter.load.lists import expand_lists
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import Span, parse_path
-from linter.load.sources import Source, read_digest
+from linter.load.sources import FileRead, Source, read_digest
 from linter.model.manifest import Manifest
 from linter.policy.evaluator import Evaluator, Values, activation, is_run_wide, profile_of
 from linter.policy.loader import CompiledRule
@@ -121,7 +121,7 @@ def lint_file(source: Source, plan: FirstPass) -> FileResult:
     if manifests:
         _check_manifests(manifests, plan, result)
     if result.checked:
-        result.suppressions = suppressions.parse(text, syntax_of(source.candidate.location))
+        result.suppressions = tuple(suppressions.parse(text, syntax_of(source.candidate.location)))
         if plan.want_lines:
             result.lines = _lines(text, result)
     return result
@@ -160,7 +160,7 @@ def read_file(
         result.skipped = NOTHING_OURS if candidate.explicit else None
         return result, [], ""
     result.checked = True
-    result.findings.extend(_load_findings(loaded, candidate.display))
+    findings = list(_load_findings(loaded, candidate.display))
     if not recognised and any(problem.template for problem in loaded.problems):
         result.skipped = A_TEMPLATE
     manifests: list[Manifest] = []
@@ -170,11 +170,11 @@ def read_file(
             partial(Location, candidate.display, document.source_map.document, document.index),
         )
         if isinstance(adapted, Finding):
-            result.findings.append(adapted)
+            findings.append(adapted)
             continue
-        result.findings.extend(adapted.findings)
+        findings.extend(adapted.findings)
         manifests.extend(adapted.manifests)
-    result.findings = first_template_note(result.findings)
+    result.findings = tuple(first_template_note(findings))
     return result, manifests, loaded.text
 
 
@@ -196,23 +196,29 @@ def _load_findings(loaded: LoadedFile, display: str) -> Iterator[Finding]:
 
 def _check_manifests(manifests: list[Manifest], plan: FirstPass, result: FileResult) -> None:
     here = {target(m): m for m in manifests}
+    findings = list(result.findings)
+    reads: list[tuple[FileRead, str]] = []
     for manifest in manifests:
         failed = contained(
-            partial(_check_manifest, manifest, plan, result, here), partial(manifest.location, ())
+            partial(_check_manifest, manifest, plan, result, findings, here),
+            partial(manifest.location, ()),
         )
         if failed is not None:
-            result.findings.append(failed)
-        for read in files_read(manifest):
-            result.reads.append((read, read_digest(read)))
+            findings.append(failed)
+        reads.extend((read, read_digest(read)) for read in files_read(manifest))
+    result.findings = tuple(findings)
+    result.reads = tuple(reads)
 
 
 def _check_manifest(
     manifest: Manifest,
     plan: FirstPass,
     result: FileResult,
+    found: list[Finding],
     here: dict[tuple[str, int, int], Manifest],
 ) -> None:
-    """The local rules over one manifest, and what pass 2 needs of it."""
+    """The local rules over one manifest (their findings added to ``found``), and what pass 2
+    needs of it (in ``result``'s wide parts)."""
     variables = activation(manifest, plan.config.config.residency, calibration=plan.calibration)
     values = Values(variables)
     profile = profile_of(manifest)
@@ -222,7 +228,7 @@ def _check_manifest(
     # after the rules: a record reuses a local fact they had computed (the monthly cost)
     made = records(manifest, variables["facts"].computed)
     deferred = _deferred(manifest, values, profile, plan) if manifest.kind in plan.anchors else None
-    result.findings.extend(findings)
+    found.extend(findings)
     wide = result.wide_parts()
     if any(record is not None for record in made):
         wide.records.append((target(manifest), made))
@@ -252,7 +258,7 @@ def _recognised(loaded: LoadedFile, file: InputFile) -> list[tuple[Document, For
     return out
 
 
-def _lines(text: str, result: FileResult) -> dict[int, LineInfo]:
+def _lines(text: str, result: FileResult) -> tuple[tuple[int, LineInfo], ...]:
     """Fingerprint and text of every line a finding of this file may point at: local findings,
     and the spots of its wide parts."""
     wanted = {f.location.span.line for f in result.findings}
@@ -261,11 +267,14 @@ def _lines(text: str, result: FileResult) -> dict[int, LineInfo]:
     wanted |= {s.line for s in result.suppressions}
     lines = text.splitlines()
     hashes = line_hashes(text) if text else []
-    return {
-        line: (
-            hashes[line - 1] if line <= len(hashes) else None,
-            " ".join(lines[line - 1].split()) if line <= len(lines) else "",
+    return tuple(
+        (
+            line,
+            (
+                hashes[line - 1] if line <= len(hashes) else None,
+                " ".join(lines[line - 1].split()) if line <= len(lines) else "",
+            ),
         )
         for line in sorted(wanted)
         if line >= 1
-    }
+    )

@@ -255,7 +255,7 @@ class Prepared:
             *(Skipped(result.display, result.skipped) for result in results if result.skipped),
         ]
         checked = sum(1 for result in results if result.checked)
-        lines = {result.display: result.lines for result in results if result.lines}
+        lines = {result.display: dict(result.lines) for result in results if result.lines}
         reads = dict(read for result in results for read in result.reads)
         # keyed by the files as linted (one edited since it was hashed is linted as it is now)
         files_key = self._with_discovery(digest) if self.cache else ""

@@ -151,7 +151,7 @@ def finalise(
     for result, settings in zip(results, settings_of, strict=True):
         ran = set(settings)
         findings = [*result.findings, *by_file.pop(result.display, [])]
-        result.findings = []
+        result.findings = ()
         if not findings and not result.suppressions:
             continue
         applied = suppressions.apply(result.display, findings, result.suppressions, known, ran)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from linter.findings import Finding, Location
 from linter.load import Syntax
@@ -152,7 +152,7 @@ def _token_spans(text: str) -> Callable[[int], bool]:
 def apply(
     file: str,
     findings: Iterable[Finding],
-    suppressions: list[Suppression],
+    suppressions: Sequence[Suppression],
     known_rules: set[str],
     reported_rules: set[str],
 ) -> Iterator[Finding]:

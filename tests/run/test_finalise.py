@@ -26,4 +26,4 @@ def test_findings_get_their_severity_and_are_moved_out(rulebook: Rulebook) -> No
         ("GL205", 3, Severity.ERROR),  # the rule's own
         ("GL206", 9, Severity.WARNING),  # configured (the rule says note)
     ]
-    assert (result.findings, run_wide) == ([], [])
+    assert (result.findings, run_wide) == ((), [])
