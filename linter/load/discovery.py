@@ -89,18 +89,20 @@ def find_candidates(
     """
     root = root or Path.cwd()
     patterns = tuple(exclude)
-    seen: set[str] = set()  # absolute paths (strings: a Path each would outweigh the candidates)
+    # Display paths of the files added: one per absolute path (relative to ``root`` or
+    # absolute), and strings the candidates keep anyway, where absolute paths were as many
+    # strings again (a Path each would outweigh the candidates).
+    seen: set[str] = set()
     boundaries: dict[Path, Path] = {}  # a named file's folder -> its repository root
     out = Discovery()
 
     base = os.fspath(root)
 
     def add(path: str | Path, explicit: bool, boundary: Path) -> None:
-        key = os.path.abspath(path)
-        if key in seen:
+        display = _displayed(os.path.abspath(path), base)
+        if display in seen:
             return
-        seen.add(key)
-        display = _displayed(key, base)
+        seen.add(display)
         if excluded(display, patterns):
             out.excluded.append(display)
         else:

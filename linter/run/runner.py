@@ -419,7 +419,10 @@ def _lint_all(
     parts = fork_map(chunk, len(candidates), jobs)
     if parts is None:
         return chunk(0, len(candidates))
-    return [result for part in parts for result in part]
+    results = [result for part in parts for result in part]
+    for result, candidate in zip(results, candidates, strict=True):
+        result.display = candidate.display  # the same text, one string where a worker made two
+    return results
 
 
 def lint_file(source: Source, plan: FirstPass) -> FileResult:
