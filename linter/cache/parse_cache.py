@@ -11,22 +11,26 @@ falls back to parsing.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 from collections.abc import Callable
 from typing import Any
 
 from linter.bundled import package_stamp
-from linter.cache.store import CacheStore
+from linter.cache.store import CacheRoot, CacheStore, user_cache_root
 
 KEEP_ENTRIES = 512
+#: A first run after an upgrade writes an entry per rule and catalogue, some 60.
+PRUNE_EVERY = 64
 MAX_ENTRY_BYTES = 16 * 1024 * 1024
 
 
 def parsed(kind: str, content: bytes, parse: Callable[[], Any]) -> Any:
     """``parse()``, which parses ``content`` as a ``kind`` file (``rule``, ``catalogue gpus``),
     from the cache when the same bytes were parsed the same way before."""
-    store = CacheStore.for_user(("parsed",), MAX_ENTRY_BYTES, KEEP_ENTRIES)
+    root = user_cache_root()
+    store = None if root is None else _store(root)
     if store is None:
         return parse()
     key = hashlib.sha256(f"{package_stamp()}\0{kind}\0".encode() + content).hexdigest()
@@ -40,3 +44,11 @@ def parsed(kind: str, content: bytes, parse: Callable[[], Any]) -> Any:
     with contextlib.suppress(TypeError, ValueError, RecursionError):  # not JSON: parsed each time
         store.put(key, json.dumps(value).encode())
     return value
+
+
+@functools.lru_cache(maxsize=4)
+def _store(root: CacheRoot) -> CacheStore:
+    """One store per cache root: a run reads some 60 entries, and a store reads the root's
+    secret once and keys its MACs once (its folder is still opened, link by link, on every
+    read and write)."""
+    return CacheStore(root, ("parsed",), MAX_ENTRY_BYTES, KEEP_ENTRIES, PRUNE_EVERY)

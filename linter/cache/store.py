@@ -96,12 +96,25 @@ def _open_child(parent: int, name: str, create: bool) -> int:
 class CacheStore:
     """Entries under ``key`` (64 hex digits) in one private folder below the cache root."""
 
-    def __init__(self, root: CacheRoot, folder: Sequence[str], max_bytes: int, keep: int) -> None:
+    def __init__(
+        self,
+        root: CacheRoot,
+        folder: Sequence[str],
+        max_bytes: int,
+        keep: int,
+        prune_every: int = 1,
+    ) -> None:
         self.root = root
         self.folder = tuple(folder)
         self.max_bytes = max_bytes
         self.keep = keep
+        #: The folder is pruned at the first write and then at every ``prune_every``-th: a
+        #: store written many times in one process (the parsed files after an upgrade) lists
+        #: its folder once, not once an entry, and holds at most ``prune_every - 1`` more.
+        self.prune_every = prune_every
+        self._writes = 0
         self._secret: bytes | None = None
+        self._mac_prefix: hmac.HMAC | None = None  # keyed with the secret, the folder hashed
 
     @classmethod
     def for_user(cls, folder: Sequence[str], max_bytes: int, keep: int) -> CacheStore | None:
@@ -170,8 +183,9 @@ class CacheStore:
 
     def put(self, key: str, payload: bytes | Sequence[bytes], limit: int | None = None) -> None:
         """Store ``payload`` (bytes, or its pieces in order: a large one is never joined) under
-        ``key`` and drop the oldest entries beyond ``keep``; an entry above ``limit``
-        (``max_bytes`` unless given) or a folder that cannot be used is skipped silently."""
+        ``key`` and drop the oldest entries beyond ``keep`` (see ``prune_every``); an entry
+        above ``limit`` (``max_bytes`` unless given) or a folder that cannot be used is skipped
+        silently."""
         _check_key(key)
         pieces = tuple(pieces_of(payload))
         if sum(map(len, pieces)) > (self.max_bytes if limit is None else limit):
@@ -182,7 +196,9 @@ class CacheStore:
                 mac.update(piece)
             entry = (mac.hexdigest().encode(), b"\n", *pieces)
             replace_file(_entry_name(key), entry, dir_fd=folder, mode=0o600)
-            self._prune(folder)
+            if self._writes % self.prune_every == 0:
+                self._prune(folder)
+            self._writes += 1
 
     def _mac(self, key: str, payload: bytes | memoryview) -> bytes:
         mac = self._new_mac(key)
@@ -192,8 +208,11 @@ class CacheStore:
     def _new_mac(self, key: str) -> hmac.HMAC:
         """The MAC of an entry under ``key`` before its payload (the folder and key are in it:
         an entry copied to another key or store does not authenticate)."""
-        assert self._secret is not None
-        mac = hmac.new(self._secret, "/".join(self.folder).encode() + b"\0", hashlib.sha256)
+        if self._mac_prefix is None:
+            assert self._secret is not None
+            folder = "/".join(self.folder).encode() + b"\0"
+            self._mac_prefix = hmac.new(self._secret, folder, hashlib.sha256)
+        mac = self._mac_prefix.copy()
         mac.update(key.encode() + b"\0")
         return mac
 
