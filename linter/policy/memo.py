@@ -4,7 +4,7 @@ A rule's outcome depends only on the values it reads (linter/policy/evaluator.py
 a token: its ``repr``, or compact JSON for a map or list. Kept as keys, those tokens were most of
 the memory a run holds besides its results: about 1 KiB an outcome (a fact of a few dozen fields
 is one long token), 17 MiB once the memo was full at 16,384, which a run over 20,000 finding-free
-manifests reached in each worker and again in the second pass. An entry now holds Python's hash
+manifests reached in each worker of its second pass. An entry now holds Python's hash
 of the tokens, to find it, and a BLAKE2b digest of them, to be sure it is theirs: the hash is
 computed for any lookup anyway, the digest only when the hash matches (a likely hit) or an
 outcome is remembered (after a rule ran, which costs a hundred times more). Two different

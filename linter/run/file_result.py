@@ -58,8 +58,8 @@ class FileResult:
         None  # why it was not linted: an explicit file of nothing of ours, a template
     )
     # Tuples, set once a file is done: a run holds every file's result, and most have no
-    # finding, suppression, line or file read, so most hold the one empty tuple (a list or a
-    # dict each was about 1 KiB of every 3 a result held in a run's parent process).
+    # finding, suppression, line or file read, so most hold the one empty tuple (as empty lists
+    # and a dict they were about 230 of the 700 bytes a finding-free result held in the parent).
     findings: tuple[Finding, ...] = ()  # before suppressions and severities
     suppressions: tuple[Suppression, ...] = ()
     wide: WideParts | PackedParts = field(default_factory=WideParts)
@@ -139,7 +139,7 @@ class FileResult:
                 Suppression(int(a), int(b), int(c), tuple(map(str, ids)), str(reason))
                 for a, b, c, ids, reason in data["suppressions"]
             ),
-            lines=tuple(
+            lines=tuple(  # through a dict: two keys of one number ("1", "01") keep the last
                 {int(line): (info[0], str(info[1])) for line, info in data["lines"].items()}.items()
             ),
             line_count=line_count,
