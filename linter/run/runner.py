@@ -409,7 +409,7 @@ def _lint_all(
             ]
             pack_wide(done)
             results.extend(done)
-            garbage_collection.results_live_on()
+            garbage_collection.results_live_on(last - first)
         return results
 
     if candidates:

@@ -71,7 +71,7 @@ def test_results_live_on_without_the_garbage_their_making_left() -> None:
         kept, garbage = _Cycle(), _Cycle()
         gone = weakref.ref(garbage)
         del garbage
-        collector.results_live_on()
+        collector.results_live_on(collector.FEW_FILES)
         assert gone() is None  # collected, not frozen for the rest of the run
         assert gc.get_freeze_count() > 0 and kept.me is kept
         cycle = _Cycle()
@@ -80,6 +80,19 @@ def test_results_live_on_without_the_garbage_their_making_left() -> None:
         collector.lives_on()  # a freeze alone keeps a cycle that awaited a collection
         gc.collect()
         assert still() is not None
+    finally:
+        gc.unfreeze()
+
+
+def test_a_chunk_of_few_files_is_frozen_without_a_collection() -> None:
+    gc.unfreeze()
+    try:
+        cycle = _Cycle()
+        kept = weakref.ref(cycle)
+        del cycle
+        collector.results_live_on(collector.FEW_FILES - 1)
+        gc.collect()
+        assert kept() is not None and gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
 
