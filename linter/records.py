@@ -3,12 +3,16 @@
 A frozen dataclass has six methods written as source and compiled when its class is defined
 (``__init__``, ``__repr__``, ``__eq__``, ``__hash__``, ``__setattr__``, ``__delattr__``): about
 0.5 ms a class, and a one-file run defines a hundred of gpulint's, a seventh of its start-up
-(issue 31). A record has only its ``__init__`` compiled; equality, hashing and ``repr`` are
-functions shared by every record that read its fields as the dataclass's own would (the same
-fields, the same tuples, so the same results and hash values), and immutability is checked
-where it costs nothing: ``datarecord`` is frozen by default to the type checker (mypy rejects an
-assignment to a field, as it does for a frozen dataclass), while at run time an instance is an
-ordinary one and setting its fields is not refused.
+(issue 31). A record compiles none of them: equality, hashing and ``repr`` are functions shared
+by every record that read its fields as the dataclass's own would (the same fields, the same
+tuples, so the same results and hash values); its ``__init__`` is the one the dataclass would
+compile, made from a template compiled once for every record of the same shape (the same
+number of parameters, keyword-only ones and default factories at the same places) with the
+record's names put in, which costs next to nothing; and immutability is checked where it costs
+nothing: ``datarecord`` is frozen by default to the type checker (mypy rejects an assignment to
+a field, as it does for a frozen dataclass), while at run time an instance is an ordinary one
+and setting its fields is not refused. A record's fields are all parameters of its
+``__init__``: ``InitVar`` and ``field(init=False)`` are refused (use ``@dataclass`` for those).
 
 ``dataclasses.fields``, ``replace`` and ``asdict`` work on records as on any dataclass; ask
 :func:`is_frozen`, not ``__dataclass_params__``, whether one is frozen. A record without a
@@ -18,9 +22,11 @@ millisecond to work out).
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import reprlib
 import sys
+import types
 from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, TypeVar, overload
@@ -63,10 +69,12 @@ def datarecord(
         if undocumented:  # not the docstring dataclasses would write: inspect.signature's 0.3 ms
             cls.__doc__ = _UNDOCUMENTED
         made: type[_T] = dataclasses.dataclass(
-            cls, repr=False, eq=False, slots=slots, kw_only=kw_only
+            cls, init=False, repr=False, eq=False, slots=slots, kw_only=kw_only
         )
         if undocumented:
             made.__doc__ = None
+        if "__init__" not in made.__dict__:  # a body's own __init__ stays, as with dataclasses
+            made.__init__ = _init(made)  # type: ignore[method-assign]
         _share_methods(made, frozen, eq)
         made._record_frozen = frozen  # type: ignore[attr-defined]
         return made
@@ -82,6 +90,129 @@ def is_frozen(cls: type) -> bool:
         return bool(record_frozen)
     params = getattr(cls, "__dataclass_params__", None)
     return bool(params is not None and params.frozen)
+
+
+class _FactoryDefault:
+    """The default an ``__init__`` parameter shows for a field with a default factory (the
+    factory is called when the parameter is left out), written as the dataclass's is."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+_FACTORY = _FactoryDefault()
+#: The names a template is compiled with, replaced by a record's own: parameter and attribute
+#: ``i`` are field ``i``'s name, factory ``i`` is its default factory (a global of the function).
+_PARAMETER, _ATTRIBUTE, _MAKER, _LEFT_OUT = (
+    "_record_parameter_",
+    "_record_attribute_",
+    "_record_factory_",
+    "_record_factory_default",
+)
+#: Compiled templates by shape: (positional parameters, which fields have a default factory,
+#: keyword-only parameters, whether ``__post_init__`` is called).
+_TEMPLATES: dict[tuple[int, tuple[bool, ...], int, bool], types.CodeType] = {}
+
+
+def _init(cls: type) -> Callable[..., None]:
+    """The ``__init__`` ``@dataclass`` would compile for ``cls``: the same parameters in the same
+    order (keyword-only ones last), defaults, factories called when a parameter is left out,
+    ``__post_init__`` called last and assignments of the same bytecode, so an instance costs what
+    the dataclass's does to make."""
+    fields = dataclasses.fields(cls)
+    _refuse_unparametered(cls, fields)
+    positional = [field for field in fields if not field.kw_only]
+    keyword = [field for field in fields if field.kw_only]
+    ordered = positional + keyword
+    defaults = {field.name: _FACTORY for field in ordered if _has_factory(field)}
+    defaults.update(
+        (field.name, field.default) for field in ordered if field.default is not dataclasses.MISSING
+    )
+    _refuse_defaults_out_of_order(positional, defaults)
+    makers = tuple(_has_factory(field) for field in ordered)
+    shape = (len(positional), makers, len(keyword), hasattr(cls, "__post_init__"))
+    template = _TEMPLATES.get(shape)
+    if template is None:
+        template = _TEMPLATES[shape] = _compiled_template(*shape)
+    names = {f"{_PARAMETER}{i}": field.name for i, field in enumerate(ordered)}
+    names.update({f"{_ATTRIBUTE}{i}": field.name for i, field in enumerate(ordered)})
+    code = template.replace(
+        co_varnames=tuple(names.get(name, name) for name in template.co_varnames),
+        co_names=tuple(names.get(name, name) for name in template.co_names),
+    )
+    if sys.version_info >= (3, 11):
+        code = code.replace(co_qualname=f"{cls.__qualname__}.__init__")
+    scope: dict[str, Any] = {"__builtins__": builtins, "__name__": cls.__module__}
+    scope[_LEFT_OUT] = _FACTORY
+    scope.update(
+        (f"{_MAKER}{i}", field.default_factory) for i, field in enumerate(ordered) if makers[i]
+    )
+    tail = tuple(defaults[field.name] for field in positional if field.name in defaults)
+    function = types.FunctionType(code, scope, "__init__", tail or None)
+    keyword_defaults = {
+        field.name: defaults[field.name] for field in keyword if field.name in defaults
+    }
+    function.__kwdefaults__ = keyword_defaults or None
+    function.__qualname__ = f"{cls.__qualname__}.__init__"
+    function.__annotations__ = {field.name: field.type for field in ordered} | {"return": None}
+    return function
+
+
+def _has_factory(field: dataclasses.Field[Any]) -> bool:
+    return field.default_factory is not dataclasses.MISSING
+
+
+def _refuse_unparametered(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> None:
+    """Refuse what a record's ``__init__`` does not make: fields it does not take, init-only
+    variables (read from their annotation: dataclasses marks them privately), and names its
+    template cannot take (``self``, the template's own)."""
+    for field in fields:
+        if not field.init or field.name == "self" or field.name.startswith("_record_"):
+            raise TypeError(f"{cls.__qualname__}.{field.name}: not a record field (see records)")
+    kept = {field.name for field in fields}
+    for name, field in cls.__dataclass_fields__.items():  # type: ignore[attr-defined]
+        if name not in kept and "InitVar" in str(field.type):
+            raise TypeError(f"{cls.__qualname__}.{name}: an InitVar is not a record field")
+
+
+def _refuse_defaults_out_of_order(
+    positional: list[dataclasses.Field[Any]], defaults: dict[str, Any]
+) -> None:
+    """As ``@dataclass`` refuses it: a positional field without a default after one with."""
+    defaulted = False
+    for field in positional:
+        if field.name in defaults:
+            defaulted = True
+        elif defaulted:
+            raise TypeError(f"non-default argument {field.name!r} follows default argument")
+
+
+def _compiled_template(
+    positional: int, makers: tuple[bool, ...], keyword: int, post_init: bool
+) -> types.CodeType:
+    """The code of an ``__init__`` of this shape, with the placeholder names (_PARAMETER ...)."""
+    parameters = [f"{_PARAMETER}{i}" for i in range(positional + keyword)]
+    if keyword:
+        parameters.insert(positional, "*")
+    body = [
+        f"    self.{_ATTRIBUTE}{i} = "
+        + (
+            f"{_MAKER}{i}() if {_PARAMETER}{i} is {_LEFT_OUT} else {_PARAMETER}{i}"
+            if made
+            else f"{_PARAMETER}{i}"
+        )
+        for i, made in enumerate(makers)
+    ]
+    if post_init:
+        body.append("    self.__post_init__()")
+    source = f"def __init__({', '.join(['self', *parameters])}):\n" + (
+        "\n".join(body) or "    pass"
+    )
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "<string>", "exec"), {}, namespace)  # our own template, no input in it
+    return namespace["__init__"].__code__  # type: ignore[no-any-return]
 
 
 def _share_methods(cls: type, frozen: bool, eq: bool) -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import pickle
 from dataclasses import field
 from typing import Any
@@ -186,3 +187,131 @@ def test_a_record_keeps_its_own_docstring_or_none() -> None:
         x: int
 
     assert (Plain.__doc__, Told.__doc__) == (None, "Said.")
+
+
+#: Fields of every kind a record's __init__ takes: required, with a default, with a default
+#: factory, keyword-only, and a __post_init__ that reads them.
+INIT_SHAPES: list[tuple[str, dict[str, Any], dict[str, Any], tuple[Any, ...], dict[str, Any]]] = [
+    ("no fields", {"__annotations__": {}}, {}, (), {}),
+    ("required", {"__annotations__": {"a": "int", "b": "str"}}, {}, (1, "b"), {}),
+    (
+        "defaults and factories",
+        {
+            "__annotations__": {"a": "int", "b": "list", "c": "float", "d": "dict"},
+            "b": field(default_factory=list),
+            "c": 0.5,
+            "d": field(default_factory=lambda: {"made": True}),
+        },
+        {},
+        (1,),
+        {"c": 2.0},
+    ),
+    (
+        "keyword-only",
+        {"__annotations__": {"a": "int", "b": "tuple"}, "b": ()},
+        {"kw_only": True},
+        (),
+        {"a": 3},
+    ),
+    (
+        "slots and a factory",
+        {"__annotations__": {"a": "int", "b": "set"}, "b": field(default_factory=set)},
+        {"slots": True},
+        (4,),
+        {},
+    ),
+    (
+        "post init",
+        {
+            "__annotations__": {"a": "int", "b": "int"},
+            "b": 0,
+            "__post_init__": lambda self: self.seen.append((self.a, self.b)),
+            "seen": [],
+        },
+        {"frozen": False},
+        (5,),
+        {"b": 6},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "body", "options", "args", "kwargs"), INIT_SHAPES, ids=[s[0] for s in INIT_SHAPES]
+)
+def test_a_record_is_made_as_its_dataclass(
+    name: str, body: dict[str, Any], options: dict[str, Any], args: tuple[Any, ...], kwargs: Any
+) -> None:
+    """The same signature (names, kinds, defaults, ``<factory>``, annotations), the same values
+    set, factories called per instance and ``__post_init__`` called last."""
+    as_dataclass, as_record = _pair({**body, "seen": []} if "seen" in body else body, **options)
+    assert str(inspect.signature(as_record)) == str(inspect.signature(as_dataclass))
+    assert as_record.__init__.__annotations__ == as_dataclass.__init__.__annotations__
+    assert as_record.__init__.__qualname__ == "Shape.__init__"
+    made, recorded, again = (kind(*args, **kwargs) for kind in (as_dataclass, as_record, as_record))
+    assert repr(recorded) == repr(made)
+    for one in dataclasses.fields(recorded):
+        if isinstance(getattr(recorded, one.name), (list, dict, set)):
+            assert getattr(recorded, one.name) is not getattr(again, one.name)
+    if "seen" in body:  # one list, shared by both classes: each instance appended once
+        assert as_record.seen == [(5, 6)] * 3
+    assert _refusal(as_record, *args, *range(9), **kwargs) == _refusal(
+        as_dataclass, *args, *range(9), **kwargs
+    )
+
+
+def _refusal(kind: type, *args: Any, **kwargs: Any) -> str:
+    """The message of the TypeError that making ``kind`` with these arguments raises."""
+    with pytest.raises(TypeError) as refused:
+        kind(*args, **kwargs)
+    return str(refused.value)
+
+
+def test_records_of_one_shape_share_a_template_with_their_own_names() -> None:
+    @datarecord
+    class Point:
+        x: int
+        y: int = 0
+
+    @datarecord
+    class Span:
+        start: int
+        end: int = 9
+
+    assert Point.__init__.__code__.co_code == Span.__init__.__code__.co_code
+    assert (Point(1), Span(start=2)) == (Point(1, 0), Span(2, 9))
+    assert Span.__init__.__code__.co_varnames == ("self", "start", "end")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'x'"):
+        Span(x=1)
+
+
+def test_a_record_refuses_what_its_init_cannot_take() -> None:
+    with pytest.raises(TypeError, match="non-default argument 'b' follows default argument"):
+
+        @datarecord
+        class OutOfOrder:
+            a: int = 0
+            b: int  # type: ignore[misc]
+
+    with pytest.raises(TypeError, match="not a record field"):
+
+        @datarecord
+        class NotInInit:
+            a: int = field(default=0, init=False)
+
+    with pytest.raises(TypeError, match="an InitVar is not a record field"):
+
+        @datarecord
+        class InitOnly:
+            a: int
+            b: dataclasses.InitVar[int]
+
+
+def test_a_body_keeps_its_own_init() -> None:
+    @datarecord
+    class Own:
+        a: int
+
+        def __init__(self, text: str) -> None:
+            self.a = len(text)
+
+    assert Own("four").a == 4
