@@ -14,6 +14,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr
 
 from linter.catalog.base import checked, validated
 from linter.catalog.prevalidated import prevalidated
+from linter.catalog.prices import PriceBook
 from linter.catalog.schemas import registry
 from linter.formats.vocabulary import checked_vocabulary, read_vocabulary, vocabulary_file
 from linter.load import load_text
@@ -55,6 +56,11 @@ def _differences(built: Any, valid: Any, where: str = "") -> list[str]:
 def test_a_catalogue_is_built_as_its_validation_returns_it(name: str) -> None:
     model = registry()[name]
     assert _differences(validated(name, model), checked(name, model)) == []
+
+
+def test_the_price_book_is_built_as_its_validation_returns_it() -> None:
+    """``prices.yaml`` without its tables, as a run reads it (linter/catalog/prices.py)."""
+    assert _differences(validated("prices", PriceBook), checked("prices", PriceBook)) == []
 
 
 #: Every vocabulary table the formats read, with its model.

@@ -12,14 +12,15 @@ these records (region fallback, savings, break-even) live in :mod:`linter.pricin
 
 import csv
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import Field, model_validator
 
 from linter.catalog import CatalogueError
 from linter.catalog.base import Catalogue, Citation, Record, validated
+from linter.catalog.prevalidated import prevalidated
 from linter.catalog.spelling import name_key
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -79,8 +80,9 @@ class ManagedPriceRow(Record):
     source_key: str = Field(min_length=1, description="The entry's key in the source.")
 
 
-class Prices(Catalogue):
-    """``prices.yaml`` with the rows of its two CSV tables (``instances`` and ``managed``)."""
+class PriceBook(Catalogue):
+    """``prices.yaml`` itself: the conventions, caveat flags and sources of the prices, without
+    the rows of its tables (a run reads those when a lookup needs them)."""
 
     currency: Literal["USD"]
     hours_per_month: float = Field(
@@ -91,6 +93,14 @@ class Prices(Catalogue):
     )
     flags: list[PriceFlag]
     sources: list[PriceSource] = Field(min_length=1)  # type: ignore[assignment]
+
+
+class Prices(PriceBook):
+    """``prices.yaml`` with the rows of its two CSV tables (``instances`` and ``managed``)."""
+
+    # The whole catalogue, as the tests validate it and its published schema describes it (a
+    # run reads the price book and looks rows up: prices() below).
+
     instances: list[InstancePriceRow] = Field(description=f"The rows of {INSTANCES_FILE}.")
     managed: list[ManagedPriceRow] = Field(description=f"The rows of {MANAGED_FILE}.")
 
@@ -146,6 +156,36 @@ def _instance_identity(row: InstancePriceRow) -> tuple[str, str, str, float, str
 # ------------------------------------------------------------------------------ CSV tables
 
 
+R = TypeVar("R", bound=Record)
+
+
+class _Table(Generic[R]):
+    """A CSV table, read once per process on first use; each row is built into its model only
+    when a lookup returns it (a one-file run returns a few of 1,900: building every row, and
+    reading the table a run never looks at, was some 15 ms of its start-up, issue 31). Its rows
+    are packaged data the tests validate (``checked("prices", Prices)``), built as
+    :func:`~linter.catalog.base.validated` builds packaged data, without checking them again."""
+
+    def __init__(
+        self, file: str, convert: Callable[[dict[str, str]], dict[str, Any]], model: type[R]
+    ) -> None:
+        self._file, self._convert, self._model = file, convert, model
+        self._built: dict[int, R] = {}
+
+    @functools.cached_property
+    def cells(self) -> tuple[dict[str, Any], ...]:
+        """Every row's typed values, in file order."""
+        return tuple(_table(DATA / self._file, self._convert))
+
+    def rows(self, indexes: Sequence[int]) -> tuple[R, ...]:
+        """The rows at ``indexes`` (positions in :attr:`cells`), each built once."""
+        built, cells = self._built, self.cells
+        for index in indexes:
+            if index not in built:
+                built[index] = prevalidated(self._model, cells[index])
+        return tuple(built[index] for index in indexes)
+
+
 def _table(path: Path, convert: Callable[[dict[str, str]], dict[str, Any]]) -> list[Any]:
     """The rows of a CSV table, each converted to the typed values its model validates."""
     with path.open(newline="", encoding="utf-8") as handle:
@@ -193,9 +233,24 @@ def _managed_cells(row: dict[str, str]) -> dict[str, Any]:
 # --------------------------------------------------------------------------------- lookups
 
 
+_INSTANCES = _Table(INSTANCES_FILE, _instance_cells, InstancePriceRow)
+_MANAGED = _Table(MANAGED_FILE, _managed_cells, ManagedPriceRow)
+
+
 def prices() -> Prices:
-    """The validated price catalogue (read once per process, on first use)."""
+    """The whole price catalogue, every row built (read once per process, on first use): for
+    the tests and benchmarks; a run asks :func:`price_book` and the lookups below."""
     return validated("prices", Prices)
+
+
+def price_book() -> PriceBook:
+    """The price catalogue's conventions, caveat flags and sources, its tables left unread."""
+    return validated("prices", PriceBook)
+
+
+def instance_table() -> tuple[InstancePriceRow, ...]:
+    """Every row of ``prices_instances.csv``, in file order."""
+    return _INSTANCES.rows(range(len(_INSTANCES.cells)))
 
 
 def type_keys(provider: str, instance_type: str) -> tuple[str, ...]:
@@ -207,40 +262,40 @@ def type_keys(provider: str, instance_type: str) -> tuple[str, ...]:
 
 
 @functools.cache
-def _instances_by_type() -> dict[tuple[str, str], tuple[InstancePriceRow, ...]]:
-    index: dict[tuple[str, str], list[InstancePriceRow]] = {}
-    for row in prices().instances:
-        for key in type_keys(row.provider, row.instance_type):
-            index.setdefault((name_key(row.provider), key), []).append(row)
-    return {key: tuple(rows) for key, rows in index.items()}
+def _instances_by_type() -> dict[tuple[str, str], tuple[int, ...]]:
+    index: dict[tuple[str, str], list[int]] = {}
+    for position, cells in enumerate(_INSTANCES.cells):
+        for key in type_keys(cells["provider"], cells["instance_type"]):
+            index.setdefault((name_key(cells["provider"]), key), []).append(position)
+    return {key: tuple(positions) for key, positions in index.items()}
 
 
 def instance_rows(provider: str, instance_type: str) -> tuple[InstancePriceRow, ...]:
     """Every priced region (and accelerator, for hosts GPUs attach to) of an instance type."""
     keys = type_keys(provider, instance_type)
-    return _instances_by_type().get((name_key(provider), keys[-1]), ())
+    return _INSTANCES.rows(_instances_by_type().get((name_key(provider), keys[-1]), ()))
 
 
 @functools.cache
-def _managed_by_model() -> dict[str, tuple[ManagedPriceRow, ...]]:
-    index: dict[str, list[ManagedPriceRow]] = {}
-    for row in prices().managed:
-        if row.hf_id is not None:
-            index.setdefault(name_key(row.hf_id), []).append(row)
-    return {key: tuple(rows) for key, rows in index.items()}
+def _managed_by_model() -> dict[str, tuple[int, ...]]:
+    index: dict[str, list[int]] = {}
+    for position, cells in enumerate(_MANAGED.cells):
+        if cells["hf_id"] is not None:
+            index.setdefault(name_key(cells["hf_id"]), []).append(position)
+    return {key: tuple(positions) for key, positions in index.items()}
 
 
 def managed_rows(hf_id: str) -> tuple[ManagedPriceRow, ...]:
     """The managed offerings priced for exactly this Hugging Face id (compared by name key)."""
-    return _managed_by_model().get(name_key(hf_id), ())
+    return _MANAGED.rows(_managed_by_model().get(name_key(hf_id), ()))
 
 
 def mapped_models() -> tuple[str, ...]:
     """Every Hugging Face id some managed offering is mapped to, in catalogue order."""
-    return tuple(dict.fromkeys(row.hf_id for row in prices().managed if row.hf_id))
+    return tuple(dict.fromkeys(cells["hf_id"] for cells in _MANAGED.cells if cells["hf_id"]))
 
 
 @functools.cache
 def flag(flag_id: str) -> PriceFlag:
     """A caveat flag's definition (every row's flags are checked to be defined at load)."""
-    return next(entry for entry in prices().flags if entry.id == flag_id)
+    return next(entry for entry in price_book().flags if entry.id == flag_id)

@@ -30,7 +30,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from linter.catalog.prices import prices
+    from linter.catalog.prices import price_book
     from linter.commands.output_files import write_report
     from linter.commands.setup import load_configuration
     from linter.costs.at_revision import costed, load_baseline, max_bytes
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     paths = args.paths or ["."]
     cwd = Path.cwd()
     budgets = tuple(config.config.budgets)
-    as_of = prices().as_of
+    as_of = price_book().as_of
     baseline = None
     if args.diff is not None:
         baseline = load_baseline(args.diff, paths, config, cwd)

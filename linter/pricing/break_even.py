@@ -7,7 +7,7 @@ sides and leaves the cheaper one and the break-even rate unchanged.
 
 from typing import Literal, NamedTuple
 
-from linter.catalog.prices import prices
+from linter.catalog.prices import price_book
 
 MINUTES_PER_HOUR = 60
 TOKENS_PER_MILLION = 1_000_000
@@ -17,7 +17,7 @@ Cheaper = Literal["self-hosted", "api", "equal"]
 
 def assumed_input_share() -> float:
     """Input tokens as a share of a total token rate given without a split (catalogue data)."""
-    return prices().assumed_input_share
+    return price_book().assumed_input_share
 
 
 class TokenVolume(NamedTuple):

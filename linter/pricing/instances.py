@@ -12,7 +12,7 @@ from typing import Literal, NamedTuple
 
 from linter.catalog import regions
 from linter.catalog.gpus import resolve_gpu
-from linter.catalog.prices import InstancePriceRow, flag, instance_rows, prices
+from linter.catalog.prices import InstancePriceRow, flag, instance_rows, instance_table
 from linter.catalog.regions import Region
 from linter.catalog.spelling import name_key
 
@@ -160,7 +160,7 @@ def cheapest_instance_with_gpus(
         return None
     rows = [
         row
-        for row in prices().instances
+        for row in instance_table()
         if row.on_demand_per_hour is not None
         and row.accelerator_count >= gpus_per_node
         and (provider is None or name_key(row.provider) == name_key(provider))

@@ -3,7 +3,7 @@ capacity they run on."""
 
 from typing import Literal, NamedTuple
 
-from linter.catalog.prices import prices
+from linter.catalog.prices import price_book
 from linter.pricing.instances import InstancePrice
 
 Capacity = Literal["on-demand", "spot", "reserved"]
@@ -11,7 +11,7 @@ Capacity = Literal["on-demand", "spot", "reserved"]
 
 def default_hours_per_month() -> float:
     """The hours in a month when a workload does not say (catalogue data, ``prices.yaml``)."""
-    return prices().hours_per_month
+    return price_book().hours_per_month
 
 
 class MonthlyCost(NamedTuple):

@@ -28,6 +28,34 @@ def test_every_sourced_row_is_in_the_catalogue() -> None:
     assert (data.as_of, data.currency, data.hours_per_month) == ("2026-12-02", "USD", 730)
 
 
+def test_lookups_build_the_rows_of_the_whole_catalogue() -> None:
+    """A run reads the tables row by row as lookups need them (linter/catalog/prices.py): the
+    same rows, in the same order, as the whole catalogue the tests validate; a row found twice
+    is one object."""
+    data = prices()
+    aws = price_catalogue.instance_rows("aws", "p5.48xlarge")
+    assert len(aws) == 11
+    assert [(row.region, row.on_demand_per_hour, row.accelerator) for row in aws[:2]] == [
+        ("ap-northeast-1", 68.8, "H100"),
+        ("ap-south-1", 66.048, "H100"),
+    ]
+    llama = price_catalogue.managed_rows("meta-llama/Llama-3.1-70B-Instruct")
+    assert [(row.provider, row.model, row.region) for row in llama[:2]] == [
+        ("bedrock", "meta.llama3-1-70b-instruct-v1:0", None),
+        ("bedrock", "us.meta.llama3-1-70b-instruct-v1:0", "us"),
+    ]
+    assert price_catalogue.instance_table() == tuple(data.instances)
+    assert all(any(row is one for one in price_catalogue.instance_table()) for row in aws)
+    for row in data.instances:
+        assert row in price_catalogue.instance_rows(row.provider, row.instance_type)
+    for row in data.managed:
+        assert row.hf_id is None or row in price_catalogue.managed_rows(row.hf_id)
+    mapped = tuple(dict.fromkeys(row.hf_id for row in data.managed if row.hf_id))
+    assert price_catalogue.mapped_models() == mapped
+    book = price_catalogue.price_book()
+    assert (book.as_of, book.flags, book.sources) == (data.as_of, data.flags, data.sources)
+
+
 def test_sources_carry_commit_licence_and_processing() -> None:
     sources = {source.id: source for source in prices().sources}
     assert sorted(sources) == [

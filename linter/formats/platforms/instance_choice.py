@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 
 from linter.catalog.gpus import resolve_gpu
-from linter.catalog.prices import InstancePriceRow, prices
+from linter.catalog.prices import InstancePriceRow, instance_table
 from linter.catalog.spelling import name_key
 
 
@@ -22,7 +22,7 @@ from linter.catalog.spelling import name_key
 def _offers() -> dict[tuple[str, str, float], tuple[InstancePriceRow, ...]]:
     """(provider, catalogue GPU name, GPUs per instance) -> the priced rows."""
     index: dict[tuple[str, str, float], list[InstancePriceRow]] = {}
-    for row in prices().instances:
+    for row in instance_table():
         gpu = resolve_gpu(row.accelerator)
         if gpu is not None and row.on_demand_per_hour is not None:
             key = (name_key(row.provider), gpu.name, row.accelerator_count)
