@@ -18,7 +18,6 @@ The rules (endings, mirrors, distills) are data in ``data/model_names.yaml``; wh
 name used is kept in the :class:`Resolution`, so messages can say how a model was sized.
 """
 
-import difflib
 import functools
 from typing import Any, NamedTuple
 
@@ -250,6 +249,8 @@ def nearest_models(name: str) -> list[str]:
     what a message offers for a name that resolves to nothing. Each leading part of the name
     (``Qwen2.5-7B-Instruct`` of ``Qwen2.5-7B-Instruct-1M``) is compared too, so an unknown
     ending does not hide the model it extends."""
+    import difflib  # on the way to a message only: not every run pays for importing it
+
     parts = _split(name)
     if parts is None:
         return []

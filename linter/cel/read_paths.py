@@ -8,7 +8,6 @@ error at load, with the position of the misspelt field, instead of a warning on 
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -347,6 +346,8 @@ def _failure(shown: str, segment: Segment, reasons: list[str], known: list[str])
 
 
 def _suggest(name: str, known: list[str]) -> str:
+    import difflib  # on the way to a message only: not every run pays for importing it
+
     close = difflib.get_close_matches(name, sorted(set(known)), n=3, cutoff=0.75)
     if not close:
         return ""
