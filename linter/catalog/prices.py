@@ -108,11 +108,7 @@ class Prices(PriceBook):
     def assemble(cls, document: Any) -> Any:
         if not isinstance(document, dict):
             return document
-        return {
-            **document,
-            "instances": _table(DATA / INSTANCES_FILE, _instance_cells),
-            "managed": _table(DATA / MANAGED_FILE, _managed_cells),
-        }
+        return {**document, "instances": _INSTANCES.read(), "managed": _MANAGED.read()}
 
     @model_validator(mode="after")
     def _references_resolve(self) -> "Prices":
@@ -172,10 +168,14 @@ class _Table(Generic[R]):
         self._file, self._convert, self._model = file, convert, model
         self._built: dict[int, R] = {}
 
+    def read(self) -> list[dict[str, Any]]:
+        """Every row's typed values, in file order, read from the file now."""
+        return _table(DATA / self._file, self._convert)
+
     @functools.cached_property
     def cells(self) -> tuple[dict[str, Any], ...]:
-        """Every row's typed values, in file order."""
-        return tuple(_table(DATA / self._file, self._convert))
+        """:meth:`read`, once per process."""
+        return tuple(self.read())
 
     def rows(self, indexes: Sequence[int]) -> tuple[R, ...]:
         """The rows at ``indexes`` (positions in :attr:`cells`), each built once."""
