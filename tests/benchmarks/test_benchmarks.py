@@ -17,6 +17,7 @@ sys.path.insert(0, str(BENCHMARKS))  # the scripts import each other as run.py d
 report = importlib.import_module("report")
 targets = importlib.import_module("targets")
 stages = importlib.import_module("stages")
+startup = importlib.import_module("startup")
 environment = importlib.import_module("environment")
 
 
@@ -422,3 +423,58 @@ def test_one_tree_is_measured_on_a_set(tmp_path: Path, capsys: pytest.CaptureFix
     line = capsys.readouterr().out.strip()
     assert line.endswith("  1.0000")
     assert int(line.split()[-2].replace(",", "")) > 10_000_000
+
+
+def test_the_startup_table_gives_each_part_as_a_share_of_the_run_and_the_anchor_ratios() -> None:
+    medians = {
+        "run": 0.300,
+        "interpreter": 0.015,
+        "modules": 0.150,
+        "modules without pydantic": 0.100,
+        "pydantic alone": 0.115,
+        "check-jsonschema": 0.400,
+        "yamllint": 0.100,
+    }
+    spent = {"model classes": 0.020, "validators": 0.010, "rulebook": 0.015, "catalogues": 0.006}
+    counts = {"model classes": 88, "validators": 4, "rulebook": 47, "catalogues": 12}
+    table = startup.render(Path("job.yaml"), 15, medians, {"spent": spent, "counts": counts}, 48)
+    assert table == (
+        "One-file run of job.yaml, CPU (median of 15 rounds, fresh interpreters):\n"
+        "  the run (python -m linter check)       300.0 ms  100.0%\n"
+        "  the interpreter alone                   15.0 ms    5.0%\n"
+        "  importing pydantic, at least            50.0 ms   16.7%  48 modules\n"
+        "  importing pydantic, at most            100.0 ms   33.3%  in a bare interpreter\n"
+        "  model classes (in one run)              20.0 ms    6.7%  88 pydantic model classes "
+        "created\n"
+        "  validators (in one run)                 10.0 ms    3.3%  4 pydantic validators built\n"
+        "  rulebook (in one run)                   15.0 ms    5.0%  47 rule files\n"
+        "  catalogues (in one run)                  6.0 ms    2.0%  12 catalogues loaded\n"
+        "  pydantic in all, at least               80.0 ms   26.7%  import, classes, validators\n"
+        "  the run without pydantic               220.0 ms   73.3%\n"
+        "  check-jsonschema 400.0 ms: the run is 0.75x its CPU, without pydantic 0.55x\n"
+        "  yamllint 100.0 ms: the run is 3.00x its CPU, without pydantic 2.20x\n"
+    )
+
+
+def test_the_startup_probes_see_what_a_one_file_run_imports_and_builds() -> None:
+    """What the probes count is the run's own (no time asserted): every bundled rule file, the
+    catalogues and validators a serving workload needs; and the modules to re-import are those
+    an ``import`` statement can bring back alone, in the order the run imported them."""
+    target = str(startup.EXAMPLE)
+    probe = json.loads(startup._output(startup.PROBE, target))
+    rule_files = len(list((BENCHMARKS.parent / "rules").glob("*.yaml")))
+    assert probe["code"] == 0
+    assert probe["counts"]["rulebook"] == rule_files
+    assert probe["counts"]["catalogues"] >= 1 and probe["counts"]["validators"] >= 1
+    assert set(probe["spent"]) == {"model classes", "validators", "rulebook", "catalogues"}
+    modules = json.loads(startup._output(startup.MODULES, target))
+    assert "pydantic_core" in modules and "linter.cli" in modules
+    assert "cel.cel" not in modules and "os.path" not in modules and "__main__" not in modules
+    assert modules.index("pydantic") < modules.index("pydantic.main")
+    checked = subprocess.run(
+        [sys.executable, "-c", startup._importing([m for m in modules if m != "linter.cli"])],
+        cwd=BENCHMARKS.parent,
+        check=False,
+    )
+    assert checked.returncode == 0
+    assert startup._importing([]) == "pass"
