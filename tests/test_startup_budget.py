@@ -87,6 +87,7 @@ NOT_IMPORTED = (
     "importlib.metadata",  # pydantic's plugin search: gpulint runs with plugins off (cli.py)
     "difflib",  # suggestions, in messages of names that resolve to nothing
     "email",
+    "linter.declared.twins",  # declared records' pydantic twins: packaged data is not validated
 )
 #: Ceilings: today's counts (in the comment) and a little room.
 BUDGET = {
@@ -94,7 +95,8 @@ BUDGET = {
     "modules": 405,  # 394
     "classes": 1015,  # 987
     "compiled": 250,  # 240: 48 record templates, the rest pydantic's and the standard library's
-    "models": 90,  # 87: facts are records (linter/facts/base.py)
+    "models": 30,  # 27: facts are records (linter/facts/base.py), catalogue and vocabulary
+    # records are declared (linter/declared)
     "validators": 7,  # 4: packaged data and cached rules are not validated again
 }
 

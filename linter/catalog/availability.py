@@ -9,11 +9,10 @@ import fnmatch
 import functools
 from typing import Literal
 
-from pydantic import Field
-
 from linter.catalog.base import Catalogue, Record, SourceRef, Text, validated
 from linter.catalog.endpoints import Cloud
 from linter.catalog.spelling import name_key
+from linter.declared import Field
 from linter.strict_model import empty_list
 
 

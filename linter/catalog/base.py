@@ -12,12 +12,11 @@ its document directly); field names are snake_case as in the data files.
 
 import functools
 import re
-from typing import Annotated, Any, TypeVar
-
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from typing import Annotated, Any, TypeVar, cast
 
 from linter.catalog import CatalogueError, load
 from linter.catalog.prevalidated import prevalidated
+from linter.declared import AfterValidator, Field, Record
 
 DATE = r"^\d{4}-\d{2}-\d{2}$"
 
@@ -41,11 +40,7 @@ Regex = Annotated[str, AfterValidator(_compiles), Field(json_schema_extra={"form
 """A regular expression (Python syntax) that must compile."""
 
 
-class Record(BaseModel):
-    """Base of every catalogue record: immutable, no unknown keys, no coercion."""
-
-    # defer_build: the validator is built on first use (linter/strict_model.py says why)
-    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid", strict=True)
+__all__ = ["Record"]  # the base of every catalogue record: immutable, no unknown keys, no coercion
 
 
 class Citation(Record):
@@ -83,7 +78,7 @@ def validated(name: str, model: type[C]) -> C:
     """``data/<name>.yaml`` as a ``model`` (once per process). Packaged data that the tests
     validate against its model (tests/test_prevalidated.py), so it is built here
     without checking it again (linter/catalog/prevalidated.py); :func:`checked` validates it."""
-    return _validated(name, model)  # type: ignore[return-value]
+    return _validated(name, cast(Any, model))  # type: ignore[return-value]
 
 
 @functools.cache
@@ -93,7 +88,9 @@ def _validated(name: str, model: type[Catalogue]) -> Catalogue:
 
 def checked(name: str, model: type[C]) -> C:
     """``data/<name>.yaml`` validated against ``model``: what the tests hold the data to."""
+    from pydantic import ValidationError
+
     try:
-        return model.model_validate(model.assemble(load(name)))
+        return model.model_validate(model.assemble(load(name)))  # type: ignore[no-any-return]
     except ValidationError as err:
         raise CatalogueError(f"catalogue {name}.yaml does not match its schema: {err}") from None

@@ -10,10 +10,9 @@ import functools
 import re
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints, model_validator
-
 from linter.catalog.base import Catalogue, Record, Regex, SourceRef, Text, validated
 from linter.catalog.spelling import name_key
+from linter.declared import Field, StringConstraints, model_validator
 from linter.strict_model import empty_list
 
 Cloud = Literal["aws", "gcp", "azure"]

@@ -2,9 +2,8 @@
 
 from typing import Literal
 
-from pydantic import Field
-
 from linter.catalog.base import Catalogue, Record, validated
+from linter.declared import Field
 
 VERSION = r"^v?\d+(\.\d+){0,2}$"
 

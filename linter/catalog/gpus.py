@@ -9,10 +9,9 @@ import functools
 import unicodedata
 from typing import Literal
 
-from pydantic import Field
-
 from linter.catalog.base import Catalogue, Record, validated
 from linter.catalog.spelling import name_key
+from linter.declared import Field
 from linter.strict_model import empty_list
 
 #: When no torch-visible total is catalogued, it is taken as 2% below the nvidia-smi total

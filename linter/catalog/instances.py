@@ -3,11 +3,10 @@
 import functools
 from typing import NamedTuple
 
-from pydantic import Field
-
 from linter.catalog.base import Catalogue, Record, validated
 from linter.catalog.gpus import GpuSpec, resolve_gpu, visible
 from linter.catalog.spelling import name_key
+from linter.declared import Field
 from linter.strict_model import empty_list
 
 

@@ -9,11 +9,10 @@ scopes. What an allow-list entry that is not a tag means is decided in :mod:`lin
 import functools
 from typing import Literal
 
-from pydantic import Field, model_validator
-
 from linter.catalog.base import DATE, Catalogue, Record, SourceRef, Text, validated
 from linter.catalog.regions import Country
 from linter.catalog.spelling import name_key
+from linter.declared import Field, model_validator
 from linter.strict_model import empty_list
 
 Scope = Literal["full", "partial"]

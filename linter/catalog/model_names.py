@@ -6,9 +6,8 @@ quantised release of a model (and the precision it stores weights in), and which
 keep their base model's architecture. :mod:`linter.catalog.models` applies them.
 """
 
-from pydantic import Field
-
 from linter.catalog.base import Catalogue, Record, SourceRef, Text, validated
+from linter.declared import Field
 
 Suffix = Field(pattern=r"^-[A-Za-z0-9][A-Za-z0-9._-]*$", description="Starts with '-'.")
 

@@ -21,11 +21,10 @@ name used is kept in the :class:`Resolution`, so messages can say how a model wa
 import functools
 from typing import Any, NamedTuple
 
-from pydantic import Field
-
 from linter.catalog import model_names
 from linter.catalog.base import Catalogue, Record, validated
 from linter.catalog.spelling import model_key
+from linter.declared import Field
 from linter.strict_model import empty_list
 
 #: Names offered when a model is not catalogued.

@@ -4,10 +4,9 @@ import functools
 from fractions import Fraction
 from typing import Literal
 
-from pydantic import Field
-
 from linter.catalog.base import Catalogue, Record, validated
 from linter.catalog.spelling import name_key
+from linter.declared import Field
 from linter.strict_model import empty_list
 
 Scope = Literal["all", "decoder_matrices", "experts"]

@@ -23,27 +23,29 @@ from __future__ import annotations
 
 import functools
 import inspect
-import types
-import typing
 from collections.abc import Callable
 from inspect import Parameter
-from typing import Annotated, Any, Literal, TypeVar, Union
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from pydantic import BaseModel
-from pydantic.fields import FieldInfo
-from pydantic.functional_validators import BeforeValidator, PlainValidator, WrapValidator
+from linter.declared import Record
+from linter.declared.building import Convert, built, converter, record_builder
 
-M = TypeVar("M", bound=BaseModel)
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+    from pydantic.fields import FieldInfo
 
-Convert = Callable[[Any], Any]
+M = TypeVar("M")
 
 _set_attribute = object.__setattr__
 
 
 def prevalidated(model: type[M], data: Any) -> M:
     """The instance of ``model`` that ``model.model_validate(data)`` returns, for ``data`` that is
-    known to validate (above); nothing is checked."""
-    return _builder(model)(data)  # type: ignore[no-any-return]
+    known to validate (above); nothing is checked. A declared record (linter/declared) is built
+    without pydantic; a pydantic model's builder imports it."""
+    if issubclass(model, Record):
+        return built(model, data)  # type: ignore[no-any-return]
+    return _builder(cast("type[BaseModel]", model))(data)  # type: ignore[no-any-return]
 
 
 @functools.cache
@@ -55,7 +57,12 @@ def _builder(model: type[BaseModel]) -> Convert:
         _refuse_changing_metadata(tuple(field.metadata))
     post_init = model.__pydantic_post_init__ is not None
     plans = [
-        (_keys(name, field), name, _converter(field.annotation), _default(model, name, field))
+        (
+            _keys(name, field),
+            name,
+            converter(field.annotation, _nested, _refuse_changing_metadata),
+            _default(model, name, field),
+        )
         for name, field in fields
     ]
 
@@ -95,6 +102,8 @@ def _default(model: type[BaseModel], name: str, field: FieldInfo) -> Callable[[]
         return missing
     if field.default_factory is None:
         return functools.partial(field.get_default, call_default_factory=False)
+    from pydantic import BaseModel
+
     factory = field.default_factory
     if isinstance(factory, type) and issubclass(factory, BaseModel):  # Model(): built as {} is
         return functools.partial(_builder(factory), {})
@@ -123,6 +132,15 @@ def _keys(name: str, field: FieldInfo) -> tuple[str, ...]:
     return (alias, name) if alias and alias != name else (name,)
 
 
+def _nested(annotation: Any) -> Convert | None:
+    """The builder of a nested model or record (linter/declared/building.py's ``Nested``)."""
+    from pydantic import BaseModel
+
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return _builder(annotation)
+    return record_builder(annotation)
+
+
 def _refuse_changing_validators(model: type[BaseModel]) -> None:
     if model.model_config.get("extra") == "allow":
         raise TypeError(f"{model.__name__} keeps more than its fields: validate its data instead")
@@ -135,96 +153,11 @@ def _refuse_changing_validators(model: type[BaseModel]) -> None:
         raise TypeError(f"{model.__name__} has validators that may change its data")
 
 
-def _identity(value: Any) -> Any:
-    return value
-
-
-def _converter(annotation: Any) -> Convert:
-    """How strict validation turns a valid value of this annotation into the field's value."""
-    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
-    if origin is Annotated:
-        _refuse_changing_metadata(args[1:])
-        return _converter(args[0])
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return _builder(annotation)
-    if annotation is float:
-        return _to_float
-    if origin in (Union, types.UnionType):
-        return _union(args)
-    if origin is tuple and args and not (len(args) == 2 and args[1] is Ellipsis):
-        raise TypeError(f"a tuple of fixed types, {annotation!r}: validate instead")
-    if origin in (list, tuple, frozenset, set):
-        element = _converter(args[0]) if args else _identity
-        return _collection(origin, element)
-    if origin is dict:
-        if args and _converter(args[0]) is not _identity:
-            raise TypeError(f"keys that validation converts, {annotation!r}: validate instead")
-        return _mapping(_converter(args[1]) if args else _identity)
-    if annotation in (str, int, bool, Any) or origin is Literal:
-        return _identity
-    raise TypeError(f"no conversion for {annotation!r}: validate instead")
-
-
 def _refuse_changing_metadata(metadata: tuple[Any, ...]) -> None:
+    from pydantic.functional_validators import BeforeValidator, PlainValidator, WrapValidator
+
     for item in metadata:
         if isinstance(item, (BeforeValidator, WrapValidator, PlainValidator)):
             raise TypeError(f"{item!r} may change its data: validate instead")
         if any(getattr(item, flag, None) for flag in ("strip_whitespace", "to_upper", "to_lower")):
             raise TypeError(f"{item!r} changes its data: validate instead")
-
-
-def _to_float(value: Any) -> Any:
-    return float(value) if type(value) is int else value
-
-
-def _collection(kind: type, element: Convert) -> Convert:
-    if element is _identity:
-        return kind
-    return lambda values: kind(element(value) for value in values)
-
-
-def _mapping(value_of: Convert) -> Convert:
-    if value_of is _identity:
-        return dict
-    return lambda mapping: {key: value_of(value) for key, value in mapping.items()}
-
-
-def _union(members: tuple[Any, ...]) -> Convert:
-    """A union's value is converted as the member that strict validation picks for its Python
-    type: the member of exactly that type (an integer stays one in ``int | float``), else the one
-    member that accepts it; ``None`` never reaches here (a builder keeps it as it is)."""
-    exact: dict[type, Convert] = {}
-    accepting: dict[type, Convert] = {}
-    for member in members:
-        if member is type(None):
-            continue
-        convert = _converter(member)
-        for accepted, is_exact in _accepted_types(member):
-            chosen = exact if is_exact else accepting
-            if accepted in chosen:
-                raise TypeError(f"union {members!r} is ambiguous for {accepted.__name__}")
-            chosen[accepted] = convert
-    by_type = {**accepting, **exact}
-    if len(set(by_type.values())) == 1:
-        return next(iter(by_type.values()))
-    return lambda value: by_type[type(value)](value)
-
-
-def _accepted_types(annotation: Any) -> tuple[tuple[type, bool], ...]:
-    """The Python types of parsed data that strict validation accepts for ``annotation``, each
-    with whether it is the annotation's own type (an integer is accepted as a float, but is not
-    one)."""
-    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
-    if origin is Annotated:
-        return _accepted_types(args[0])
-    if origin is Literal:
-        return tuple((kind, True) for kind in {type(arg) for arg in args})
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return ((dict, True),)
-    if origin in (list, tuple, frozenset, set, dict):
-        return ((origin, True),)
-    if annotation is float:
-        return ((float, True), (int, False))
-    if annotation in (str, int, bool):
-        return ((annotation, True),)
-    raise TypeError(f"no conversion for {annotation!r} in a union: validate instead")

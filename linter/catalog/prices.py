@@ -16,12 +16,11 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import Field, model_validator
-
 from linter.catalog import CatalogueError
 from linter.catalog.base import Catalogue, Citation, Record, validated
 from linter.catalog.prevalidated import prevalidated
 from linter.catalog.spelling import name_key
+from linter.declared import Field, model_validator
 
 DATA = Path(__file__).resolve().parent / "data"
 INSTANCES_FILE = "prices_instances.csv"

@@ -8,11 +8,10 @@ import functools
 import re
 from typing import Annotated, Literal
 
-from pydantic import Field
-
 from linter.catalog.base import Catalogue, Record, Regex, SourceRef, Text, validated
 from linter.catalog.endpoints import Cloud, cloud_of
 from linter.catalog.spelling import name_key
+from linter.declared import Field
 
 Adequacy = Literal["EEA", "adequate", "partial-CA", "partial-US-DPF", "none"]
 Partition = Literal["aws", "aws-cn", "aws-us-gov", "aws-eusc"]

@@ -2,10 +2,9 @@
 
 import functools
 
-from pydantic import Field
-
 from linter.catalog.base import Catalogue, Record, validated
 from linter.catalog.spelling import name_key
+from linter.declared import Field
 
 
 class SpotNotice(Record):

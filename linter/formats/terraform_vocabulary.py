@@ -7,9 +7,8 @@ from __future__ import annotations
 import functools
 from typing import Literal
 
-from pydantic import Field
-
 from linter.catalog.base import Catalogue, Record, SourceRef
+from linter.declared import Field
 from linter.formats.vocabulary import read_vocabulary
 
 Reader = Literal[

@@ -23,9 +23,8 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal, Union
 
-from pydantic import Field, PrivateAttr
-
 from linter.catalog.base import Record
+from linter.declared import Field, PrivateAttr
 from linter.formats.cmdline.shell import Variable, Word
 from linter.records import datarecord
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 import functools
 import re
 
-from pydantic import Field
-
 from linter.catalog.base import Catalogue, SourcedName
+from linter.declared import Field
 from linter.formats.vocabulary import read_vocabulary
 from linter.model.workload import Device
 

@@ -26,9 +26,8 @@ import functools
 import re
 from collections.abc import Mapping, Sequence
 
-from pydantic import Field
-
 from linter.catalog.base import Catalogue
+from linter.declared import Field
 from linter.formats.cmdline.arguments import (
     ArgProblem,
     Arguments,

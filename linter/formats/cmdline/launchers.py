@@ -17,9 +17,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 
-from pydantic import Field, model_validator
-
 from linter.catalog.base import Catalogue, Record
+from linter.declared import Field, model_validator
 from linter.formats.cmdline.arguments import (
     ArgProblem,
     Arguments,

@@ -12,9 +12,8 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
-from pydantic import model_validator
-
 from linter.catalog.base import Record
+from linter.declared import model_validator
 from linter.formats.cmdline.shell import Word
 from linter.records import datarecord
 

@@ -24,9 +24,8 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import Field
-
 from linter.catalog.base import Catalogue, Record
+from linter.declared import Field
 from linter.formats.base import Adapted, InputFile
 from linter.formats.builder import ManifestBuilder, Unrendered
 from linter.formats.kubernetes import objects

@@ -32,10 +32,9 @@ import functools
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from pydantic import Field
-
 from linter.catalog.base import Catalogue, SourcedName
 from linter.catalog.gpus import Vendor
+from linter.declared import Field
 from linter.formats.base import Adapted, InputFile
 from linter.formats.builder import ManifestBuilder
 from linter.formats.kubernetes.labels import catalogue

@@ -7,9 +7,8 @@ from __future__ import annotations
 import functools
 from typing import Literal
 
-from pydantic import Field, model_validator
-
 from linter.catalog.base import Catalogue, Record, SourcedName
+from linter.declared import Field, model_validator
 from linter.formats.cmdline.arguments import FlagTable
 from linter.formats.vocabulary import read_vocabulary
 

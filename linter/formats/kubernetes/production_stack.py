@@ -21,9 +21,8 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import Field
-
 from linter.catalog.base import Catalogue, Record
+from linter.declared import Field
 from linter.formats.base import Adapted, InputFile
 from linter.formats.cmdline.engines import engine_arguments, engine_table, release_of_image
 from linter.formats.cmdline.shell import argv_commands

@@ -13,9 +13,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import field
 
-from pydantic import Field
-
 from linter.catalog.base import Catalogue, Record, SourceRef
+from linter.declared import Field
 from linter.formats.cmdline.engines import engine_table, release_of_version
 from linter.formats.kubernetes.embedded import Embedded
 from linter.formats.kubernetes.engine_options import Option, engine_options

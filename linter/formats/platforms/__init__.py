@@ -7,9 +7,8 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import Field
-
 from linter.catalog.base import Catalogue, Record
+from linter.declared import Field
 from linter.formats.vocabulary import read_vocabulary
 
 if TYPE_CHECKING:  # the shell parser (~10 ms) is for adapters; recognition reads this module

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import functools
 
-from pydantic import Field
-
 from linter.catalog.base import Catalogue, Record
+from linter.declared import Field
 from linter.formats.vocabulary import read_vocabulary
 
 

@@ -16,10 +16,9 @@ import re
 from collections.abc import Mapping
 from typing import Literal
 
-from pydantic import Field
-
 from linter.catalog.base import Catalogue, Record, SourcedName
 from linter.catalog.models import resolve_model
+from linter.declared import Field
 from linter.formats.cmdline.launchers import METHOD_FIELD, RANK_FIELD
 from linter.formats.vocabulary import read_vocabulary
 from linter.records import datarecord

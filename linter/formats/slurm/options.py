@@ -11,9 +11,8 @@ import functools
 from dataclasses import field
 from typing import Literal
 
-from pydantic import Field
-
 from linter.catalog.base import Catalogue, Record, SourceRef
+from linter.declared import Field
 from linter.formats.platforms import Quantity
 from linter.formats.vocabulary import read_vocabulary
 from linter.load.positions import Span

@@ -1,0 +1,265 @@
+"""Records declared the way pydantic models are, that cost next to nothing to define.
+
+A run defines every catalogue and vocabulary record class it imports (some 90), and builds
+instances of a few from packaged data that the tests validate (linter/catalog/prevalidated.py).
+As pydantic models they cost about 0.25 ms a class to create, and their base needs pydantic, a
+third of a one-file run's CPU to import (issue 31, ``benchmarks/startup.py``). A :class:`Record`
+subclass is written as such a model is: annotated fields, ``Field(...)`` with a default, the
+constraints, description and alias pydantic's takes, ``Annotated`` metadata
+(:func:`Field`, :func:`StringConstraints`, :class:`AfterValidator`), ``PrivateAttr`` and
+``model_post_init``, and ``@model_validator(mode="after")``, imported from here. Defining one
+stores that declaration and nothing else.
+
+The pydantic model a record class describes, its *twin* (the same name, module, docstring,
+fields, constraints, validators and methods), is made from the declaration on first need by
+:mod:`linter.declared.twins`, which imports pydantic: to validate data (``Record(**data)``,
+:meth:`Record.model_validate`), to write its JSON Schema, to dump it. Validation returns the
+record built from the data that validated (:func:`linter.declared.building.built`), so what a
+caller holds is a record either way. A record is immutable (its fields cannot be assigned; a
+private attribute, a name starting with ``_``, can), equal to another of its class with equal
+fields, hashed by its fields.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
+
+_T = TypeVar("_T")
+
+
+def per_class(function: Callable[[type[Any]], _T]) -> Callable[[type[Any]], _T]:
+    """``functools.cache`` for a function of a class (mypy takes no class for a cache's key)."""
+    found: dict[type, _T] = {}
+
+    @functools.wraps(function)
+    def cached(cls: type[Any]) -> _T:
+        if cls not in found:
+            found[cls] = function(cls)
+        return found[cls]
+
+    return cached
+
+
+#: A ``Field`` or ``PrivateAttr`` given no default (the field is required).
+UNSET: Any = type("Unset", (), {"__repr__": lambda self: "UNSET", "__slots__": ()})()
+
+
+class FieldSpec:
+    """What ``Field(...)`` declared: the default or its factory, and the options pydantic's
+    ``Field`` takes besides (``min_length``, ``pattern``, ``description``, ``alias`` ...). As
+    ``Annotated`` metadata it carries options only."""
+
+    __slots__ = ("default", "default_factory", "options")
+
+    def __init__(
+        self, default: Any, default_factory: Callable[[], Any] | None, options: dict[str, Any]
+    ) -> None:
+        if default is Ellipsis:  # pydantic's spelling of "required"
+            default = UNSET
+        self.default = default
+        self.default_factory = default_factory
+        self.options = options
+
+    @property
+    def alias(self) -> str | None:
+        alias = self.options.get("alias")
+        return alias if isinstance(alias, str) else None
+
+
+def Field(
+    default: Any = UNSET, *, default_factory: Callable[[], Any] | None = None, **options: Any
+) -> Any:
+    """A field's default (or factory) and options, as pydantic's ``Field`` takes them."""
+    return FieldSpec(default, default_factory, options)
+
+
+class StringSpec:
+    """``StringConstraints(...)`` metadata: the options pydantic's takes."""
+
+    __slots__ = ("options",)
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.options = options
+
+
+def StringConstraints(**options: Any) -> Any:
+    return StringSpec(options)
+
+
+class AfterValidator:
+    """``Annotated`` metadata: a function the value is passed through once it validated (it
+    checks; a record built from valid data does not run it again)."""
+
+    __slots__ = ("function",)
+
+    def __init__(self, function: Callable[[Any], Any]) -> None:
+        self.function = function
+
+
+class PrivateSpec:
+    """``PrivateAttr(...)``: a private attribute's initial value or its factory."""
+
+    __slots__ = ("default", "default_factory")
+
+    def __init__(self, default: Any, default_factory: Callable[[], Any] | None) -> None:
+        self.default = default
+        self.default_factory = default_factory
+
+    def initial(self) -> Any:
+        """The attribute's value as a record is built (UNSET: it is not set)."""
+        return self.default_factory() if self.default_factory is not None else self.default
+
+
+def PrivateAttr(default: Any = UNSET, *, default_factory: Callable[[], Any] | None = None) -> Any:
+    return PrivateSpec(default, default_factory)
+
+
+#: The attribute a model validator's function is marked with (its mode).
+VALIDATOR_MARK = "__declared_validator__"
+
+
+def model_validator(*, mode: str) -> Callable[[Callable[..., Any]], Any]:
+    """Mark a method as a model validator of the twin. Only ``after`` validators are declared:
+    they check a validated instance, so a record built from valid data needs not run them."""
+    if mode != "after":
+        raise TypeError(f"a record's model validators run after validation, not {mode!r}")
+
+    def mark(function: Callable[..., Any]) -> Callable[..., Any]:
+        setattr(function, VALIDATOR_MARK, mode)
+        return function
+
+    return mark
+
+
+class Declared:
+    """One field of a record class: its name, how data may spell it, and its declaration."""
+
+    __slots__ = ("alias", "name", "owner", "spec")
+
+    def __init__(self, name: str, owner: type, spec: Any) -> None:
+        self.name = name
+        self.owner = owner  # the class that declared it (its annotation is in that module)
+        self.spec = spec  # a FieldSpec, a plain default, or UNSET
+        self.alias = spec.alias if isinstance(spec, FieldSpec) else None
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The keys data may give the field under: its alias first, as validation reads them."""
+        return (self.alias, self.name) if self.alias and self.alias != self.name else (self.name,)
+
+
+class Record:
+    """Base of every declared record: immutable, no unknown keys, no coercion (the twin's
+    configuration, :attr:`model_config`, says so to pydantic)."""
+
+    model_config: ClassVar[dict[str, Any]] = {
+        "defer_build": True,
+        "frozen": True,
+        "extra": "forbid",
+        "strict": True,
+    }
+
+    def __init__(self, **data: Any) -> None:
+        """Validate ``data`` (pydantic's ``ValidationError`` when it does not) and become the
+        record it describes."""
+        from linter.declared.twins import validated
+
+        made = validated(type(self), data)
+        object.__setattr__(self, "__dict__", made.__dict__)
+
+    @classmethod
+    def model_validate(cls, data: Any) -> Any:
+        """``data`` validated by the twin, as a record of this class."""
+        from linter.declared.twins import validated
+
+        return validated(cls, data)
+
+    @classmethod
+    def model_json_schema(cls, **options: Any) -> dict[str, Any]:
+        from linter.declared.twins import twin
+
+        return twin(cls).model_json_schema(**options)
+
+    def model_dump(self, **options: Any) -> Any:
+        """What the twin's ``model_dump`` gives for these values (the same options)."""
+        from linter.declared.twins import as_twin
+
+        return as_twin(self).model_dump(**options)
+
+    def model_post_init(self, context: Any, /) -> None:
+        """Run once a record is built (private attributes set): a subclass's own step."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if not name.startswith("_"):
+            raise AttributeError(f"{type(self).__name__} is immutable: cannot set {name!r}")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot delete {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        names = field_names(type(self))
+        mine, theirs = self.__dict__, other.__dict__
+        return all(mine[name] == theirs[name] for name in names)
+
+    def __hash__(self) -> int:
+        values = self.__dict__
+        return hash((type(self), *(values[name] for name in field_names(type(self)))))
+
+    def __repr__(self) -> str:
+        values = self.__dict__
+        shown = ", ".join(f"{name}={values[name]!r}" for name in field_names(type(self)))
+        return f"{type(self).__name__}({shown})"
+
+
+@per_class
+def fields_of(cls: type[Record]) -> tuple[Declared, ...]:
+    """A record class's fields in pydantic's order: those of its bases first (a field declared
+    again keeps its place and takes the new declaration), then its own, in declaration order."""
+    found: dict[str, Declared] = {}
+    for owner in reversed(cls.__mro__):
+        if not (isinstance(owner, type) and issubclass(owner, Record)) or owner is Record:
+            continue
+        for name, annotation in own_annotations(owner).items():
+            if name.startswith("_") or name == "model_config" or _is_class_variable(annotation):
+                continue
+            found[name] = Declared(name, owner, owner.__dict__.get(name, UNSET))
+    return tuple(found.values())
+
+
+@per_class
+def field_names(cls: type[Record]) -> tuple[str, ...]:
+    return tuple(field.name for field in fields_of(cls))
+
+
+@per_class
+def privates_of(cls: type[Record]) -> tuple[tuple[str, PrivateSpec], ...]:
+    """A record class's private attributes (annotated names starting with ``_``), bases first."""
+    found: dict[str, PrivateSpec] = {}
+    for owner in reversed(cls.__mro__):
+        if not (isinstance(owner, type) and issubclass(owner, Record)):
+            continue
+        for name, annotation in own_annotations(owner).items():
+            if name.startswith("_") and not _is_class_variable(annotation):
+                value = owner.__dict__.get(name, None)
+                found[name] = value if isinstance(value, PrivateSpec) else PrivateSpec(value, None)
+    return tuple(found.items())
+
+
+def _is_class_variable(annotation: Any) -> bool:
+    """Whether an annotation (a string, as ``from __future__ import annotations`` leaves it, or
+    the object) declares a class variable, not a field."""
+    text = annotation if isinstance(annotation, str) else repr(annotation)
+    return text.startswith(("ClassVar", "typing.ClassVar"))
+
+
+def own_annotations(cls: type) -> dict[str, Any]:
+    """The annotations a class body wrote, not its bases' (strings under ``from __future__ import
+    annotations``). Read from the class's namespace: ``inspect.get_annotations`` would import
+    ``inspect``, which a run does not otherwise need."""
+    annotations: dict[str, Any] = vars(cls).get("__annotations__", {})
+    return annotations

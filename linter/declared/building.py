@@ -1,0 +1,199 @@
+"""Instances built from data known to validate, as strict validation would build them.
+
+:func:`built` makes the record a declared class's twin would validate ``data`` into, without
+validating: the same field values, converted as strict validation converts them (an integer for
+a ``float`` field becomes a float; collections are new ones of the field's type), defaults filled
+in, private attributes set and ``model_post_init`` run. :func:`converter` is that conversion for
+one annotation, shared with the builder of pydantic models (linter/catalog/prevalidated.py),
+which names how to build a nested class and which ``Annotated`` metadata it refuses.
+
+A record is built from its data only where the data validated before: packaged data that the
+tests validate, or data its twin has just validated (linter/declared/twins.py). Nothing here
+checks anything.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import types
+import typing
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, Union
+
+from linter.declared import UNSET, Declared, FieldSpec, Record, fields_of, per_class, privates_of
+
+Convert = Callable[[Any], Any]
+#: The builder of a nested class (a record or a model), or None for any other annotation.
+Nested = Callable[[Any], Convert | None]
+#: Refuses ``Annotated`` metadata that would change the data it validates (raises TypeError).
+CheckMetadata = Callable[[tuple[Any, ...]], None]
+
+_set_attribute = object.__setattr__
+
+
+def built(cls: type[Record], data: Any) -> Any:
+    """The record of class ``cls`` that validating ``data`` gives; nothing is checked."""
+    return _builder(cls)(data)
+
+
+def record_builder(annotation: Any) -> Convert | None:
+    """The builder of a record class; None for an annotation that is not one (:data:`Nested`)."""
+    if isinstance(annotation, type) and issubclass(annotation, Record):
+        return _builder(annotation)
+    return None
+
+
+def _no_changing_metadata(metadata: tuple[Any, ...]) -> None:
+    """A record's metadata cannot change data: only its declarations are allowed in it."""
+
+
+@per_class
+def _builder(cls: type[Record]) -> Convert:
+    hints = typing.get_type_hints(cls, include_extras=True)
+    plans = [
+        (
+            field.keys,
+            field.name,
+            converter(hints[field.name], record_builder, _no_changing_metadata),
+            _default(cls, field),
+        )
+        for field in fields_of(cls)
+    ]
+    privates = privates_of(cls)
+    post_init = cls.model_post_init is not Record.model_post_init
+
+    def build(data: Any) -> Any:
+        values: dict[str, Any] = {}
+        for keys, name, convert, default in plans:
+            for key in keys:
+                if key in data:
+                    value = data[key]
+                    values[name] = value if value is None else convert(value)
+                    break
+            else:
+                values[name] = default()
+        instance = cls.__new__(cls)
+        _set_attribute(instance, "__dict__", values)
+        for name, private in privates:
+            initial = private.initial()
+            if initial is not UNSET:
+                values[name] = initial
+        if post_init:
+            instance.model_post_init(None)
+        return instance
+
+    return build
+
+
+def _default(cls: type[Record], field: Declared) -> Callable[[], Any]:
+    """A field's value when the data does not give it, as validation fills it in: the factory's
+    value, or a copy of a mutable default (pydantic copies those too)."""
+    spec = field.spec
+    default, factory = (
+        (spec.default, spec.default_factory)
+        if isinstance(spec, FieldSpec)
+        else (
+            spec,
+            None,
+        )
+    )
+    if factory is not None:
+        return factory
+    if default is UNSET:
+
+        def missing() -> Any:
+            raise KeyError(f"{cls.__name__}: no {field.keys[0]}")
+
+        return missing
+    if isinstance(default, (list, dict, set)):
+        return functools.partial(copy.deepcopy, default)
+    return lambda: default
+
+
+def identity(value: Any) -> Any:
+    return value
+
+
+def converter(annotation: Any, nested: Nested, check: CheckMetadata) -> Convert:
+    """How strict validation turns a valid value of this annotation into the field's value."""
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is Annotated:
+        check(args[1:])
+        return converter(args[0], nested, check)
+    builder = nested(annotation)
+    if builder is not None:
+        return builder
+    if annotation is float:
+        return _to_float
+    if origin in (Union, types.UnionType):
+        return _union(args, nested, check)
+    if origin is tuple and args and not (len(args) == 2 and args[1] is Ellipsis):
+        raise TypeError(f"a tuple of fixed types, {annotation!r}: validate instead")
+    if origin in (list, tuple, frozenset, set):
+        element = converter(args[0], nested, check) if args else identity
+        return _collection(origin, element)
+    if origin is dict:
+        if args and converter(args[0], nested, check) is not identity:
+            raise TypeError(f"keys that validation converts, {annotation!r}: validate instead")
+        return _mapping(converter(args[1], nested, check) if args else identity)
+    if annotation in (str, int, bool, Any) or origin is Literal:
+        return identity
+    raise TypeError(f"no conversion for {annotation!r}: validate instead")
+
+
+def _to_float(value: Any) -> Any:
+    return float(value) if type(value) is int else value
+
+
+def _collection(kind: type, element: Convert) -> Convert:
+    if element is identity:
+        return kind
+    return lambda values: kind(element(value) for value in values)
+
+
+def _mapping(value_of: Convert) -> Convert:
+    if value_of is identity:
+        return dict
+    return lambda mapping: {key: value_of(value) for key, value in mapping.items()}
+
+
+def _union(members: tuple[Any, ...], nested: Nested, check: CheckMetadata) -> Convert:
+    """A union's value is converted as the member that strict validation picks for its Python
+    type: the member of exactly that type (an integer stays one in ``int | float``), else the one
+    member that accepts it; ``None`` never reaches here (a builder keeps it as it is)."""
+    exact: dict[type, Convert] = {}
+    accepting: dict[type, Convert] = {}
+    for member in members:
+        if member is type(None):
+            continue
+        convert = converter(member, nested, check)
+        for accepted, is_exact in _accepted_types(member, nested):
+            chosen = exact if is_exact else accepting
+            if accepted in chosen:
+                raise TypeError(f"union {members!r} is ambiguous for {accepted.__name__}")
+            chosen[accepted] = convert
+    by_type = {**accepting, **exact}
+    if len(set(by_type.values())) == 1:
+        return next(iter(by_type.values()))
+    return lambda value: by_type[type(value)](value)
+
+
+def _accepted_types(annotation: Any, nested: Nested) -> tuple[tuple[type, bool], ...]:
+    """The Python types of parsed data that strict validation accepts for ``annotation``, each
+    with whether it is the annotation's own type (an integer is accepted as a float, but is not
+    one)."""
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is Annotated:
+        return _accepted_types(args[0], nested)
+    if origin is Literal:
+        return tuple((kind, True) for kind in {type(arg) for arg in args})
+    if nested(annotation) is not None:
+        return ((dict, True),)
+    if origin in (list, tuple, frozenset, set, dict):
+        return ((origin, True),)
+    if annotation is float:
+        return ((float, True), (int, False))
+    if annotation in (str, int, bool):
+        return ((annotation, True),)
+    raise TypeError(f"no conversion for {annotation!r} in a union: validate instead")
