@@ -15,6 +15,7 @@ from conftest import REPO
 
 from linter import declared
 from linter.declared import Record, model_validator
+from linter.declared.building import built
 from linter.declared.twins import as_twin, twin
 
 Name = Annotated[str, declared.Field(pattern=r"^[a-z]+$", description="Lower-case letters.")]
@@ -238,3 +239,14 @@ def test_defining_and_building_records_does_not_import_pydantic() -> None:
         [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True
     )
     assert done.stdout.strip() == "['linter.declared', 'linter.declared.building']"
+
+
+def test_metadata_that_is_not_a_declaration_is_refused_where_a_record_is_built() -> None:
+    """pydantic's own validators could change what validates: a record with one is never built
+    from data that was not validated, which would hold other values than validation's."""
+
+    class Counted(Record):
+        count: Annotated[int, pydantic.BeforeValidator(int)]
+
+    with pytest.raises(TypeError, match="is not a declaration"):
+        built(Counted, {"count": 3})

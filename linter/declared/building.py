@@ -21,7 +21,17 @@ import typing
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, Union
 
-from linter.declared import UNSET, Declared, FieldSpec, Record, fields_of, per_class, privates_of
+from linter.declared import (
+    UNSET,
+    AfterValidator,
+    Declared,
+    FieldSpec,
+    Record,
+    StringSpec,
+    fields_of,
+    per_class,
+    privates_of,
+)
 
 Convert = Callable[[Any], Any]
 #: The builder of a nested class (a record or a model), or None for any other annotation.
@@ -44,8 +54,12 @@ def record_builder(annotation: Any) -> Convert | None:
     return None
 
 
-def _no_changing_metadata(metadata: tuple[Any, ...]) -> None:
-    """A record's metadata cannot change data: only its declarations are allowed in it."""
+def _only_declarations(metadata: tuple[Any, ...]) -> None:
+    """A record's ``Annotated`` metadata is its declarations (linter/declared), which check and
+    never change data; anything else (pydantic's own validators) is refused."""
+    for item in metadata:
+        if not isinstance(item, (FieldSpec, StringSpec, AfterValidator)):
+            raise TypeError(f"{item!r} is not a declaration (linter/declared): validate instead")
 
 
 @per_class
@@ -55,7 +69,7 @@ def _builder(cls: type[Record]) -> Convert:
         (
             field.keys,
             field.name,
-            converter(hints[field.name], record_builder, _no_changing_metadata),
+            converter(hints[field.name], record_builder, _only_declarations),
             _default(cls, field),
         )
         for field in fields_of(cls)
@@ -111,7 +125,7 @@ def _default(cls: type[Record], field: Declared) -> Callable[[], Any]:
     return lambda: default
 
 
-def identity(value: Any) -> Any:
+def _identity(value: Any) -> Any:
     return value
 
 
@@ -131,14 +145,14 @@ def converter(annotation: Any, nested: Nested, check: CheckMetadata) -> Convert:
     if origin is tuple and args and not (len(args) == 2 and args[1] is Ellipsis):
         raise TypeError(f"a tuple of fixed types, {annotation!r}: validate instead")
     if origin in (list, tuple, frozenset, set):
-        element = converter(args[0], nested, check) if args else identity
+        element = converter(args[0], nested, check) if args else _identity
         return _collection(origin, element)
     if origin is dict:
-        if args and converter(args[0], nested, check) is not identity:
+        if args and converter(args[0], nested, check) is not _identity:
             raise TypeError(f"keys that validation converts, {annotation!r}: validate instead")
-        return _mapping(converter(args[1], nested, check) if args else identity)
+        return _mapping(converter(args[1], nested, check) if args else _identity)
     if annotation in (str, int, bool, Any) or origin is Literal:
-        return identity
+        return _identity
     raise TypeError(f"no conversion for {annotation!r}: validate instead")
 
 
@@ -147,13 +161,13 @@ def _to_float(value: Any) -> Any:
 
 
 def _collection(kind: type, element: Convert) -> Convert:
-    if element is identity:
+    if element is _identity:
         return kind
     return lambda values: kind(element(value) for value in values)
 
 
 def _mapping(value_of: Convert) -> Convert:
-    if value_of is identity:
+    if value_of is _identity:
         return dict
     return lambda mapping: {key: value_of(value) for key, value in mapping.items()}
 
