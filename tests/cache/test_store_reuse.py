@@ -60,3 +60,25 @@ def test_parsed_files_share_one_store_per_cache_root(
     first = parse_cache.parsed("rule", b"x: 1\n", lambda: {"x": 1})
     second = parse_cache.parsed("rule", b"x: 1\n", lambda: {"x": 2})
     assert (first, second) == ({"x": 1}, {"x": 1})  # the second from the store
+
+
+def test_the_cache_root_follows_every_variable_it_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Worked out once per value: a variable changed between two calls changes the root."""
+    for name in ("GPULINT_NO_CACHE", "GPULINT_CACHE_DIR", "XDG_CACHE_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert store.user_cache_root() == CacheRoot(tmp_path / "home" / ".cache", ("gpulint",))
+    monkeypatch.setenv("HOME", str(tmp_path / "other"))
+    assert store.user_cache_root() == CacheRoot(tmp_path / "other" / ".cache", ("gpulint",))
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative")  # invalid: ignored
+    assert store.user_cache_root() == CacheRoot(tmp_path / "other" / ".cache", ("gpulint",))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert store.user_cache_root() == CacheRoot(tmp_path / "xdg", ("gpulint",))
+    monkeypatch.setenv("GPULINT_CACHE_DIR", str(tmp_path / "mine"))
+    assert store.user_cache_root() == CacheRoot(tmp_path / "mine", ())
+    monkeypatch.setenv("GPULINT_NO_CACHE", "1")
+    assert store.user_cache_root() is None
+    monkeypatch.delenv("GPULINT_NO_CACHE")
+    assert store.user_cache_root() == CacheRoot(tmp_path / "mine", ())
