@@ -237,12 +237,6 @@ def catalogue_key(model_id: str) -> str:
     return key
 
 
-def catalogue_entry(model_id: str) -> dict[str, Any] | None:
-    """The record of the same weights as ``model_id`` as a plain mapping, or None."""
-    record = find_model(model_id)
-    return None if record is None else record.model_dump()
-
-
 def nearest_models(name: str) -> list[str]:
     """Catalogued ids whose names are most like ``name`` (at most :data:`NEAREST`, best first):
     what a message offers for a name that resolves to nothing. Each leading part of the name

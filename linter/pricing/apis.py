@@ -3,7 +3,7 @@
 from typing import NamedTuple
 
 from linter.catalog.memo import memoize_list
-from linter.catalog.models import catalogue_entry, catalogue_key
+from linter.catalog.models import catalogue_key, find_model
 from linter.catalog.prices import ManagedPriceRow, managed_rows, mapped_models
 from linter.catalog.spelling import name_key
 
@@ -42,8 +42,8 @@ def _same_model(hf_id: str, other: str) -> bool:
     the way the memory catalogue matches ids."""
     if catalogue_key(hf_id) == catalogue_key(other):
         return True
-    mine, theirs = catalogue_entry(hf_id), catalogue_entry(other)
-    return mine is not None and theirs is not None and mine["id"] == theirs["id"]
+    mine, theirs = find_model(hf_id), find_model(other)
+    return mine is not None and theirs is not None and mine.id == theirs.id
 
 
 @memoize_list

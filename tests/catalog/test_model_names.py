@@ -8,7 +8,6 @@ import pytest
 
 from linter.catalog import model_names, models
 from linter.catalog.models import (
-    catalogue_entry,
     find_model,
     nearest_models,
     resolve_model,
@@ -82,8 +81,8 @@ def test_mirror_organisations(name: str, model_id: str) -> None:
     resolution = resolve_model(name)
     assert resolution is not None and resolution.record.id == model_id
     assert resolution.same_weights and resolution.note(name) is None
-    entry = catalogue_entry(name)
-    assert entry is not None and entry["id"] == model_id
+    record = find_model(name)
+    assert record is not None and record.id == model_id
 
 
 @pytest.mark.parametrize(
@@ -110,7 +109,7 @@ def test_precision_endings_size_the_base_at_that_precision(
     resolution = resolve_model(name)
     assert resolution is not None and resolution.record.id == model_id
     assert resolution.precision == precision and not resolution.same_weights
-    assert find_model(name) is None and catalogue_entry(name) is None  # not the same weights
+    assert find_model(name) is None  # not the same weights
     arch = architecture_from_catalogue(name)
     base = architecture_from_catalogue(model_id)
     assert arch is not None and base is not None
