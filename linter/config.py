@@ -26,13 +26,14 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
+from linter.declared import empty_list
 from linter.errors import UserError
 from linter.load import Refusal, read, read_bounded
 from linter.load.positions import SourceMap
 from linter.load.repository import inside, repository_root
 from linter.model.inventory import ClusterInventory
 from linter.model.validation import describe_error, error_path
-from linter.strict_model import Strict, empty_list
+from linter.strict_model import Strict
 
 if TYPE_CHECKING:
     from linter.model.assumptions import AssumeBlock, Assumption

@@ -19,6 +19,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, TypeAdapter
 
+from linter.declared import Record
 from linter.model import KINDS, Workload, kind_model
 from linter.model.autoscaler import Autoscaler
 from linter.model.capacity_limit import CapacityLimit
@@ -41,7 +42,8 @@ def _finish(schema: dict[str, Any], file: str, title: str) -> dict[str, Any]:
     return {"$schema": DRAFT, "$id": BASE_ID + file, **schema, "title": title}
 
 
-def _model_schema(model: type[BaseModel]) -> dict[str, Any]:
+def _model_schema(model: type[BaseModel] | type[Record]) -> dict[str, Any]:
+    """A pydantic model's schema, or a declared record's (its twin's: linter/declared)."""
     return model.model_json_schema(by_alias=True, mode="validation")
 
 

@@ -12,6 +12,7 @@ from typing import Annotated, Any, ClassVar, Literal
 import pydantic
 import pytest
 from conftest import REPO
+from pydantic.alias_generators import to_camel
 
 from linter import declared
 from linter.declared import Record, model_validator
@@ -250,3 +251,81 @@ def test_metadata_that_is_not_a_declaration_is_refused_where_a_record_is_built()
 
     with pytest.raises(TypeError, match="is not a declaration"):
         built(Counted, {"count": 3})
+
+
+class Inner(declared.CamelRecord):
+    """Nested, made by its class when left out."""
+
+    max_tokens: int = 1
+
+
+class Outer(declared.CamelRecord):
+    """Spelled in camelCase in files."""
+
+    cache_gib: float
+    inner: Inner = declared.Field(default_factory=Inner)
+
+
+class ModelInner(pydantic.BaseModel):
+    """Nested, made by its class when left out."""
+
+    model_config = pydantic.ConfigDict(
+        frozen=True, extra="forbid", strict=True, alias_generator=to_camel, populate_by_name=True
+    )
+
+    max_tokens: int = 1
+
+
+class ModelOuter(pydantic.BaseModel):
+    """Spelled in camelCase in files."""
+
+    model_config = ModelInner.model_config
+
+    cache_gib: float
+    inner: ModelInner = pydantic.Field(default_factory=ModelInner)
+
+
+def test_a_camel_case_record_reads_both_spellings_as_the_model_does() -> None:
+    assert Outer.model_json_schema(by_alias=True) == _titled(
+        json.loads(
+            json.dumps(ModelOuter.model_json_schema(by_alias=True))
+            .replace("ModelOuter", "Outer")
+            .replace("ModelInner", "Inner")
+        )
+    )
+    for data in ({"cacheGib": 1}, {"cache_gib": 1.5, "inner": {"maxTokens": 2}}):
+        record, model = Outer.model_validate(data), ModelOuter.model_validate(data)
+        assert (record.cache_gib, record.inner.max_tokens) == (
+            model.cache_gib,
+            model.inner.max_tokens,
+        )
+        assert type(record.inner) is Inner and type(record.cache_gib) is float
+        assert built(Outer, data) == record
+    with pytest.raises(pydantic.ValidationError):
+        Outer.model_validate({"cacheGib": 1, "extra": 2})
+
+
+def test_every_camel_case_field_is_spelled_as_pydantics_generator_spells_it() -> None:
+    """The rule file's spelling is published (schemas/rule.schema.json, by pydantic's
+    ``to_camel`` before records): the declared generator must spell every field the same."""
+    import linter.policy.rule_file  # noqa: F401 - its records are the CamelRecords checked
+
+    def subclasses(cls: type) -> list[type]:
+        return [sub for child in cls.__subclasses__() for sub in (child, *subclasses(child))]
+
+    names = {
+        field.name
+        for record in subclasses(declared.CamelRecord)
+        for field in declared.fields_of(record)
+    }
+    assert len(names) > 20
+    assert {name: declared.camel_case(name) for name in names} == {
+        name: to_camel(name) for name in names
+    }
+
+
+def test_a_records_data_is_plain_and_the_same_in_every_process() -> None:
+    record = Whole.model_validate({**GOOD, "tags": frozenset({"b", "a", "c"})})
+    data = declared.data_of(record)
+    assert data["tags"] == ["a", "b", "c"] and data["parts"][0] == {"name": "wheel", "weight": 2.0}
+    assert json.loads(json.dumps(data)) == data

@@ -124,7 +124,7 @@ def test_a_vocabulary_table_is_built_as_its_validation_returns_it(name: str) -> 
 @pytest.mark.parametrize("path", sorted((REPO / "rules").glob("*.yaml")), ids=lambda p: p.name)
 def test_a_rule_file_is_built_as_its_validation_returns_it(path: Path) -> None:
     data = load_text(path.read_text(encoding="utf-8")).documents[0].data
-    assert _differences(prevalidated(RuleFile, data), RuleFile.model_validate(data)) == []
+    assert _differences(prevalidated(RuleFile, data), _validation(RuleFile, data)) == []
 
 
 class _Part(BaseModel):

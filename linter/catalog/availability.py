@@ -12,8 +12,7 @@ from typing import Literal
 from linter.catalog.base import Catalogue, Record, SourceRef, Text, validated
 from linter.catalog.endpoints import Cloud
 from linter.catalog.spelling import name_key
-from linter.declared import Field
-from linter.strict_model import empty_list
+from linter.declared import Field, empty_list
 
 
 class Coverage(Record):

@@ -12,8 +12,7 @@ from typing import Annotated, Literal
 
 from linter.catalog.base import Catalogue, Record, Regex, SourceRef, Text, validated
 from linter.catalog.spelling import name_key
-from linter.declared import Field, StringConstraints, model_validator
-from linter.strict_model import empty_list
+from linter.declared import Field, StringConstraints, empty_list, model_validator
 
 Cloud = Literal["aws", "gcp", "azure"]
 """The clouds whose regions, quotas and managed services the catalogue describes."""

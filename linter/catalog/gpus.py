@@ -11,8 +11,7 @@ from typing import Literal
 
 from linter.catalog.base import Catalogue, Record, validated
 from linter.catalog.spelling import name_key
-from linter.declared import Field
-from linter.strict_model import empty_list
+from linter.declared import Field, empty_list
 
 #: When no torch-visible total is catalogued, it is taken as 2% below the nvidia-smi total
 #: (memory.md §0 rule 4: cudaMemGetInfo is 1.5-3% below; logged gaps are 0.4-1.8%).

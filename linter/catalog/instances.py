@@ -6,8 +6,7 @@ from typing import NamedTuple
 from linter.catalog.base import Catalogue, Record, validated
 from linter.catalog.gpus import GpuSpec, resolve_gpu, visible
 from linter.catalog.spelling import name_key
-from linter.declared import Field
-from linter.strict_model import empty_list
+from linter.declared import Field, empty_list
 
 
 class Interconnect(Record):

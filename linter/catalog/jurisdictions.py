@@ -12,8 +12,7 @@ from typing import Literal
 from linter.catalog.base import DATE, Catalogue, Record, SourceRef, Text, validated
 from linter.catalog.regions import Country
 from linter.catalog.spelling import name_key
-from linter.declared import Field, model_validator
-from linter.strict_model import empty_list
+from linter.declared import Field, empty_list, model_validator
 
 Scope = Literal["full", "partial"]
 

@@ -24,8 +24,7 @@ from typing import Any, NamedTuple
 from linter.catalog import model_names
 from linter.catalog.base import Catalogue, Record, validated
 from linter.catalog.spelling import model_key
-from linter.declared import Field
-from linter.strict_model import empty_list
+from linter.declared import Field, empty_list
 
 #: Names offered when a model is not catalogued.
 NEAREST = 3

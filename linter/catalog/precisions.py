@@ -6,8 +6,7 @@ from typing import Literal
 
 from linter.catalog.base import Catalogue, Record, validated
 from linter.catalog.spelling import name_key
-from linter.declared import Field
-from linter.strict_model import empty_list
+from linter.declared import Field, empty_list
 
 Scope = Literal["all", "decoder_matrices", "experts"]
 

@@ -13,8 +13,7 @@ from typing import Annotated, Literal
 
 from linter.catalog.base import Catalogue, Record, Regex, SourceRef, Text, validated
 from linter.catalog.spelling import name_key
-from linter.declared import Field, model_validator
-from linter.strict_model import empty_list
+from linter.declared import Field, empty_list, model_validator
 
 QuotaClass = Literal["on-demand", "spot"]
 AwsCode = Annotated[str, Field(pattern=r"^L-[0-9A-F]{8}$")]

@@ -112,6 +112,8 @@ def _default(cls: type[Record], field: Declared) -> Callable[[], Any]:
             None,
         )
     )
+    if isinstance(factory, type) and issubclass(factory, Record):  # Record(): built as {} is
+        return functools.partial(built, factory, {})
     if factory is not None:
         return factory
     if default is UNSET:

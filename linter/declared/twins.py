@@ -142,8 +142,11 @@ def _field(value: Any) -> Any:
     if not isinstance(value, FieldSpec):
         return value
     options: dict[str, Any] = dict(value.options)
-    if value.default_factory is not None:
-        options["default_factory"] = value.default_factory
+    factory = value.default_factory
+    if isinstance(factory, type) and issubclass(factory, Record):  # its twin makes the default
+        factory = twin(factory)
+    if factory is not None:
+        options["default_factory"] = factory
     if value.default is not UNSET:
         return Field(value.default, **options)
     return Field(**options)

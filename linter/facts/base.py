@@ -27,6 +27,7 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any, Generic, Literal, TypeVar, Union
 
+from linter.declared import camel_case
 from linter.records import datarecord
 from linter.wording import MAX_LISTED, plural
 
@@ -40,12 +41,6 @@ def described(description: str) -> Any:
     """A fact field (required, as every key of a fact is) and what it means, which
     ``schemas/facts.schema.json`` publishes."""
     return dataclasses.field(metadata={"description": description})
-
-
-def camel_case(name: str) -> str:
-    """``cache_gib`` -> ``cacheGib``: a fact field's key in the data rules read."""
-    first, *rest = name.split("_")
-    return first + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
 @dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(described,))

@@ -16,8 +16,9 @@ from typing import Any, Union
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from linter.declared import camel_case
 from linter.facts import PROVIDERS
-from linter.facts.base import Fact, camel_case
+from linter.facts.base import Fact
 
 _TWINS: dict[type[Fact], type[BaseModel]] = {}
 

@@ -16,8 +16,9 @@ import dataclasses
 import math
 from typing import Any, Literal
 
+from linter.declared import camel_case
 from linter.facts import estimates
-from linter.facts.base import Fact, camel_case, described, percent
+from linter.facts.base import Fact, described, percent
 from linter.facts.memory_sizing import ModelSource, Sizing, Status, size
 from linter.facts.placement import Placement
 from linter.facts.subject import Subject

@@ -16,9 +16,10 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from linter.catalog.gpus import Vendor
+from linter.declared import empty_list
 from linter.model.base import API_VERSION, Metadata
 from linter.model.workload import Capacity
-from linter.strict_model import Strict, empty_list
+from linter.strict_model import Strict
 
 Scope = Literal["queue", "localQueue", "namespace", "nodePool", "flavor"]
 

@@ -14,7 +14,8 @@ inventory.
 
 from pydantic import Field, field_validator
 
-from linter.strict_model import Strict, empty_list
+from linter.declared import empty_list
+from linter.strict_model import Strict
 
 
 def _canonical(names: list[str]) -> list[str]:

@@ -4,8 +4,9 @@ from typing import Literal
 
 from pydantic import Field
 
+from linter.declared import empty_list
 from linter.model.base import API_VERSION, Metadata
-from linter.strict_model import Strict, empty_list
+from linter.strict_model import Strict
 
 
 class QuotaEntry(Strict):

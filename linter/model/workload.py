@@ -8,8 +8,9 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from linter.declared import empty_list
 from linter.model.base import API_VERSION, Metadata, ParameterCount
-from linter.strict_model import Strict, empty_list
+from linter.strict_model import Strict
 
 #: inference serves requests and runs continuously; batch-inference runs a serving engine over
 #: a data set and ends (a Ray Data LLM job); fine-tuning and training train; dev is interactive.

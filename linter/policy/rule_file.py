@@ -2,9 +2,7 @@
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StringConstraints
-
-from linter.strict_model import Strict, empty_list
+from linter.declared import CamelRecord, Field, StringConstraints, empty_list
 
 RULE_ID = r"^[A-Z][A-Z0-9]*[0-9]{3}$"
 RULE_NAME = r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$"
@@ -12,7 +10,7 @@ RULE_NAME = r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$"
 PROPERTY_NAME = r"^[a-z][A-Za-z0-9]*$"
 
 
-class OptionSpec(Strict):
+class OptionSpec(CamelRecord):
     """A threshold or setting the organisation can change in config."""
 
     type: Literal["integer", "number", "string", "boolean", "list"]
@@ -20,14 +18,14 @@ class OptionSpec(Strict):
     description: str = Field(min_length=1)
 
 
-class Scope(Strict):
+class Scope(CamelRecord):
     """Cheap structured filters applied before any CEL runs."""
 
     kinds: list[str] = Field(default_factory=lambda: ["Workload"], min_length=1)
     profiles: list[str] = Field(default_factory=empty_list, description="Empty: every profile.")
 
 
-class Check(Strict):
+class Check(CamelRecord):
     """One way to violate the rule: a condition, where it points, and what it says."""
 
     violation: str = Field(
@@ -65,7 +63,7 @@ class Check(Strict):
     )
 
 
-class Docs(Strict):
+class Docs(CamelRecord):
     what_it_does: str = Field(min_length=1)
     why_is_this_bad: str = Field(min_length=1)
     example: str = Field(min_length=1)
@@ -73,7 +71,7 @@ class Docs(Strict):
     references: list[str] = Field(default_factory=empty_list)
 
 
-class RuleFile(Strict):
+class RuleFile(CamelRecord):
     """One rule. ``engine: true`` rules are reported by the engine itself (input problems)."""
 
     id: str = Field(pattern=RULE_ID)

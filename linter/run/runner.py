@@ -14,8 +14,10 @@ from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from linter.cache.compact_json import compact_json
 from linter.cache.packed import CHUNK_ITEMS
 from linter.config import ConfigFinder, LoadedConfig
+from linter.declared import data_of
 from linter.findings import Finding, Skipped
 from linter.load import DEFAULT_MAX_BYTES
 from linter.load.discovery import Discovery, PathCandidate, chart_templates_reason, find_candidates
@@ -357,7 +359,7 @@ def _key(
         f"lines {lines}",
         f"calibration {calibration!r}",
     ]
-    rules = (f"{rule.source}\0{rule.meta.model_dump_json()}" for rule in rulebook)
+    rules = (f"{rule.source}\0{compact_json(data_of(rule.meta))}" for rule in rulebook)
     return run_key(inputs, rules)
 
 

@@ -12,7 +12,8 @@ import pytest
 from pydantic.alias_generators import to_camel
 
 import linter.facts  # noqa: F401 - every provider's fact classes
-from linter.facts.base import Fact, camel_case, described
+from linter.declared import camel_case
+from linter.facts.base import Fact, described
 from linter.facts.entry import twin
 from linter.facts.memory import MemoryRecord
 
