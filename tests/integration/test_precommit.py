@@ -129,9 +129,8 @@ def test_hook_judges_quota_on_the_whole_repository(tmp_path: Path, hook_repo: Pa
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "Failed" in proc.stdout
     assert (
-        "train-a.yaml:19:5: GL302 [error] gcp quota NVIDIA_A100_GPUS (NVIDIA_A100_GPUS) in "
-        "us-central1 is approved for 8 GPU but the 2 workloads of this run drawing on it need 16"
-        in proc.stdout
+        "train-a.yaml:19:5: GL302 [error] gcp quota NVIDIA_A100_GPUS in us-central1: 16 GPU "
+        "needed, 8 approved; short by 8 GPU" in proc.stdout
     )
     assert "GL301" not in proc.stdout
     assert "train-b.yaml:" not in proc.stdout
