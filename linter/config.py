@@ -23,17 +23,22 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field, ValidationError, field_validator, model_validator
-from pydantic.alias_generators import to_camel
-
-from linter.declared import empty_list
+from linter.declared import (
+    CamelRecord,
+    Field,
+    Record,
+    camel_case,
+    data_of,
+    empty_list,
+    field_validator,
+    model_validator,
+)
 from linter.errors import UserError
 from linter.load import Refusal, read, read_bounded
 from linter.load.positions import SourceMap
 from linter.load.repository import inside, repository_root
 from linter.model.inventory import ClusterInventory
 from linter.model.validation import describe_error, error_path
-from linter.strict_model import Strict
 
 if TYPE_CHECKING:
     from linter.model.assumptions import AssumeBlock, Assumption
@@ -52,13 +57,13 @@ class ConfigError(UserError):
     """Configuration that cannot be used; the message names the file (and line where known)."""
 
 
-class RuleConfig(Strict):
+class RuleConfig(CamelRecord):
     enabled: bool | None = None
     severity: Literal["error", "warning", "note"] | None = None
     options: dict[str, Any] = Field(default_factory=dict)
 
 
-class AssumeEntry(Strict):
+class AssumeEntry(CamelRecord):
     """Values for what the files under some paths do not say (see linter/model/assumptions.py)."""
 
     paths: list[str] = Field(
@@ -74,7 +79,7 @@ class AssumeEntry(Strict):
     )
 
 
-class Budget(Strict):
+class Budget(CamelRecord):
     """A cost limit for the workloads a path glob or label picks (all of them together)."""
 
     name: str = Field(
@@ -107,7 +112,7 @@ class Budget(Strict):
         return self
 
 
-class Config(Strict):
+class Config(CamelRecord):
     """The schema of ``.gpulint.yaml`` (and of ``[tool.gpulint]``)."""
 
     extend: str | None = Field(
@@ -213,7 +218,7 @@ class LoadedConfig:
                 continue
             mine, theirs = _run_wide_value(self.config, name), _run_wide_value(run.config, name)
             if mine != theirs:
-                key = to_camel(name)
+                key = camel_case(name)
                 where = run.path if run.path is not None else "no configuration: the defaults"
                 raise self.error(
                     (key,),
@@ -373,6 +378,8 @@ def load_config(
         source_map = document.source_map if document is not None else None
         text = loaded.text
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    from pydantic import ValidationError  # what validating a record raises (linter/declared)
+
     try:
         config = Config.model_validate(data)
     except ValidationError as err:
@@ -398,7 +405,7 @@ def _run_wide_value(config: Config, name: str) -> Any:
     if name == "fail_on" and value is None:
         return DEFAULT_FAIL_ON
     if isinstance(value, list):
-        return [v.model_dump() if isinstance(v, Strict) else v for v in value]
+        return [data_of(v) if isinstance(v, Record) else v for v in value]
     return value
 
 

@@ -91,6 +91,6 @@ def checked(name: str, model: type[C]) -> C:
     from pydantic import ValidationError
 
     try:
-        return model.model_validate(model.assemble(load(name)))  # type: ignore[no-any-return]
+        return model.model_validate(model.assemble(load(name)))
     except ValidationError as err:
         raise CatalogueError(f"catalogue {name}.yaml does not match its schema: {err}") from None

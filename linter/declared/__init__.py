@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
 _T = TypeVar("_T")
+_R = TypeVar("_R", bound="Record")
 
 
 def per_class(function: Callable[[type[Any]], _T]) -> Callable[[type[Any]], _T]:
@@ -133,6 +134,9 @@ def PrivateAttr(default: Any = UNSET, *, default_factory: Callable[[], Any] | No
     return PrivateSpec(default, default_factory)
 
 
+#: Where a record keeps the names of the fields its data gave (in its ``__dict__``, beside them).
+GIVEN = "_record_given"
+
 #: The attribute a model validator's function is marked with (its mode).
 VALIDATOR_MARK = "__declared_validator__"
 
@@ -146,6 +150,29 @@ def model_validator(*, mode: str) -> Callable[[Callable[..., Any]], Any]:
     def mark(function: Callable[..., Any]) -> Callable[..., Any]:
         setattr(function, VALIDATOR_MARK, mode)
         return function
+
+    return mark
+
+
+#: The attribute a field validator's class method is marked with (the fields it validates).
+FIELD_VALIDATOR_MARK = "__declared_field_validator__"
+
+
+def field_validator(*fields: str, mode: str = "after") -> Callable[[Any], Any]:
+    """Mark a class method as an ``after`` validator of ``fields`` (the twin's): it is given a
+    field's validated value and returns the field's value, the same or another (the catalogue's
+    spelling of a GPU name). A record built from valid data runs it too, on the value
+    validation would have given it, so both ways hold what the validator returned."""
+    if mode != "after":
+        raise TypeError(f"a record's field validators run after validation, not {mode!r}")
+
+    def mark(method: Any) -> Any:
+        if not isinstance(method, classmethod):
+            raise TypeError(
+                "a field validator is a classmethod (@field_validator over @classmethod)"
+            )
+        setattr(method, FIELD_VALIDATOR_MARK, fields)
+        return method
 
     return mark
 
@@ -187,11 +214,12 @@ class Record:
         object.__setattr__(self, "__dict__", made.__dict__)
 
     @classmethod
-    def model_validate(cls, data: Any) -> Any:
+    def model_validate(cls: type[_R], data: Any) -> _R:
         """``data`` validated by the twin, as a record of this class."""
         from linter.declared.twins import validated
 
-        return validated(cls, data)
+        made: _R = validated(cls, data)
+        return made
 
     @classmethod
     def model_json_schema(cls, **options: Any) -> dict[str, Any]:
@@ -204,6 +232,31 @@ class Record:
         from linter.declared.twins import as_twin
 
         return as_twin(self).model_dump(**options)
+
+    @classmethod
+    def model_construct(cls: type[_R], **values: Any) -> _R:
+        """The record of ``values`` (by field name or alias), not validated: they must be what
+        validation would give (the defaults, or values of the right types)."""
+        from linter.declared.building import built
+
+        made: _R = built(cls, values)
+        return made
+
+    def model_copy(self: _R, *, update: dict[str, Any] | None = None) -> _R:
+        """A copy (a shallow one: values are shared), with the fields in ``update`` set to its
+        values unvalidated and counted as given (as pydantic's ``model_copy`` does)."""
+        values = dict(self.__dict__)
+        if update:
+            values.update(update)
+            values[GIVEN] = values.get(GIVEN, frozenset()) | frozenset(update)
+        copy = object.__new__(type(self))
+        object.__setattr__(copy, "__dict__", values)
+        return copy
+
+    @property
+    def model_fields_set(self) -> set[str]:
+        """The fields the data gave (by name), not left to their defaults."""
+        return set(self.__dict__.get(GIVEN, ()))
 
     def model_post_init(self, context: Any, /) -> None:
         """Run once a record is built (private attributes set): a subclass's own step."""

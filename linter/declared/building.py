@@ -22,6 +22,8 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal, Union
 
 from linter.declared import (
+    FIELD_VALIDATOR_MARK,
+    GIVEN,
     UNSET,
     AfterValidator,
     Declared,
@@ -65,11 +67,16 @@ def _only_declarations(metadata: tuple[Any, ...]) -> None:
 @per_class
 def _builder(cls: type[Record]) -> Convert:
     hints = typing.get_type_hints(cls, include_extras=True)
+    validators = field_validators(cls)
     plans = [
         (
             field.keys,
             field.name,
-            converter(hints[field.name], record_builder, _only_declarations),
+            _validated_by(
+                converter(hints[field.name], record_builder, _only_declarations),
+                validators.get(field.name, ()),
+                cls,
+            ),
             _default(cls, field),
         )
         for field in fields_of(cls)
@@ -79,14 +86,17 @@ def _builder(cls: type[Record]) -> Convert:
 
     def build(data: Any) -> Any:
         values: dict[str, Any] = {}
+        given = []
         for keys, name, convert, default in plans:
             for key in keys:
                 if key in data:
                     value = data[key]
                     values[name] = value if value is None else convert(value)
+                    given.append(name)
                     break
             else:
                 values[name] = default()
+        values[GIVEN] = frozenset(given)
         instance = cls.__new__(cls)
         _set_attribute(instance, "__dict__", values)
         for name, private in privates:
@@ -98,6 +108,32 @@ def _builder(cls: type[Record]) -> Convert:
         return instance
 
     return build
+
+
+def field_validators(cls: type[Record]) -> dict[str, tuple[Any, ...]]:
+    """Each field's ``after`` validators (class methods marked by ``field_validator``), in the
+    order pydantic runs them: a base's before a subclass's, each class's in declaration order."""
+    found: dict[str, list[Any]] = {}
+    for owner in reversed(cls.__mro__):
+        for value in vars(owner).values():
+            for name in getattr(value, FIELD_VALIDATOR_MARK, ()):
+                found.setdefault(name, []).append(value)
+    return {name: tuple(methods) for name, methods in found.items()}
+
+
+def _validated_by(convert: Convert, validators: tuple[Any, ...], cls: type[Record]) -> Convert:
+    """The conversion, then the field's validators on its result (None is passed by before)."""
+    if not validators:
+        return convert
+    functions = [validator.__func__ for validator in validators]
+
+    def validate(value: Any) -> Any:
+        value = convert(value)
+        for function in functions:
+            value = function(cls, value)
+        return value
+
+    return validate
 
 
 def _default(cls: type[Record], field: Declared) -> Callable[[], Any]:

@@ -16,10 +16,12 @@ import typing
 from typing import Annotated, Any, ClassVar, Literal, Union
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints
+from pydantic import field_validator as pydantic_field_validator
 from pydantic import model_validator as pydantic_model_validator
 
 from linter import declared
 from linter.declared import (
+    FIELD_VALIDATOR_MARK,
     UNSET,
     VALIDATOR_MARK,
     FieldSpec,
@@ -122,6 +124,9 @@ def _made(record: type[Record]) -> type[BaseModel]:
             continue
         if getattr(value, VALIDATOR_MARK, None) is not None:
             namespace[name] = pydantic_model_validator(mode="after")(value)
+        elif getattr(value, FIELD_VALIDATOR_MARK, None) is not None:
+            fields = getattr(value, FIELD_VALIDATOR_MARK)
+            namespace[name] = pydantic_field_validator(*fields, mode="after")(value)
         else:
             namespace[name] = value
     made: type[BaseModel] = _MODEL_CLASS(record.__name__, bases, namespace)

@@ -12,10 +12,7 @@ the catalogue does not know is an error at its position, so a typo never silentl
 inventory.
 """
 
-from pydantic import Field, field_validator
-
-from linter.declared import empty_list
-from linter.strict_model import Strict
+from linter.declared import CamelRecord, Field, empty_list, field_validator
 
 
 def _canonical(names: list[str]) -> list[str]:
@@ -33,7 +30,7 @@ def _canonical(names: list[str]) -> list[str]:
     return out
 
 
-class InventoryPool(Strict):
+class InventoryPool(CamelRecord):
     """One pool of the cluster: its GPU types and how a workload selects it."""
 
     gpus: list[str] = Field(min_length=1, description="GPU types its nodes have.")
@@ -50,7 +47,7 @@ class InventoryPool(Strict):
         return _canonical(names)
 
 
-class ClusterInventory(Strict):
+class ClusterInventory(CamelRecord):
     """The GPU types workloads that do not pin one may be scheduled on."""
 
     gpus: list[str] = Field(

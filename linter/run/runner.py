@@ -349,7 +349,7 @@ def _key(
     change the key of the others)."""
     configs = sorted(
         f"config {group.config.path} {group.config.digest}\0"
-        + group.config.config.model_dump_json()
+        + compact_json(data_of(group.config.config))
         for group in groups
     )
     inputs = [
