@@ -28,7 +28,7 @@ from inspect import Parameter
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from linter.declared import Record
-from linter.declared.building import Convert, built, converter, record_builder
+from linter.declared.building import Convert, Plan, built, converter, filled, record_builder
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -56,7 +56,7 @@ def _builder(model: type[BaseModel]) -> Convert:
     for _, field in fields:
         _refuse_changing_metadata(tuple(field.metadata))
     post_init = model.__pydantic_post_init__ is not None
-    plans = [
+    plans: list[Plan] = [
         (
             _keys(name, field),
             name,
@@ -67,17 +67,7 @@ def _builder(model: type[BaseModel]) -> Convert:
     ]
 
     def build(data: Any) -> BaseModel:
-        values: dict[str, Any] = {}
-        given: set[str] = set()
-        for keys, name, convert, default in plans:
-            for key in keys:
-                if key in data:
-                    value = data[key]
-                    values[name] = value if value is None else convert(value)
-                    given.add(name)
-                    break
-            else:
-                values[name] = default()
+        values, given = filled(plans, data)
         instance = model.__new__(model)
         _set_attribute(instance, "__dict__", values)
         _set_attribute(instance, "__pydantic_fields_set__", given)

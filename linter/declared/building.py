@@ -68,7 +68,7 @@ def _only_declarations(metadata: tuple[Any, ...]) -> None:
 def _builder(cls: type[Record]) -> Convert:
     hints = typing.get_type_hints(cls, include_extras=True)
     validators = field_validators(cls)
-    plans = [
+    plans: list[Plan] = [
         (
             field.keys,
             field.name,
@@ -85,17 +85,7 @@ def _builder(cls: type[Record]) -> Convert:
     post_init = cls.model_post_init is not Record.model_post_init
 
     def build(data: Any) -> Any:
-        values: dict[str, Any] = {}
-        given = []
-        for keys, name, convert, default in plans:
-            for key in keys:
-                if key in data:
-                    value = data[key]
-                    values[name] = value if value is None else convert(value)
-                    given.append(name)
-                    break
-            else:
-                values[name] = default()
+        values, given = filled(plans, data)
         values[GIVEN] = frozenset(given)
         instance = cls.__new__(cls)
         _set_attribute(instance, "__dict__", values)
@@ -108,6 +98,28 @@ def _builder(cls: type[Record]) -> Convert:
         return instance
 
     return build
+
+
+#: How a builder fills one field: the keys data may give it under, its name, the conversion
+#: of a given value, and its default.
+Plan = tuple[tuple[str, ...], str, Convert, Callable[[], Any]]
+
+
+def filled(plans: list[Plan], data: Any) -> tuple[dict[str, Any], set[str]]:
+    """Each field's value (given, converted; else its default) and the names of those given:
+    the loop every builder (a record's, a pydantic model's) runs."""
+    values: dict[str, Any] = {}
+    given: set[str] = set()
+    for keys, name, convert, default in plans:
+        for key in keys:
+            if key in data:
+                value = data[key]
+                values[name] = value if value is None else convert(value)
+                given.add(name)
+                break
+        else:
+            values[name] = default()
+    return values, given
 
 
 def field_validators(cls: type[Record]) -> dict[str, tuple[Any, ...]]:
