@@ -1,14 +1,16 @@
 """Records declared the way pydantic models are, that cost next to nothing to define.
 
-A run defines every catalogue and vocabulary record class it imports (some 90), and builds
-instances of a few from packaged data that the tests validate (linter/catalog/prevalidated.py).
-As pydantic models they cost about 0.25 ms a class to create, and their base needs pydantic, a
-third of a one-file run's CPU to import (issue 31, ``benchmarks/startup.py``). A :class:`Record`
-subclass is written as such a model is: annotated fields, ``Field(...)`` with a default, the
-constraints, description and alias pydantic's takes, ``Annotated`` metadata
-(:func:`Field`, :func:`StringConstraints`, :class:`AfterValidator`), ``PrivateAttr`` and
-``model_post_init``, and ``@model_validator(mode="after")``, imported from here. Defining one
-stores that declaration and nothing else.
+A run defines every record class it imports (the catalogue's, the formats' vocabulary tables',
+the rule files' and the configuration's: over a hundred), and builds instances from packaged or
+cached data known to validate (linter/catalog/prevalidated.py). As pydantic models they cost
+about 0.25 ms a class to create, and their base needs pydantic, a third of a one-file run's CPU
+to import (issue 31, ``benchmarks/startup.py``). A :class:`Record` subclass is written as such
+a model is: annotated fields, ``Field(...)`` with a default, the constraints, description and
+alias pydantic's takes, ``Annotated`` metadata (:func:`Field`, :func:`StringConstraints`,
+:class:`AfterValidator`), ``PrivateAttr`` and ``model_post_init``,
+``@model_validator(mode="after")`` and ``@field_validator(..., mode="after")``, imported from
+here; a :class:`CamelRecord` is spelled in camelCase in files. Defining one stores that
+declaration and nothing else.
 
 The pydantic model a record class describes, its *twin* (the same name, module, docstring,
 fields, constraints, validators and methods), is made from the declaration on first need by
@@ -17,7 +19,8 @@ fields, constraints, validators and methods), is made from the declaration on fi
 record built from the data that validated (:func:`linter.declared.building.built`), so what a
 caller holds is a record either way. A record is immutable (its fields cannot be assigned; a
 private attribute, a name starting with ``_``, can), equal to another of its class with equal
-fields, hashed by its fields.
+fields, hashed by its fields; it knows which fields its data gave (``model_fields_set``), and
+``model_copy(update=)``, ``model_construct()`` and :func:`data_of` need no pydantic either.
 """
 
 from __future__ import annotations
