@@ -26,7 +26,7 @@ fields, hashed by its fields; it knows which fields its data gave (``model_field
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, TypeVar
 
 _T = TypeVar("_T")
@@ -323,17 +323,14 @@ def fields_of(cls: type[Record]) -> tuple[Declared, ...]:
     each with its alias (its own, else the class's ``alias_generator``'s)."""
     found: dict[str, Declared] = {}
     generate = cls.model_config.get("alias_generator")
-    for owner in reversed(cls.__mro__):
-        if not (isinstance(owner, type) and issubclass(owner, Record)) or owner is Record:
+    for owner, name in _declared_names(cls):
+        if name.startswith("_"):
             continue
-        for name, annotation in own_annotations(owner).items():
-            if name.startswith("_") or name == "model_config" or _is_class_variable(annotation):
-                continue
-            spec = vars(owner).get(name, UNSET)
-            alias = spec.alias if isinstance(spec, FieldSpec) else None
-            if alias is None and generate is not None:
-                alias = generate(name)
-            found[name] = Declared(name, owner, spec, alias)
+        spec = vars(owner).get(name, UNSET)
+        alias = spec.alias if isinstance(spec, FieldSpec) else None
+        if alias is None and generate is not None:
+            alias = generate(name)
+        found[name] = Declared(name, owner, spec, alias)
     return tuple(found.values())
 
 
@@ -346,14 +343,22 @@ def field_names(cls: type[Record]) -> tuple[str, ...]:
 def privates_of(cls: type[Record]) -> tuple[tuple[str, PrivateSpec], ...]:
     """A record class's private attributes (annotated names starting with ``_``), bases first."""
     found: dict[str, PrivateSpec] = {}
-    for owner in reversed(cls.__mro__):
-        if not (isinstance(owner, type) and issubclass(owner, Record)):
-            continue
-        for name, annotation in own_annotations(owner).items():
-            if name.startswith("_") and not _is_class_variable(annotation):
-                value = owner.__dict__.get(name, None)
-                found[name] = value if isinstance(value, PrivateSpec) else PrivateSpec(value, None)
+    for owner, name in _declared_names(cls):
+        if name.startswith("_"):
+            value = vars(owner).get(name, None)
+            found[name] = value if isinstance(value, PrivateSpec) else PrivateSpec(value, None)
     return tuple(found.items())
+
+
+def _declared_names(cls: type[Record]) -> Iterator[tuple[type, str]]:
+    """Each annotated name of ``cls`` and its record bases that is not a class variable (a field,
+    or a private attribute if it starts with ``_``), with the class that wrote it: the bases'
+    first, each class's in the order its body wrote them."""
+    for owner in reversed(cls.__mro__):
+        if isinstance(owner, type) and issubclass(owner, Record) and owner is not Record:
+            for name, annotation in own_annotations(owner).items():
+                if not _is_class_variable(annotation):
+                    yield owner, name
 
 
 def _is_class_variable(annotation: Any) -> bool:

@@ -37,7 +37,6 @@ from linter.declared.building import built
 #: pydantic's metaclass, which makes a model class as a class statement would.
 _MODEL_CLASS: Any = type(BaseModel)
 _TWINS: dict[type[Record], type[BaseModel]] = {}
-_RECORDS: dict[type[BaseModel], type[Record]] = {}
 #: A record class's own attributes that are not carried to its twin (Python's, and ours).
 _NOT_CARRIED = frozenset(
     {"__module__", "__qualname__", "__doc__", "__annotations__", "__dict__", "__weakref__"}
@@ -50,7 +49,6 @@ def twin(record: type[Record]) -> type[BaseModel]:
     found = _TWINS.get(record)
     if found is None:
         found = _TWINS[record] = _made(record)
-        _RECORDS[found] = record
     return found
 
 
