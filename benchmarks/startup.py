@@ -18,11 +18,13 @@ taking turns, and the median CPU (user plus system) of R rounds (default 15) cou
   validators (on first use), loading the rulebook, loading the catalogues.
 
 What the run would cost without pydantic is the run less the import (at least), the model
-classes and the validators: the figure that says whether a pydantic-free path to the first
-finding would meet the start-up targets. With ``--check-jsonschema`` and ``--yamllint`` (their
-executables: ``run.py --install-anchors`` puts them in its work folder's ``anchors-venv``) the
-anchors take their turns in the same rounds, on the same file (check-jsonschema with gpulint's
-schema, as ``run.py`` runs it), and both figures are given as ratios of theirs.
+classes and the validators. A valid manifest's run imports no pydantic (linter/declared/
+checking.py): its pydantic rows are nought, and the probe leaves pydantic unimported too; a
+file with a schema error is validated by the twins, and shows what that costs. With
+``--check-jsonschema`` and ``--yamllint`` (their executables: ``run.py --install-anchors`` puts
+them in its work folder's ``anchors-venv``) the anchors take their turns in the same rounds, on
+the same file (check-jsonschema with gpulint's schema, as ``run.py`` runs it), and both figures
+are given as ratios of theirs.
 The in-process parts are CPU in one round of one process; the others are medians over rounds.
 """
 
@@ -53,7 +55,6 @@ PYDANTIC = ("pydantic", "pydantic_core", "annotated_types", "typing_inspection")
 #: by wrapping the functions that do them, and prints what it counted as JSON.
 PROBE = """\
 import contextlib, functools, io, json, sys, time
-from pydantic._internal import _model_construction
 spent, counts, stack = {}, {}, []
 def timed(part, function, count=lambda result: 1):
     def wrapper(*args, **kwargs):
@@ -70,10 +71,12 @@ def timed(part, function, count=lambda result: 1):
             if stack:
                 stack[-1] += elapsed
     return wrapper
-metaclass = _model_construction.ModelMetaclass
-metaclass.__new__ = timed("model classes", metaclass.__new__)
-_model_construction.complete_model_class = timed(
-    "validators", _model_construction.complete_model_class)
+if sys.argv[2] == "pydantic":  # the run imports it: its classes and validators are timed
+    from pydantic._internal import _model_construction
+    metaclass = _model_construction.ModelMetaclass
+    metaclass.__new__ = timed("model classes", metaclass.__new__)
+    _model_construction.complete_model_class = timed(
+        "validators", _model_construction.complete_model_class)
 import linter.catalog.base as base, linter.policy.loader as loader
 loader.load_rulebook = timed("rulebook", loader.load_rulebook, len)
 base._validated = functools.cache(timed("catalogues", base._validated.__wrapped__))
@@ -129,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     anchors["yamllint"] = (args.yamllint, target)
     commands.update((name, argv) for name, argv in anchors.items() if argv[0])
     medians = _medians(commands, args.rounds)
-    probe = json.loads(_output(PROBE, target))
+    probe = json.loads(_output(PROBE, target, "pydantic" if alone else "none"))
     print(render(args.file, args.rounds, medians, probe, len(alone)), end="")
     return 0
 
@@ -143,8 +146,10 @@ def render(
 ) -> str:
     run = medians["run"]
     spent, counts = probe["spent"], probe["counts"]
-    importing = medians["modules"] - medians["modules without pydantic"]
-    at_most = medians["pydantic alone"] - medians["interpreter"]
+    importing, at_most = 0.0, 0.0  # a run that imports no pydantic: the rest is noise
+    if pydantic_modules:
+        importing = medians["modules"] - medians["modules without pydantic"]
+        at_most = medians["pydantic alone"] - medians["interpreter"]
     rows = [
         ("the run (python -m linter check)", run, ""),
         ("the interpreter alone", medians["interpreter"], ""),
@@ -199,9 +204,9 @@ def _python(*arguments: str) -> tuple[str, ...]:
     return (sys.executable, *arguments)
 
 
-def _output(script: str, target: str) -> str:
+def _output(script: str, *arguments: str) -> str:
     result = subprocess.run(
-        [sys.executable, "-c", script, target],
+        [sys.executable, "-c", script, *arguments],
         cwd=REPO,
         capture_output=True,
         text=True,

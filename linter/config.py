@@ -33,6 +33,7 @@ from linter.declared import (
     field_validator,
     model_validator,
 )
+from linter.declared.checking import errors_of
 from linter.errors import UserError
 from linter.load import Refusal, read, read_bounded
 from linter.load.positions import SourceMap
@@ -378,12 +379,10 @@ def load_config(
         source_map = document.source_map if document is not None else None
         text = loaded.text
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    from pydantic import ValidationError  # what validating a record raises (linter/declared)
-
     try:
         config = Config.model_validate(data)
-    except ValidationError as err:
-        error = err.errors()[0]
+    except ValueError as err:
+        error = errors_of(err)[0]
         where = error_path(error, data)
         raise LoadedConfig(Config(), path, source_map).error(
             where, describe_error(error, where)

@@ -1,5 +1,6 @@
-"""Generate the published JSON Schemas in schemas/ from the pydantic models: the manifest kinds,
-the configuration and rule files, the facts rules read, and the catalogues.
+"""Generate the published JSON Schemas in schemas/ from the pydantic twins of the records
+(linter/declared) and of the facts (linter/facts/entry.py): the manifest kinds, the configuration
+and rule files, the facts rules read, and the catalogues.
 
 Run ``python -m linter.schemas`` after changing a model; a test fails while the files in schemas/
 differ from what this produces, so the published contract cannot drift.
@@ -15,11 +16,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, Field, TypeAdapter
 
 from linter.declared import Record
+from linter.declared.twins import twin
 from linter.model import KINDS, Workload, kind_model
 from linter.model.autoscaler import Autoscaler
 from linter.model.capacity_limit import CapacityLimit
@@ -53,9 +55,9 @@ def generate() -> dict[str, dict[str, Any]]:
     from linter.facts.entry import FactsEntry
     from linter.policy.rule_file import RuleFile
 
-    manifest = TypeAdapter(
-        Annotated[Workload | QuotaLedger | CapacityLimit | Autoscaler, Field(discriminator="kind")]
-    ).json_schema(by_alias=True, mode="validation")
+    kinds = tuple(twin(kind) for kind in (Workload, QuotaLedger, CapacityLimit, Autoscaler))
+    any_kind: Any = Annotated[Union[kinds], Field(discriminator="kind")]  # noqa: UP007 - a tuple
+    manifest = TypeAdapter(any_kind).json_schema(by_alias=True, mode="validation")
     out = {
         "gpulint.schema.json": _finish(
             manifest, "gpulint.schema.json", "gpulint manifest (any kind)"

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import is_hypothesis_test
@@ -139,3 +140,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if isinstance(item, pytest.Function) and is_hypothesis_test(item.obj):
             item.add_marker(pytest.mark.property)
+
+
+def document_paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path into a document (its keys and list items, at every depth), the root's not."""
+    out = [prefix] if prefix else []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out += document_paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            out += document_paths(item, (*prefix, index))
+    return out
+
+
+def parent_of(document: Any, path: tuple[Any, ...]) -> Any:
+    """The mapping or list that holds the value at ``path``."""
+    for part in path[:-1]:
+        document = document[part]
+    return document

@@ -23,7 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # foundations: they import nothing of gpulint's but its version
     ("records",),  # cheap dataclasses: every unit defines its records with them
     ("declared",),  # records declared as pydantic models are, built without pydantic
-    ("errors", "strict_model", "atomic_file", "bundled", "printable", "wording"),
+    ("errors", "atomic_file", "bundled", "printable", "wording"),
     ("load",),  # files to documents with positions, discovery, sources
     ("findings",),
     ("cache",),  # the user's cache store, parse cache, compact encodings

@@ -1,26 +1,31 @@
 """Records declared the way pydantic models are, that cost next to nothing to define.
 
-A run defines every record class it imports (the catalogue's, the formats' vocabulary tables',
-the rule files' and the configuration's: over a hundred), and builds instances from packaged or
-cached data known to validate (linter/catalog/prevalidated.py). As pydantic models they cost
+A run defines every record class it imports (the manifest kinds', the catalogue's, the formats'
+vocabulary tables', the rule files' and the configuration's: over a hundred), and builds
+instances from packaged or cached data known to validate (linter/catalog/prevalidated.py) or
+from data it has just validated. As pydantic models they cost
 about 0.25 ms a class to create, and their base needs pydantic, a third of a one-file run's CPU
 to import (issue 31, ``benchmarks/startup.py``). A :class:`Record` subclass is written as such
 a model is: annotated fields, ``Field(...)`` with a default, the constraints, description and
 alias pydantic's takes, ``Annotated`` metadata (:func:`Field`, :func:`StringConstraints`,
-:class:`AfterValidator`), ``PrivateAttr`` and ``model_post_init``,
+:class:`AfterValidator`, :class:`BeforeValidator`, :class:`WithJsonSchema`), ``PrivateAttr``
+and ``model_post_init``,
 ``@model_validator(mode="after")`` and ``@field_validator(..., mode="after")``, imported from
 here; a :class:`CamelRecord` is spelled in camelCase in files. Defining one stores that
 declaration and nothing else.
 
 The pydantic model a record class describes, its *twin* (the same name, module, docstring,
 fields, constraints, validators and methods), is made from the declaration on first need by
-:mod:`linter.declared.twins`, which imports pydantic: to validate data (``Record(**data)``,
-:meth:`Record.model_validate`), to write its JSON Schema, to dump it. Validation returns the
-record built from the data that validated (:func:`linter.declared.building.built`), so what a
-caller holds is a record either way. A record is immutable (its fields cannot be assigned; a
-private attribute, a name starting with ``_``, can), equal to another of its class with equal
-fields, hashed by its fields; it knows which fields its data gave (``model_fields_set``), and
-``model_copy(update=)``, ``model_construct()`` and :func:`data_of` need no pydantic either.
+:mod:`linter.declared.twins`, which imports pydantic: to validate data that
+:mod:`linter.declared.checking` does not accept as valid itself (``Record(**data)``,
+:meth:`Record.model_validate`; its errors are pydantic's), to write its JSON Schema, to dump
+values other than plain data. Validation returns the record built from the data that validated
+(:func:`linter.declared.building.built`), so what a caller holds is a record either way.
+
+A record is immutable (its fields cannot be assigned; a private attribute, a name starting with
+``_``, can), equal to another of its class with equal fields, hashed by its fields; it knows
+which fields its data gave (``model_fields_set``), and ``model_copy(update=)``,
+``model_construct()``, ``model_dump()`` of plain values and :func:`data_of` need no pydantic.
 """
 
 from __future__ import annotations
@@ -119,6 +124,27 @@ class AfterValidator:
         self.function = function
 
 
+class BeforeValidator:
+    """``Annotated`` metadata: a function the value is passed through before it is validated (it
+    reads the value as written into the type the field holds: ``70B`` into a number). A record
+    built from valid data runs it too, so both ways hold what it returned."""
+
+    __slots__ = ("function",)
+
+    def __init__(self, function: Callable[[Any], Any]) -> None:
+        self.function = function
+
+
+class WithJsonSchema:
+    """``Annotated`` metadata: the JSON Schema the field's schema is replaced with (pydantic's
+    ``WithJsonSchema``); it changes nothing that validates."""
+
+    __slots__ = ("schema",)
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.schema = schema
+
+
 class PrivateSpec:
     """``PrivateAttr(...)``: a private attribute's initial value or its factory."""
 
@@ -211,17 +237,18 @@ class Record:
     def __init__(self, **data: Any) -> None:
         """Validate ``data`` (pydantic's ``ValidationError`` when it does not) and become the
         record it describes."""
-        from linter.declared.twins import validated
+        from linter.declared.checking import validate
 
-        made = validated(type(self), data)
+        made = validate(type(self), data)
         object.__setattr__(self, "__dict__", made.__dict__)
 
     @classmethod
     def model_validate(cls: type[_R], data: Any) -> _R:
-        """``data`` validated by the twin, as a record of this class."""
-        from linter.declared.twins import validated
+        """``data`` validated as the twin validates it, as a record of this class (pydantic's
+        ``ValidationError``, a ``ValueError``, when it is not valid)."""
+        from linter.declared.checking import validate
 
-        made: _R = validated(cls, data)
+        made: _R = validate(cls, data)
         return made
 
     @classmethod
@@ -230,11 +257,32 @@ class Record:
 
         return twin(cls).model_json_schema(**options)
 
-    def model_dump(self, **options: Any) -> Any:
-        """What the twin's ``model_dump`` gives for these values (the same options)."""
+    def model_dump(
+        self,
+        *,
+        mode: str = "python",
+        by_alias: bool = False,
+        exclude_none: bool = False,
+        exclude_unset: bool = False,
+        **options: Any,
+    ) -> Any:
+        """What the twin's ``model_dump`` gives for these values (the same options): written
+        here for plain values (what a manifest's record holds, dumped for every rule), by the
+        twin for any other value or option."""
+        if not options and mode in ("python", "json"):
+            try:
+                return _dumped(self, mode == "json", by_alias, exclude_none, exclude_unset)
+            except _NotPlain:
+                pass
         from linter.declared.twins import as_twin
 
-        return as_twin(self).model_dump(**options)
+        return as_twin(self).model_dump(
+            mode=mode,
+            by_alias=by_alias,
+            exclude_none=exclude_none,
+            exclude_unset=exclude_unset,
+            **options,
+        )
 
     @classmethod
     def model_construct(cls: type[_R], **values: Any) -> _R:
@@ -314,6 +362,40 @@ def data_of(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: data_of(item) for key, item in value.items()}
     return value
+
+
+class _NotPlain(Exception):
+    """A value :func:`_dumped` leaves to the twin's serializer."""
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _dumped(value: Any, json: bool, by_alias: bool, exclude_none: bool, exclude_unset: bool) -> Any:
+    """``model_dump`` of a value made of records, lists, string-keyed dicts and scalars."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if isinstance(value, Record):
+        values = value.__dict__
+        given = values.get(GIVEN, ()) if exclude_unset else None
+        out: dict[str, Any] = {}
+        for field in fields_of(kind):
+            name = field.name
+            item = values[name]
+            if (given is not None and name not in given) or (exclude_none and item is None):
+                continue
+            key = field.alias if by_alias and field.alias else name
+            out[key] = _dumped(item, json, by_alias, exclude_none, exclude_unset)
+        return out
+    if kind is list or (json and kind is tuple):
+        return [_dumped(item, json, by_alias, exclude_none, exclude_unset) for item in value]
+    if kind is dict and all(type(key) is str for key in value):
+        return {
+            key: _dumped(item, json, by_alias, exclude_none, exclude_unset)
+            for key, item in value.items()
+        }
+    raise _NotPlain(kind)
 
 
 @per_class

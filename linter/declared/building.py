@@ -26,10 +26,12 @@ from linter.declared import (
     GIVEN,
     UNSET,
     AfterValidator,
+    BeforeValidator,
     Declared,
     FieldSpec,
     Record,
     StringSpec,
+    WithJsonSchema,
     fields_of,
     per_class,
     privates_of,
@@ -56,11 +58,15 @@ def record_builder(annotation: Any) -> Convert | None:
     return None
 
 
-def _only_declarations(metadata: tuple[Any, ...]) -> None:
-    """A record's ``Annotated`` metadata is its declarations (linter/declared), which check and
-    never change data; anything else (pydantic's own validators) is refused."""
+_DECLARATIONS = (FieldSpec, StringSpec, AfterValidator, BeforeValidator, WithJsonSchema)
+
+
+def only_declarations(metadata: tuple[Any, ...]) -> None:
+    """A record's ``Annotated`` metadata is its declarations (linter/declared), which check data
+    or, a before validator, read it as the builder does; anything else (pydantic's own
+    validators) is refused."""
     for item in metadata:
-        if not isinstance(item, (FieldSpec, StringSpec, AfterValidator)):
+        if not isinstance(item, _DECLARATIONS):
             raise TypeError(f"{item!r} is not a declaration (linter/declared): validate instead")
 
 
@@ -73,7 +79,7 @@ def _builder(cls: type[Record]) -> Convert:
             field.keys,
             field.name,
             _validated_by(
-                converter(hints[field.name], record_builder, _only_declarations),
+                converter(hints[field.name], record_builder, only_declarations),
                 validators.get(field.name, ()),
                 cls,
             ),
@@ -184,7 +190,9 @@ def converter(annotation: Any, nested: Nested, check: CheckMetadata) -> Convert:
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
     if origin is Annotated:
         check(args[1:])
-        return converter(args[0], nested, check)
+        inner = converter(args[0], nested, check)
+        befores = [item.function for item in args[1:] if isinstance(item, BeforeValidator)]
+        return _read_first(reversed(befores), inner) if befores else inner
     builder = nested(annotation)
     if builder is not None:
         return builder
@@ -204,6 +212,18 @@ def converter(annotation: Any, nested: Nested, check: CheckMetadata) -> Convert:
     if annotation in (str, int, bool, Any) or origin is Literal:
         return _identity
     raise TypeError(f"no conversion for {annotation!r}: validate instead")
+
+
+def _read_first(functions: Any, convert: Convert) -> Convert:
+    """The conversion of what the before validators (the last written first) make of a value."""
+    steps = list(functions)
+
+    def read(value: Any) -> Any:
+        for function in steps:
+            value = function(value)
+        return convert(value)
+
+    return read
 
 
 def _to_float(value: Any) -> Any:

@@ -15,7 +15,16 @@ from __future__ import annotations
 import typing
 from typing import Annotated, Any, ClassVar, Literal, Union
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    StringConstraints,
+    WithJsonSchema,
+)
 from pydantic import field_validator as pydantic_field_validator
 from pydantic import model_validator as pydantic_model_validator
 
@@ -103,7 +112,7 @@ def _made(record: type[Record]) -> type[BaseModel]:
     for name in own_annotations(record):
         hint = hints[name]
         if name in declared_here:
-            annotations[name] = _twin_type(hint)
+            annotations[name] = twin_type(hint)
             value = own.get(name, UNSET)
             if value is not UNSET:
                 namespace[name] = _field(value)
@@ -155,7 +164,7 @@ def _field(value: Any) -> Any:
     return Field(**options)
 
 
-def _twin_type(annotation: Any) -> Any:
+def twin_type(annotation: Any) -> Any:
     """The annotation with every record class in it replaced by its twin, and every declaration
     in its metadata by pydantic's object."""
     if isinstance(annotation, type) and issubclass(annotation, Record):
@@ -163,11 +172,11 @@ def _twin_type(annotation: Any) -> Any:
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
     if origin is Annotated:
         metadata = tuple(_twin_metadata(item) for item in annotation.__metadata__)
-        arguments = (_twin_type(args[0]), *metadata)
+        arguments = (twin_type(args[0]), *metadata)
         return Annotated[arguments]
     if not args or origin in (Literal, ClassVar):
         return annotation
-    converted = tuple(_twin_type(arg) for arg in args)
+    converted = tuple(twin_type(arg) for arg in args)
     if converted == args:
         return annotation
     if origin is Union or origin is type(int | None):
@@ -182,4 +191,8 @@ def _twin_metadata(item: Any) -> Any:
         return StringConstraints(**item.options)
     if isinstance(item, declared.AfterValidator):
         return AfterValidator(item.function)
+    if isinstance(item, declared.BeforeValidator):
+        return BeforeValidator(item.function)
+    if isinstance(item, declared.WithJsonSchema):
+        return WithJsonSchema(item.schema)
     return item

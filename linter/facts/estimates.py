@@ -5,7 +5,7 @@ A repository of thousands of workloads asks for the same few estimates over and 
 model on one GPU at one batch and context; one model self-hosted on one instance type against
 the same managed offerings); each costs a fraction of a millisecond or more. The estimates
 are pure functions of their arguments and their results are frozen, so equal inputs share one
-result. Inputs are compared by their ``repr``: a catalogue GPU (a pydantic model holding lists)
+result. Inputs are compared by their ``repr``: a catalogue GPU (a record holding lists)
 is not hashable, and ``repr`` tells 1 from 1.0 and True where equality does not; the GPU itself
 by identity, which is as exact and cheaper (:class:`_Keyed`).
 """
@@ -15,8 +15,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
-
+from linter.declared import Record
 from linter.records import is_frozen
 
 if TYPE_CHECKING:
@@ -30,7 +29,7 @@ REMEMBERED = 4096
 
 
 class _Keyed:
-    """An argument that hashes and compares by its ``repr``; in a dict of settings, a pydantic
+    """An argument that hashes and compares by its ``repr``; in a dict of settings, a declared
     record (the catalogue GPU every workload on it shares, whose ``repr`` was most of the cost of
     the key) by its identity instead: the key holds the record, so no other object takes its id
     while the key is remembered, and an equal record elsewhere is only a miss. A frozen
@@ -42,7 +41,7 @@ class _Keyed:
         self.value = value
         self.key: Any
         if isinstance(value, dict):
-            records = {name: id(v) for name, v in value.items() if isinstance(v, BaseModel)}
+            records = {name: id(v) for name, v in value.items() if isinstance(v, Record)}
             plain = {name: v for name, v in value.items() if name not in records}
             self.key = (repr(plain), tuple(records.items()))
         elif is_frozen(type(value)):

@@ -15,8 +15,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import ValidationError
-
+from linter.declared.checking import errors_of
 from linter.findings import Finding, Location, template_note
 from linter.formats.base import Adapted, InputFile
 from linter.load import Document
@@ -189,8 +188,8 @@ class ManifestBuilder:
         provenance = Provenance(dict(self._origins), dict(self._names))
         try:
             model = kind_model(kind).model_validate(document)
-        except ValidationError as err:
-            for error in err.errors():
+        except ValueError as err:
+            for error in errors_of(err):
                 self._report(error, document, provenance)
             return Adapted(findings=self.findings)
         manifest = Manifest(

@@ -1,13 +1,12 @@
 """gpulint's own format, ``gpulint.dev/v1alpha1``: already normalised, so its provenance is the
-identity and validation is the manifest models' own."""
+identity and validation is the manifest records' own (linter/declared/checking.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from pydantic import ValidationError
-
+from linter.declared.checking import errors_of
 from linter.findings import Finding, Location
 from linter.formats.base import Adapted, InputFile
 from linter.load import Document
@@ -58,18 +57,19 @@ def adapt(document: Document, source: InputFile) -> Adapted:
         )
     try:
         model = kind_model(kind).model_validate(data)
-    except ValidationError as err:
-        return Adapted(findings=list(schema_findings(err, data, finding)))
+    except ValueError as err:
+        return Adapted(findings=list(schema_findings(errors_of(err), data, finding)))
     manifest = Manifest(
         source.display, source.fs_path, document.index, kind, data, model, source_map
     )
     return Adapted(manifests=[manifest])
 
 
-def schema_findings(err: ValidationError, data: Any, finding: Any) -> Iterator[Finding]:
-    """One finding per distinct problem (unions report one error per branch)."""
+def schema_findings(errors: list[Any], data: Any, finding: Any) -> Iterator[Finding]:
+    """One finding per distinct problem of a failed validation's ``errors`` (unions report one
+    error per branch)."""
     seen: set[str] = set()
-    for error in err.errors():
+    for error in errors:
         where = error_path(error, data)
         message = describe_error(error, where)
         if message not in seen:

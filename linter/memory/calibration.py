@@ -35,7 +35,7 @@ class CalibrationError(ValueError):
 
 
 class CalibrationEntry(BaseModel):
-    # defer_build: the validator is built on first use (linter/strict_model.py says why)
+    # defer_build: the validator is built when a calibration file is first read, not at import
     model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid", strict=True)
 
     gpu: str = Field(min_length=1)
@@ -46,7 +46,7 @@ class CalibrationEntry(BaseModel):
 
 
 class CalibrationFile(BaseModel):
-    # defer_build: the validator is built on first use (linter/strict_model.py says why)
+    # defer_build: the validator is built when a calibration file is first read, not at import
     model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid", strict=True)
 
     calibrations: list[CalibrationEntry]

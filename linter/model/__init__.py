@@ -2,13 +2,12 @@
 
 Only ``Workload`` is imported with the package: the other kinds' models are defined when a run
 first meets one (:func:`kind_model`), as most runs hold Workloads alone and defining the nine
-pydantic models of the others is 3% of a one-file run (issue 31)."""
+records of the others costs start-up time (issue 31)."""
 
 import functools
 import importlib
 
-from pydantic import BaseModel
-
+from linter.declared import Record
 from linter.model.base import API_GROUP, API_VERSION
 from linter.model.workload import Workload
 
@@ -24,9 +23,9 @@ KINDS: tuple[str, ...] = tuple(KIND_MODULES)
 
 
 @functools.cache  # asked for each manifest a reader builds
-def kind_model(kind: str) -> type[BaseModel]:
-    """The model of a manifest kind (KeyError for a kind that is not gpulint's)."""
-    model: type[BaseModel] = getattr(importlib.import_module(KIND_MODULES[kind]), kind)
+def kind_model(kind: str) -> type[Record]:
+    """The record class of a manifest kind (KeyError for a kind that is not gpulint's)."""
+    model: type[Record] = getattr(importlib.import_module(KIND_MODULES[kind]), kind)
     return model
 
 

@@ -9,18 +9,16 @@ namespace (linter/facts/scaling.py): a minimum of 0 scales that workload to zero
 
 from typing import Literal
 
-from pydantic import Field, model_validator
-
+from linter.declared import CamelRecord, Field, model_validator
 from linter.model.base import API_VERSION, Metadata
-from linter.strict_model import Strict
 
 
-class ScaleTarget(Strict):
+class ScaleTarget(CamelRecord):
     kind: str = Field(min_length=1, description="Kind of the object it scales: Deployment, ...")
     name: str = Field(min_length=1, description="Name of the object it scales.")
 
 
-class AutoscalerSpec(Strict):
+class AutoscalerSpec(CamelRecord):
     target: ScaleTarget
     min_replicas: int = Field(
         ge=0, le=100_000, description="Replicas kept when there is no load (0: scale to zero)."
@@ -36,7 +34,7 @@ class AutoscalerSpec(Strict):
         return self
 
 
-class Autoscaler(Strict):
+class Autoscaler(CamelRecord):
     """What scales another object's replicas."""
 
     api_version: Literal[API_VERSION]  # type: ignore[valid-type]

@@ -1,11 +1,9 @@
-"""Shared pieces of the manifest models: strict camelCase base, metadata, counts with suffixes."""
+"""Shared pieces of the manifest kinds: the API version, metadata, counts with suffixes."""
 
 import re
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, Field, WithJsonSchema
-
-from linter.strict_model import Strict
+from linter.declared import BeforeValidator, CamelRecord, Field, WithJsonSchema
 
 API_GROUP = "gpulint.dev"
 API_VERSION = f"{API_GROUP}/v1alpha1"
@@ -54,7 +52,7 @@ ParameterCount = Annotated[
 NAME_PATTERN = r"^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$"
 
 
-class Metadata(Strict):
+class Metadata(CamelRecord):
     name: str = Field(
         min_length=1,
         max_length=253,

@@ -13,18 +13,15 @@ ResourceFlavor) has none either: it says which GPU types the nodes of a queue's 
 
 from typing import Literal
 
-from pydantic import Field, model_validator
-
 from linter.catalog.gpus import Vendor
-from linter.declared import empty_list
+from linter.declared import CamelRecord, Field, empty_list, model_validator
 from linter.model.base import API_VERSION, Metadata
 from linter.model.workload import Capacity
-from linter.strict_model import Strict
 
 Scope = Literal["queue", "localQueue", "namespace", "nodePool", "flavor"]
 
 
-class Limit(Strict):
+class Limit(CamelRecord):
     """One vendor's GPUs, or with Kueue, one flavor's share of them."""
 
     vendor: Vendor = Field(description="Whose GPUs it counts (Kubernetes nvidia.com/gpu: nvidia).")
@@ -55,7 +52,7 @@ class Limit(Strict):
     )
 
 
-class CapacityLimitSpec(Strict):
+class CapacityLimitSpec(CamelRecord):
     scope: Scope = Field(
         description="queue (Kueue ClusterQueue), localQueue (Kueue LocalQueue), namespace "
         "(ResourceQuota), nodePool (Karpenter NodePool) or flavor (Kueue ResourceFlavor)."
@@ -115,7 +112,7 @@ class CapacityLimitSpec(Strict):
         return self
 
 
-class CapacityLimit(Strict):
+class CapacityLimit(CamelRecord):
     """The GPUs a queue, a namespace or a node pool allows at once."""
 
     api_version: Literal[API_VERSION]  # type: ignore[valid-type]

@@ -6,8 +6,7 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
-
+from linter.declared import Record
 from linter.findings import Location
 from linter.load.positions import Path as ManifestPath
 from linter.load.positions import SourceMap
@@ -22,7 +21,7 @@ class Manifest:
 
     ``index`` is the document's number in its file; ``part`` tells apart several workloads one
     document yields (a values file with two models). ``data`` is the normalised document as plain
-    data (camelCase, like the manifest format); ``model`` its validated pydantic model.
+    data (camelCase, like the manifest format); ``model`` its validated record (linter/model).
     """
 
     file: str
@@ -30,7 +29,7 @@ class Manifest:
     index: int
     kind: str
     data: dict[str, Any]
-    model: BaseModel
+    model: Record
     source_map: SourceMap
     format: str = "gpulint"
     source_kind: str | None = None  # the original kind: Deployment, SkyPilot task, ...

@@ -2,14 +2,11 @@
 
 from typing import Literal
 
-from pydantic import Field
-
-from linter.declared import empty_list
+from linter.declared import CamelRecord, Field, empty_list
 from linter.model.base import API_VERSION, Metadata
-from linter.strict_model import Strict
 
 
-class QuotaEntry(Strict):
+class QuotaEntry(CamelRecord):
     provider: str = Field(min_length=1)
     region: str | None = Field(None, description="Omit for global quotas such as GPUS_ALL_REGIONS.")
     quota: str | None = Field(None, description="Quota code (L-417A185B) or name.")
@@ -22,11 +19,11 @@ class QuotaEntry(Strict):
     tokens_per_minute: float | None = Field(None, ge=0)
 
 
-class QuotaLedgerSpec(Strict):
+class QuotaLedgerSpec(CamelRecord):
     entries: list[QuotaEntry] = Field(default_factory=empty_list)
 
 
-class QuotaLedger(Strict):
+class QuotaLedger(CamelRecord):
     """Approved (or requested) accelerator and managed-API quotas."""
 
     api_version: Literal[API_VERSION]  # type: ignore[valid-type]

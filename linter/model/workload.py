@@ -6,11 +6,8 @@ Sub-objects default to empty objects rather than null so that rule conditions ca
 
 from typing import Literal
 
-from pydantic import Field, model_validator
-
-from linter.declared import empty_list
+from linter.declared import CamelRecord, Field, empty_list, model_validator
 from linter.model.base import API_VERSION, Metadata, ParameterCount
-from linter.strict_model import Strict
 
 #: inference serves requests and runs continuously; batch-inference runs a serving engine over
 #: a data set and ends (a Ray Data LLM job); fine-tuning and training train; dev is interactive.
@@ -35,7 +32,7 @@ LawfulBasis = Literal[
 PositiveInt = int
 
 
-class Model(Strict):
+class Model(CamelRecord):
     id: str | None = Field(
         None, description="Hugging Face style id, e.g. meta-llama/Llama-3.1-8B-Instruct."
     )
@@ -61,7 +58,7 @@ class Model(Strict):
     )
 
 
-class Serving(Strict):
+class Serving(CamelRecord):
     engine: str | None = Field(None, description="vllm, sglang, tgi, triton, ...")
     device: Device | None = Field(
         None,
@@ -147,7 +144,7 @@ class Serving(Strict):
     )
 
 
-class FineTuning(Strict):
+class FineTuning(CamelRecord):
     method: Literal["full", "lora", "qlora"] | None = None
     optimizer: (
         Literal["adamw", "adamw-fused", "adamw-8bit", "paged-adamw-8bit", "adamw-bf16", "sgd"]
@@ -176,7 +173,7 @@ class FineTuning(Strict):
     )
 
 
-class Accelerator(Strict):
+class Accelerator(CamelRecord):
     type: str | None = Field(
         None, min_length=1, description="GPU type, e.g. H100-80GB, L4, A100-40GB."
     )
@@ -195,7 +192,7 @@ class Accelerator(Strict):
         return self
 
 
-class Placement(Strict):
+class Placement(CamelRecord):
     """One placement a launcher may pick for a workload."""
 
     provider: str | None = Field(None, pattern=r"^[a-z0-9][a-z0-9-]*$")
@@ -205,7 +202,7 @@ class Placement(Strict):
     capacity: Capacity | None = None
 
 
-class Resources(Strict):
+class Resources(CamelRecord):
     provider: str | None = Field(
         None, pattern=r"^[a-z0-9][a-z0-9-]*$", description="aws, gcp, azure, on-prem, ..."
     )
@@ -234,7 +231,7 @@ class Resources(Strict):
     )
 
 
-class Lifecycle(Strict):
+class Lifecycle(CamelRecord):
     idle_shutdown_minutes: int | None = Field(None, ge=0, le=1_000_000)
     max_runtime_hours: float | None = Field(None, gt=0)
     scale_to_zero: bool | None = Field(
@@ -257,7 +254,7 @@ class Lifecycle(Strict):
     )
 
 
-class Checkpointing(Strict):
+class Checkpointing(CamelRecord):
     enabled: bool | None = None
     interval_minutes: float | None = Field(None, gt=0)
     uri: str | None = None
@@ -271,7 +268,7 @@ class Checkpointing(Strict):
     )
 
 
-class Data(Strict):
+class Data(CamelRecord):
     personal_data: bool | None = None
     categories: list[str] = Field(default_factory=empty_list)
     residency: list[str] = Field(
@@ -286,7 +283,7 @@ class Data(Strict):
     )
 
 
-class Endpoint(Strict):
+class Endpoint(CamelRecord):
     provider: str = Field(min_length=1, description="bedrock, vertex-ai, azure-openai, ...")
     model: str | None = None
     region: str | None = None
@@ -300,17 +297,17 @@ class Endpoint(Strict):
     expected_tokens_per_minute: float | None = Field(None, ge=0)
 
 
-class Justification(Strict):
+class Justification(CamelRecord):
     self_hosting: str | None = Field(None, min_length=1)
     training_from_scratch: str | None = Field(None, min_length=1)
 
 
-class AcceptableUse(Strict):
+class AcceptableUse(CamelRecord):
     reviewed: bool | None = None
     policy: str | None = None
 
 
-class WorkloadSpec(Strict):
+class WorkloadSpec(CamelRecord):
     profile: Profile
     model: Model = Field(default_factory=Model)
     serving: Serving = Field(default_factory=Serving)
@@ -324,7 +321,7 @@ class WorkloadSpec(Strict):
     acceptable_use: AcceptableUse = Field(default_factory=AcceptableUse)
 
 
-class Workload(Strict):
+class Workload(CamelRecord):
     """A deployable AI workload and the capacity it asks for."""
 
     api_version: Literal[API_VERSION]  # type: ignore[valid-type]

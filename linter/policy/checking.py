@@ -15,8 +15,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from linter.cel import backend as cel
 from linter.cel.flat_names import activation_roots
 from linter.cel.flatten import flattened
@@ -24,6 +22,7 @@ from linter.cel.lexer import ExpressionError
 from linter.cel.null_tests import null_tested
 from linter.cel.work import WorkModel
 from linter.cel.work_limits import work_model
+from linter.declared.checking import errors_of
 from linter.load import is_json, load_source
 from linter.load.positions import SourceMap
 from linter.load.scalar_offsets import locate
@@ -50,8 +49,8 @@ def checked(path: Path, content: bytes) -> tuple[dict[str, Any], CompiledRule]:
     located = RuleFileLocator(path, document.source_map, loaded.text)
     try:
         meta = RuleFile.model_validate(document.data)
-    except ValidationError as err:
-        first = err.errors()[0]
+    except ValueError as err:
+        first = errors_of(err)[0]
         where = error_path(first, document.data)
         raise located.error(where, describe_error(first, where)) from None
     for found in check_rule(meta):

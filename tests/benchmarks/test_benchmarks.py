@@ -456,18 +456,57 @@ def test_the_startup_table_gives_each_part_as_a_share_of_the_run_and_the_anchor_
     )
 
 
+def test_a_run_that_imports_no_pydantic_is_given_none_of_its_cost() -> None:
+    """The three imports of no module differ by noise alone: none of it is pydantic's."""
+    medians = {
+        "run": 0.200,
+        "interpreter": 0.012,
+        "modules": 0.102,
+        "modules without pydantic": 0.100,
+        "pydantic alone": 0.011,
+        "yamllint": 0.100,
+    }
+    counts = {"rulebook": 47, "catalogues": 12}
+    spent = {"rulebook": 0.015, "catalogues": 0.006}
+    table = startup.render(Path("job.yaml"), 15, medians, {"spent": spent, "counts": counts}, 0)
+    assert "  importing pydantic, at least             0.0 ms    0.0%  0 modules\n" in table
+    assert "  importing pydantic, at most              0.0 ms    0.0%  in a bare interpreter\n" in (
+        table
+    )
+    assert table.endswith(
+        "  the run without pydantic               200.0 ms  100.0%\n"
+        "  yamllint 100.0 ms: the run is 2.00x its CPU, without pydantic 2.00x\n"
+    )
+
+
 def test_the_startup_probes_see_what_a_one_file_run_imports_and_builds() -> None:
-    """What the probes count is the run's own (no time asserted): every bundled rule file, the
-    catalogues and validators a serving workload needs; and the modules to re-import are those
-    an ``import`` statement can bring back alone, in the order the run imported them."""
+    """What the probes count is the run's own (no time asserted): every bundled rule file and
+    the catalogues a serving workload needs, and no pydantic (the probe imports none either)."""
     target = str(startup.EXAMPLE)
-    probe = json.loads(startup._output(startup.PROBE, target))
+    probe = json.loads(startup._output(startup.PROBE, target, "none"))
     rule_files = len(list((BENCHMARKS.parent / "rules").glob("*.yaml")))
     assert probe["code"] == 0
     assert probe["counts"]["rulebook"] == rule_files
-    assert probe["counts"]["catalogues"] >= 1 and probe["counts"]["validators"] >= 1
-    assert set(probe["spent"]) == {"model classes", "validators", "rulebook", "catalogues"}
+    assert probe["counts"]["catalogues"] >= 1
+    assert set(probe["spent"]) == {"rulebook", "catalogues"}
     modules = json.loads(startup._output(startup.MODULES, target))
+    assert "linter.cli" in modules and not [m for m in modules if startup._is_pydantic(m)]
+
+
+def test_the_startup_probes_time_pydantic_where_a_run_imports_it(tmp_path: Path) -> None:
+    """A manifest with a schema error is validated by pydantic (linter/declared/checking.py):
+    the probe times its model classes and validators, and the modules to re-import are those an
+    ``import`` statement can bring back alone, in the order the run imported them."""
+    text = startup.EXAMPLE.read_text(encoding="utf-8").replace(
+        "maxBatchSize: 16", 'maxBatchSize: "16"'
+    )
+    target = tmp_path / "invalid.yaml"
+    target.write_text(text, encoding="utf-8")
+    probe = json.loads(startup._output(startup.PROBE, str(target), "pydantic"))
+    assert probe["code"] == 0
+    assert probe["counts"]["validators"] >= 1
+    assert {"model classes", "validators", "rulebook"} <= set(probe["spent"])
+    modules = json.loads(startup._output(startup.MODULES, str(target)))
     assert "pydantic_core" in modules and "linter.cli" in modules
     assert "cel.cel" not in modules and "os.path" not in modules and "__main__" not in modules
     assert modules.index("pydantic") < modules.index("pydantic.main")

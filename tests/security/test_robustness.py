@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import document_paths, parent_of
 from fuzz_pipeline import YAML_TOKENS, check, line_count, run_setup_case
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -344,23 +345,6 @@ wrong_values = st.recursive(
 )
 
 
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            out += _paths(item, (*prefix, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            out += _paths(item, (*prefix, index))
-    return out
-
-
-def _parent(document: Any, path: tuple[Any, ...]) -> Any:
-    for part in path[:-1]:
-        document = document[part]
-    return document
-
-
 def _nest(value: Any, depth: int, as_map: bool) -> Any:
     for _ in range(depth):
         value = {"n": value} if as_map else [value]
@@ -372,11 +356,11 @@ def mutated(draw: st.DrawFn, documents: st.SearchStrategy[dict[str, Any]]) -> di
     """A generated document with one to five structural mutations."""
     document = draw(documents)
     for _ in range(draw(st.integers(min_value=1, max_value=5))):
-        paths = [p for p in _paths(document) if p]
+        paths = document_paths(document)
         if not paths:
             break
         path = draw(st.sampled_from(paths))
-        parent, key = _parent(document, path), path[-1]
+        parent, key = parent_of(document, path), path[-1]
         operation = draw(
             st.sampled_from(["delete", "retype", "retype", "unicode", "nest", "extra"])
         )

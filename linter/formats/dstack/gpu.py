@@ -20,13 +20,14 @@ from collections.abc import Mapping
 
 from linter.catalog.gpus import all_gpus, resolve_gpu
 from linter.catalog.spelling import name_key
+from linter.declared import fields_of
 from linter.load.positions import Path
 from linter.model.workload import Accelerator
 from linter.records import datarecord
 
 _RANGE = ".."
 #: The normalised key of a GPU given only by its memory (``accelerator.memoryGiB``).
-MEMORY_KEY = Accelerator.model_fields["memory_gib"].alias or "memory_gib"
+MEMORY_KEY = next(f.keys[0] for f in fields_of(Accelerator) if f.name == "memory_gib")
 _MEMORY_UNITS = {"tb": 1024.0, "gb": 1.0, "mb": 1 / 1024}
 
 
