@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -23,7 +22,7 @@ TEMPORARY_SUFFIX = ".tmp"
 
 def temporary_name(name: str) -> str:
     """``.NAME.<16 hex>.tmp``: hidden, unique, and recognisable for clean-up."""
-    return f".{name}.{secrets.token_hex(8)}{TEMPORARY_SUFFIX}"
+    return f".{name}.{os.urandom(8).hex()}{TEMPORARY_SUFFIX}"  # secrets.token_hex, unimported
 
 
 def pieces_of(data: bytes | Iterable[bytes]) -> Iterable[bytes]:

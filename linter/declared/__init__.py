@@ -380,13 +380,15 @@ def _dumped(value: Any, json: bool, by_alias: bool, exclude_none: bool, exclude_
         values = value.__dict__
         given = values.get(GIVEN, ()) if exclude_unset else None
         out: dict[str, Any] = {}
-        for field in fields_of(kind):
-            name = field.name
+        for name, alias in _dump_keys(kind):
             item = values[name]
             if (given is not None and name not in given) or (exclude_none and item is None):
                 continue
-            key = field.alias if by_alias and field.alias else name
-            out[key] = _dumped(item, json, by_alias, exclude_none, exclude_unset)
+            out[alias if by_alias else name] = (
+                item
+                if type(item) in _SCALARS
+                else _dumped(item, json, by_alias, exclude_none, exclude_unset)
+            )
         return out
     if kind is list or (json and kind is tuple):
         return [_dumped(item, json, by_alias, exclude_none, exclude_unset) for item in value]
@@ -396,6 +398,12 @@ def _dumped(value: Any, json: bool, by_alias: bool, exclude_none: bool, exclude_
             for key, item in value.items()
         }
     raise _NotPlain(kind)
+
+
+@per_class
+def _dump_keys(cls: type[Record]) -> tuple[tuple[str, str], ...]:
+    """Each field's name and the key a dump by alias gives it."""
+    return tuple((field.name, field.alias or field.name) for field in fields_of(cls))
 
 
 @per_class

@@ -167,7 +167,9 @@ def _default(cls: type[Record], field: Declared) -> Callable[[], Any]:
         )
     )
     if isinstance(factory, type) and issubclass(factory, Record):  # Record(): built as {} is
-        return functools.partial(built, factory, {})
+        if privates_of(factory) or factory.model_post_init is not Record.model_post_init:
+            return functools.partial(built, factory, {})
+        return functools.partial(_empty, factory)
     if factory is not None:
         return factory
     if default is UNSET:
@@ -179,6 +181,14 @@ def _default(cls: type[Record], field: Declared) -> Callable[[], Any]:
     if isinstance(default, (list, dict, set)):
         return functools.partial(copy.deepcopy, default)
     return lambda: default
+
+
+@per_class
+def _empty(cls: type[Record]) -> Any:
+    """The record ``cls`` builds from no data, one for every record that leaves such a field to
+    its default (a manifest's absent ``checkpointing: {}``): records are immutable, and one
+    without private attributes or a step of its own after building holds nothing else."""
+    return built(cls, {})
 
 
 def _identity(value: Any) -> Any:

@@ -100,32 +100,33 @@ def _record_check(record: type[Record]) -> Check:
 
 def _compiled(record: type[Record]) -> Check:
     hints = typing.get_type_hints(record, include_extras=True)
-    plans: list[tuple[tuple[str, ...], bool, Check]] = []
+    by_key: dict[str, tuple[str, Check]] = {}
+    required: list[str] = []
     for field in fields_of(record):
         spec = field.spec
         options = spec.options if isinstance(spec, FieldSpec) else {}
-        required = (
+        check_value = _check(hints[field.name], options)
+        by_key.update((key, (field.name, check_value)) for key in field.keys)
+        if (
             (spec.default is UNSET and spec.default_factory is None)
             if isinstance(spec, FieldSpec)
             else spec is UNSET
-        )
-        plans.append((field.keys, required, _check(hints[field.name], options)))
-    allowed = frozenset(key for keys, _, _ in plans for key in keys)
+        ):
+            required.append(field.name)
     validators = [value for value in _own_and_bases(record) if getattr(value, VALIDATOR_MARK, None)]
     builds = bool(validators) or bool(field_validators(record))
 
     def check(data: Any) -> bool:
-        if type(data) is not dict or not allowed.issuperset(data):
+        if type(data) is not dict:
             return False
-        for keys, required, check_value in plans:
-            given = [key for key in keys if key in data]
-            if len(given) > 1:
-                return False
-            if not given:
-                if required:
-                    return False
-            elif not check_value(data[given[0]]):
-                return False
+        given: set[str] = set()
+        for key, value in data.items():
+            plan = by_key.get(key)  # None: an unknown key (or not a string)
+            if plan is None or plan[0] in given or not plan[1](value):
+                return False  # unknown, given twice (by name and alias), or not valid
+            given.add(plan[0])
+        if not given.issuperset(required):
+            return False
         return not builds or _validators_pass(record, validators, data)
 
     return check
@@ -254,6 +255,9 @@ def _union(members: tuple[Any, ...], options: dict[str, Any]) -> Check:
         raise Unsupported(f"constraints on a union of {others!r}")
     checks = [_check(member, options) for member in others]
     nullable = len(others) != len(members)
+    if nullable and len(checks) == 1:  # an optional field: the common case, made cheap
+        only = checks[0]
+        return lambda value: value is None or only(value)
 
     def check(value: Any) -> bool:
         if value is None:
@@ -300,7 +304,14 @@ def _constrained(
             raise Unsupported(f"constraint {name}={limit!r}")
     if not bounds:
         return base
-    return lambda value: base(value) and all(bound(value) for bound in bounds)
+    if len(bounds) == 1:
+        bound = bounds[0]
+        return lambda value: base(value) and bound(value)
+    low, high = bounds[0], bounds[1]
+    rest = bounds[2:]
+    return lambda value: (
+        base(value) and low(value) and high(value) and all(bound(value) for bound in rest)
+    )
 
 
 def _constraining(options: dict[str, Any]) -> bool:
