@@ -118,6 +118,8 @@ NOT_IMPORTED_FOR_KUBERNETES = (
     "linter.load.hcl",
     "linter.load.terraform",
     "linter.load.sbatch",
+    "pydantic.main",  # the Deployment's workload is valid: checked without pydantic
+    "pydantic_core",
 )
 
 
