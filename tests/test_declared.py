@@ -305,6 +305,30 @@ def test_a_camel_case_record_reads_both_spellings_as_the_model_does() -> None:
         Outer.model_validate({"cacheGib": 1, "extra": 2})
 
 
+def test_a_field_given_by_alias_and_by_name_is_refused_as_the_model_refuses_it() -> None:
+    """pydantic takes the name beside the alias for an unknown key: the checker declines such
+    data and the twin reports it (so a builder never sees it)."""
+    data = {"cacheGib": 1.0, "cache_gib": 2.0}
+    with pytest.raises(pydantic.ValidationError) as theirs:
+        ModelOuter.model_validate(data)
+    with pytest.raises(pydantic.ValidationError) as ours:
+        Outer.model_validate(data)
+    assert ours.value.errors() == theirs.value.errors()
+
+
+def test_an_absent_part_is_one_shared_empty_record_and_a_given_one_its_own() -> None:
+    left_out, again = built(Outer, {"cacheGib": 1}), built(Outer, {"cacheGib": 2})
+    assert left_out.inner is again.inner and left_out.inner == Inner()
+    assert built(Outer, {"cacheGib": 1, "inner": {}}).inner is not left_out.inner
+
+
+def test_data_that_is_not_a_mapping_is_refused_where_a_record_is_built() -> None:
+    """A damaged start-up cache entry is rebuilt from its file (linter/policy/loader.py) on a
+    TypeError, ValueError or KeyError."""
+    with pytest.raises(TypeError, match="the data of a record is a mapping, not list"):
+        built(Outer, [])
+
+
 def test_every_camel_case_field_is_spelled_as_pydantics_generator_spells_it() -> None:
     """The rule file's spelling is published (schemas/rule.schema.json, by pydantic's
     ``to_camel`` before records): the declared generator must spell every field the same."""

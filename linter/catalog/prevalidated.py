@@ -28,7 +28,7 @@ from inspect import Parameter
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from linter.declared import Record
-from linter.declared.building import Convert, Plan, built, converter, filled, record_builder
+from linter.declared.building import Convert, Plan, built, converter, filler, record_builder
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -66,8 +66,10 @@ def _builder(model: type[BaseModel]) -> Convert:
         for name, field in fields
     ]
 
+    fill = filler(plans)
+
     def build(data: Any) -> BaseModel:
-        values, given = filled(plans, data)
+        values, given = fill(data)
         instance = model.__new__(model)
         _set_attribute(instance, "__dict__", values)
         _set_attribute(instance, "__pydantic_fields_set__", given)

@@ -89,9 +89,10 @@ def _builder(cls: type[Record]) -> Convert:
     ]
     privates = privates_of(cls)
     post_init = cls.model_post_init is not Record.model_post_init
+    fill = filler(plans)
 
     def build(data: Any) -> Any:
-        values, given = filled(plans, data)
+        values, given = fill(data)
         values[GIVEN] = frozenset(given)
         instance = cls.__new__(cls)
         _set_attribute(instance, "__dict__", values)
@@ -107,25 +108,59 @@ def _builder(cls: type[Record]) -> Convert:
 
 
 #: How a builder fills one field: the keys data may give it under, its name, the conversion
-#: of a given value, and its default.
+#: of a given value, and its default (a :class:`Constant`, or a function that makes it).
 Plan = tuple[tuple[str, ...], str, Convert, Callable[[], Any]]
+#: Fills a class's fields from valid data: their values, in field order, and the names given.
+Fill = Callable[[Any], tuple[dict[str, Any], set[str]]]
 
 
-def filled(plans: list[Plan], data: Any) -> tuple[dict[str, Any], set[str]]:
-    """Each field's value (given, converted; else its default) and the names of those given:
-    the loop every builder (a record's, a pydantic model's) runs."""
-    values: dict[str, Any] = {}
-    given: set[str] = set()
+class Constant:
+    """A default that is one immutable value, the same for every instance: a builder starts
+    from a copy of a dict that holds these, and calls the other defaults only for the fields
+    the data leaves out."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __call__(self) -> Any:
+        return self.value
+
+
+def filler(plans: list[Plan]) -> Fill:
+    """How every builder (a record's, a pydantic model's) fills its fields from data: each field's
+    value (given, converted; else its default) and the names of those given. It walks the keys
+    the data gives, not every field (a manifest's parts leave most out). Valid data gives a field
+    under one key: pydantic refuses the name beside the alias as an unknown key."""
+    by_key: dict[str, tuple[str, Convert | None]] = {}
+    template: dict[str, Any] = {}
+    made: list[tuple[str, Callable[[], Any]]] = []
     for keys, name, convert, default in plans:
         for key in keys:
-            if key in data:
-                value = data[key]
-                values[name] = value if value is None else convert(value)
-                given.add(name)
-                break
-        else:
-            values[name] = default()
-    return values, given
+            by_key[key] = (name, None if convert is _identity else convert)
+        template[name] = default.value if isinstance(default, Constant) else None
+        if not isinstance(default, Constant):
+            made.append((name, default))
+
+    def fill(data: Any) -> tuple[dict[str, Any], set[str]]:
+        if not isinstance(data, dict):  # a damaged cache entry's, say: the caller rebuilds it
+            raise TypeError(f"the data of a record is a mapping, not {type(data).__name__}")
+        values = template.copy()
+        given: set[str] = set()
+        for key, value in data.items():
+            found = by_key.get(key)
+            if found is None:
+                continue  # not a field's (valid data has no other key)
+            name, convert = found
+            given.add(name)
+            values[name] = value if value is None or convert is None else convert(value)
+        for name, default in made:
+            if name not in given:
+                values[name] = default()
+        return values, given
+
+    return fill
 
 
 def field_validators(cls: type[Record]) -> dict[str, tuple[Any, ...]]:
@@ -180,7 +215,7 @@ def _default(cls: type[Record], field: Declared) -> Callable[[], Any]:
         return missing
     if isinstance(default, (list, dict, set)):
         return functools.partial(copy.deepcopy, default)
-    return lambda: default
+    return Constant(default)
 
 
 @per_class
