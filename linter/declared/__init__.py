@@ -31,6 +31,7 @@ which fields its data gave (``model_fields_set``), and ``model_copy(update=)``,
 from __future__ import annotations
 
 import functools
+import typing
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, TypeVar
 
@@ -422,6 +423,13 @@ def fields_of(cls: type[Record]) -> tuple[Declared, ...]:
             alias = generate(name)
         found[name] = Declared(name, owner, spec, alias)
     return tuple(found.values())
+
+
+@per_class
+def hints_of(cls: type[Record]) -> dict[str, Any]:
+    """A record class's resolved annotations, ``Annotated`` metadata kept: read once a class by
+    everything that needs them (its builder, its checker, its twin)."""
+    return typing.get_type_hints(cls, include_extras=True)
 
 
 @per_class

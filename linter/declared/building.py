@@ -33,6 +33,7 @@ from linter.declared import (
     StringSpec,
     WithJsonSchema,
     fields_of,
+    hints_of,
     per_class,
     privates_of,
 )
@@ -72,7 +73,7 @@ def only_declarations(metadata: tuple[Any, ...]) -> None:
 
 @per_class
 def _builder(cls: type[Record]) -> Convert:
-    hints = typing.get_type_hints(cls, include_extras=True)
+    hints = hints_of(cls)
     validators = field_validators(cls)
     plans: list[Plan] = [
         (

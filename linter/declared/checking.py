@@ -36,6 +36,7 @@ from linter.declared import (
     StringSpec,
     WithJsonSchema,
     fields_of,
+    hints_of,
     per_class,
 )
 from linter.declared.building import (
@@ -99,7 +100,7 @@ def _record_check(record: type[Record]) -> Check:
 
 
 def _compiled(record: type[Record]) -> Check:
-    hints = typing.get_type_hints(record, include_extras=True)
+    hints = hints_of(record)
     by_key: dict[str, tuple[str, Check]] = {}
     required: list[str] = []
     for field in fields_of(record):

@@ -39,6 +39,7 @@ from linter.declared import (
     StringSpec,
     field_names,
     fields_of,
+    hints_of,
     own_annotations,
 )
 from linter.declared.building import built
@@ -97,7 +98,7 @@ def _made(record: type[Record]) -> type[BaseModel]:
         )
         return root
     bases = tuple(twin(base) for base in record.__bases__ if issubclass(base, Record))
-    hints = typing.get_type_hints(record, include_extras=True)
+    hints = hints_of(record)
     own = record.__dict__
     annotations: dict[str, Any] = {}
     namespace: dict[str, Any] = {

@@ -9,7 +9,7 @@ import functools
 import typing
 from typing import Any, get_args
 
-from linter.declared import Record, fields_of
+from linter.declared import Record, fields_of, hints_of
 from linter.declared.building import converter, only_declarations, record_builder
 from linter.declared.checking import errors_of, value_accepted
 from linter.load.positions import Path, format_path
@@ -39,7 +39,7 @@ def _annotation(path: Path) -> Any:
         if not isinstance(part, str) or record is None:
             raise KeyError(format_path(path))
         field = {f.alias or f.name: f for f in fields_of(record)}[part]
-        annotation = typing.get_type_hints(record, include_extras=True)[field.name]
+        annotation = hints_of(record)[field.name]
         record = next((a for a in (annotation, *get_args(annotation)) if _is_record(a)), None)
     return annotation
 
