@@ -230,3 +230,17 @@ def test_a_model_validator_is_run_before_the_checker_accepts() -> None:
     assert accepts(_Ordered, {"low": 2, "high": 1}) is False
     with pytest.raises(ValidationError, match="high is below low"):
         validate(_Ordered, {"low": 2, "high": 1})
+
+
+class _Tree(CamelRecord):
+    """A record that holds records of its own class."""
+
+    name: str
+    children: list[_Tree] = Field(default_factory=list)
+
+
+def test_a_record_that_holds_its_own_class_is_checked_to_any_depth() -> None:
+    data = {"name": "a", "children": [{"name": "b", "children": [{"name": "c"}]}]}
+    assert accepts(_Tree, data) is True
+    assert validate(_Tree, data).children[0].children[0].name == "c"
+    assert accepts(_Tree, {"name": "a", "children": [{"name": 1}]}) is False

@@ -53,9 +53,10 @@ def built(cls: type[Record], data: Any) -> Any:
 
 
 def record_builder(annotation: Any) -> Convert | None:
-    """The builder of a record class; None for an annotation that is not one (:data:`Nested`)."""
+    """The builder of a record class; None for an annotation that is not one (:data:`Nested`).
+    Looked up when a value is built: a record may hold one of its own class."""
     if isinstance(annotation, type) and issubclass(annotation, Record):
-        return _builder(annotation)
+        return functools.partial(built, annotation)
     return None
 
 

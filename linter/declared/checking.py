@@ -176,7 +176,8 @@ def _check(annotation: Any, options: dict[str, Any]) -> Check:
         return _union(args, options)
     if isinstance(annotation, type) and issubclass(annotation, Record):
         _no_constraints(options, annotation)
-        return _record_check(annotation)
+        # looked up when a value is checked: a record may hold one of its own class
+        return lambda value: _record_check(annotation)(value)
     if annotation is Any:
         _no_constraints(options, annotation)
         return lambda value: True
