@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import typing
+from collections.abc import Iterator
 from typing import Annotated, Any, ClassVar, Literal
 
 import pydantic
@@ -389,3 +391,41 @@ def test_given_fields_copies_and_construction_as_pydantic_has_them() -> None:
     assert (copy.names, copy.size, copy.model_fields_set) == (["x"], 3, {"size", "names"})
     assert (record.names, record.model_fields_set) == ([], {"size"})
     assert record.model_copy() == record and record.model_copy() is not record
+
+
+def _record_classes() -> set[type[declared.Record]]:
+    """Every record class gpulint declares (each module imported)."""
+    import importlib
+    import pkgutil
+
+    import linter
+
+    for module in pkgutil.walk_packages(linter.__path__, "linter."):
+        if not module.name.endswith("__main__"):
+            importlib.import_module(module.name)
+
+    def below(cls: type[declared.Record]) -> Iterator[type[declared.Record]]:
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from below(sub)
+
+    return {cls for cls in below(declared.Record) if cls.__module__.startswith("linter.")}
+
+
+def test_every_record_classs_annotations_resolve_as_typing_resolves_them() -> None:
+    classes = _record_classes()
+    assert len(classes) > 100
+    for cls in classes:
+        assert declared.hints_of(cls) == typing.get_type_hints(cls, include_extras=True), cls
+
+
+class Quoted(declared.Record):
+    """A quoted name inside an annotation: left to ``typing.get_type_hints``."""
+
+    parts: list["Part"] = declared.Field(default_factory=list)  # noqa: UP037 - the case
+
+
+def test_an_annotation_with_a_quoted_name_inside_is_resolved_by_typing() -> None:
+    hints = declared.hints_of(Quoted)
+    assert hints["parts"] == list[Part]
+    assert hints == typing.get_type_hints(Quoted, include_extras=True)
