@@ -428,9 +428,14 @@ def fields_of(cls: type[Record]) -> tuple[Declared, ...]:
 
 @per_class
 def hints_of(cls: type[Record]) -> dict[str, Any]:
-    """A record class's resolved annotations, ``Annotated`` metadata kept, as
-    ``typing.get_type_hints(cls, include_extras=True)`` gives those of its record classes: read
-    once a class by everything that needs them (its builder, its checker, its twin).
+    """A record class's resolved annotations, ``Annotated`` metadata kept: read once a class by
+    everything that needs them (its builder, its checker, its twin)."""
+    return resolved_annotations(cls, Record)
+
+
+def resolved_annotations(cls: type, root: type) -> dict[str, Any]:
+    """The annotations of ``cls`` and of its bases below ``root`` (``root``'s own too), as
+    ``typing.get_type_hints(cls, include_extras=True)`` gives those of such classes.
 
     Each class's own annotations are taken as written, and a string (``from __future__ import
     annotations``) evaluated in its module; ``get_type_hints`` walks every annotation again and
@@ -439,7 +444,7 @@ def hints_of(cls: type[Record]) -> dict[str, Any]:
     is left to ``get_type_hints``."""
     hints: dict[str, Any] = {}
     for owner in reversed(cls.__mro__):
-        if not (isinstance(owner, type) and issubclass(owner, Record)):
+        if not (isinstance(owner, type) and issubclass(owner, root)):
             continue
         namespace = sys.modules[owner.__module__].__dict__
         for name, annotation in own_annotations(owner).items():

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any, Generic, Literal, TypeVar, Union
 
-from linter.declared import camel_case
+from linter.declared import camel_case, resolved_annotations
 from linter.records import datarecord
 from linter.wording import MAX_LISTED, plural
 
@@ -94,7 +94,7 @@ _PLANS: dict[type, _Plan] = {}
 def _plan(cls: type[Fact]) -> _Plan:
     plan = _PLANS.get(cls)
     if plan is None:
-        hints = typing.get_type_hints(cls)
+        hints = resolved_annotations(cls, Fact)
         fields = dataclasses.fields(cls)  # type: ignore[arg-type]
         coercions = ((f.name, hints[f.name], _coercion(hints[f.name])) for f in fields)
         plan = _Plan(

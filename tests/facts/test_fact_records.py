@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import typing
 from enum import Enum
 from typing import Any, Literal
 
@@ -12,7 +13,7 @@ import pytest
 from pydantic.alias_generators import to_camel
 
 import linter.facts  # noqa: F401 - every provider's fact classes
-from linter.declared import camel_case
+from linter.declared import camel_case, resolved_annotations
 from linter.facts.base import Fact, described
 from linter.facts.entry import twin
 from linter.facts.memory import MemoryRecord
@@ -146,6 +147,12 @@ def test_every_fact_key_is_the_one_pydantic_s_camel_case_made() -> None:
     names = {field.name for cls in _fact_classes() for field in dataclasses.fields(cls)}
     assert len(_fact_classes()) >= 35 and len(names) > 200
     assert {name: camel_case(name) for name in names} == {name: to_camel(name) for name in names}
+
+
+def test_every_fact_classs_annotations_resolve_as_typing_resolves_them() -> None:
+    """What a fact's plan is made from (linter/facts/base.py): no Annotated is stripped."""
+    for cls in _fact_classes():
+        assert resolved_annotations(cls, Fact) == typing.get_type_hints(cls), cls
 
 
 def test_a_fact_is_a_keyword_only_record_with_its_own_docstring() -> None:
