@@ -6,13 +6,18 @@ A frozen dataclass has six methods written as source and compiled when its class
 (issue 31). A record compiles none of them: equality, hashing and ``repr`` are functions shared
 by every record that read its fields as the dataclass's own would (the same fields, the same
 tuples, so the same results and hash values); its ``__init__`` is the one the dataclass would
-compile, made from a template compiled once for every record of the same shape (the same
-number of parameters, keyword-only ones and default factories at the same places) with the
-record's names put in, which costs next to nothing; and immutability is checked where it costs
+compile, made from a template for every record of the same shape (the same number of
+parameters, keyword-only ones and default factories at the same places) with the record's names
+put in, which costs next to nothing; and immutability is checked where it costs
 nothing: ``datarecord`` is frozen by default to the type checker (mypy rejects an assignment to
 a field, as it does for a frozen dataclass), while at run time an instance is an ordinary one
 and setting its fields is not refused. A record's fields are all parameters of its
 ``__init__``: ``InitVar`` and ``field(init=False)`` are refused (use ``@dataclass`` for those).
+
+The templates of the shapes gpulint's own records have are functions of a generated module,
+:mod:`linter.record_templates` (``python -m linter.records`` writes it; a test fails while it is
+stale), so Python's bytecode cache keeps them: compiling them was 4% of a one-file run. Any
+other shape (a test's record) is compiled when its first record is defined.
 
 ``dataclasses.fields``, ``replace`` and ``asdict`` work on records as on any dataclass; ask
 :func:`is_frozen`, not ``__dataclass_params__``, whether one is frozen. A record without a
@@ -30,6 +35,8 @@ import types
 from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, TypeVar, overload
+
+from linter.record_templates import TEMPLATES
 
 if sys.version_info >= (3, 11):
     from typing import dataclass_transform
@@ -111,9 +118,15 @@ _PARAMETER, _ATTRIBUTE, _MAKER, _LEFT_OUT = (
     "_record_factory_",
     "_record_factory_default",
 )
-#: Compiled templates by shape: (positional parameters, which fields have a default factory,
-#: keyword-only parameters, whether ``__post_init__`` is called).
-_TEMPLATES: dict[tuple[int, tuple[bool, ...], int, bool], types.CodeType] = {}
+#: A template's shape: positional parameters, which fields have a default factory, keyword-only
+#: parameters, whether ``__post_init__`` is called.
+Shape = tuple[int, tuple[bool, ...], int, bool]
+#: Templates by shape: the generated ones, and those compiled since.
+_TEMPLATES: dict[Shape, types.CodeType] = {
+    shape: function.__code__.replace(co_name="__init__") for shape, function in TEMPLATES.items()
+}
+#: The shapes of the records defined in this process (what ``python -m linter.records`` writes).
+SHAPES: set[Shape] = set()
 
 
 def _init(cls: type) -> Callable[..., None]:
@@ -133,6 +146,7 @@ def _init(cls: type) -> Callable[..., None]:
     _refuse_defaults_out_of_order(positional, defaults)
     makers = tuple(_has_factory(field) for field in ordered)
     shape = (len(positional), makers, len(keyword), hasattr(cls, "__post_init__"))
+    SHAPES.add(shape)
     template = _TEMPLATES.get(shape)
     if template is None:
         template = _TEMPLATES[shape] = _compiled_template(*shape)
@@ -193,26 +207,92 @@ def _compiled_template(
     positional: int, makers: tuple[bool, ...], keyword: int, post_init: bool
 ) -> types.CodeType:
     """The code of an ``__init__`` of this shape, with the placeholder names (_PARAMETER ...)."""
-    parameters = [f"{_PARAMETER}{i}" for i in range(positional + keyword)]
+    source = _template_source("__init__", (positional, makers, keyword, post_init))
+    namespace: dict[str, Any] = {"Any": Any}
+    exec(compile(source, "<string>", "exec"), namespace)  # our own template, no input in it
+    return namespace["__init__"].__code__  # type: ignore[no-any-return]
+
+
+def _template_source(name: str, shape: Shape) -> str:
+    """A template as a function named ``name``: one line a parameter and a statement a field,
+    each statement's expression in parentheses, so that a formatter leaves the text as it is."""
+    positional, makers, keyword, post_init = shape
+    parameters = ["self: Any", *(f"{_PARAMETER}{i}: Any" for i in range(positional + keyword))]
     if keyword:
-        parameters.insert(positional, "*")
+        parameters.insert(positional + 1, "*")
     body = [
-        f"    self.{_ATTRIBUTE}{i} = "
+        f"    self.{_ATTRIBUTE}{i} = (\n"
         + (
-            f"{_MAKER}{i}() if {_PARAMETER}{i} is {_LEFT_OUT} else {_PARAMETER}{i}"
+            f"        {_MAKER}{i}()\n"
+            f"        if {_PARAMETER}{i} is {_LEFT_OUT}\n"
+            f"        else {_PARAMETER}{i}\n"
             if made
-            else f"{_PARAMETER}{i}"
+            else f"        {_PARAMETER}{i}\n"
         )
+        + "    )"
         for i, made in enumerate(makers)
     ]
     if post_init:
         body.append("    self.__post_init__()")
-    source = f"def __init__({', '.join(['self', *parameters])}):\n" + (
-        "\n".join(body) or "    pass"
+    signature = "".join(f"    {parameter},\n" for parameter in parameters)
+    return f"def {name}(\n{signature}) -> None:\n" + ("\n".join(body) or "    pass") + "\n"
+
+
+def templates_module(shapes: set[Shape]) -> str:
+    """The text of :mod:`linter.record_templates` for ``shapes``, in a stable order."""
+    ordered = sorted(shapes)
+    functions = "\n\n".join(_template_source(f"_shape_{i}", s) for i, s in enumerate(ordered))
+    rows = "".join(
+        f"    ({positional}, {''.join('1' if made else '0' for made in makers)!r}, {keyword}, "
+        f"{post_init}, _shape_{i}),\n"
+        for i, (positional, makers, keyword, post_init) in enumerate(ordered)
     )
-    namespace: dict[str, Any] = {}
-    exec(compile(source, "<string>", "exec"), {}, namespace)  # our own template, no input in it
-    return namespace["__init__"].__code__  # type: ignore[no-any-return]
+    return (
+        f"{_GENERATED_DOCSTRING}\n\nfrom __future__ import annotations\n\n"
+        "from collections.abc import Callable\nfrom typing import Any\n\n\n"
+        f"{functions}\n\n"
+        "#: Positional parameters, which fields have a default factory (1), keyword-only\n"
+        "#: parameters, whether ``__post_init__`` is called, and the template.\n"
+        "_SHAPES: list[tuple[int, str, int, bool, Callable[..., None]]] = [\n"
+        f"{rows}]\n"
+        "#: Each shape's template (linter/records.py ``Shape``).\n"
+        "TEMPLATES: dict[tuple[int, tuple[bool, ...], int, bool], Callable[..., None]] = {\n"
+        '    (positional, tuple(bit == "1" for bit in makers), keyword, post_init): template\n'
+        "    for positional, makers, keyword, post_init, template in _SHAPES\n"
+        "}\n"
+    )
+
+
+_GENERATED_DOCSTRING = (
+    '"""The ``__init__`` templates of the shapes gpulint\'s records have (linter/records.py), as\n'
+    "functions, so that Python's bytecode cache keeps them. Generated by ``python -m "
+    "linter.records``:\ndo not edit; a test fails while this differs from what it writes.\n\n"
+    "A factory (``_record_factory_0``) and the default that stands for a left-out parameter are\n"
+    "names of the scope a record's ``__init__`` is made with, not of this module.\n"
+    '"""\n\n# mypy: disable-error-code="name-defined"\n# ruff: noqa: F821'
+)
+
+
+def write_templates(target: str) -> None:
+    """Import every module of gpulint and write the templates of its records' shapes."""
+    import importlib
+    import pkgutil
+
+    import linter
+
+    for module in pkgutil.walk_packages(linter.__path__, "linter."):
+        if not module.name.endswith("__main__"):
+            importlib.import_module(module.name)
+    with open(target, "w", encoding="utf-8") as out:
+        out.write(templates_module(SHAPES))
+
+
+if __name__ == "__main__":  # python -m linter.records: the shapes are the imported module's
+    import importlib
+    import os
+
+    _module = importlib.import_module("linter.records")
+    _module.write_templates(os.path.join(os.path.dirname(__file__), "record_templates.py"))
 
 
 def _share_methods(cls: type, frozen: bool, eq: bool) -> None:

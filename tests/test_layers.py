@@ -21,6 +21,7 @@ LINTER = Path(__file__).resolve().parent.parent / "linter"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("__init__",),  # the version
     # foundations: they import nothing of gpulint's but its version
+    ("record_templates",),  # generated: the records' __init__ templates
     ("records",),  # cheap dataclasses: every unit defines its records with them
     ("declared",),  # records declared as pydantic models are, built without pydantic
     ("errors", "atomic_file", "bundled", "printable", "wording"),

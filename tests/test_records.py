@@ -6,11 +6,16 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import pickle
+import subprocess
+import sys
 from dataclasses import field
 from typing import Any
 
 import pytest
+from conftest import REPO
 
+from linter import records
+from linter.record_templates import TEMPLATES
 from linter.records import datarecord, is_frozen
 
 
@@ -282,6 +287,44 @@ def test_records_of_one_shape_share_a_template_with_their_own_names() -> None:
     assert Span.__init__.__code__.co_varnames == ("self", "start", "end")
     with pytest.raises(TypeError, match="unexpected keyword argument 'x'"):
         Span(x=1)
+
+
+#: Imports every module of gpulint, counting the templates compiled, and prints that count and
+#: the generated module's text for the shapes its records have.
+_EVERY_SHAPE = """\
+import importlib, pkgutil, sys
+import linter, linter.records as records
+compiled = []
+original = records._compiled_template
+records._compiled_template = lambda *shape: compiled.append(shape) or original(*shape)
+for module in pkgutil.walk_packages(linter.__path__, "linter."):
+    if not module.name.endswith("__main__"):
+        importlib.import_module(module.name)
+print(len(compiled))
+sys.stdout.write(records.templates_module(records.SHAPES))
+"""
+
+
+def test_the_generated_templates_are_those_of_every_shape_gpulints_records_have() -> None:
+    """linter/record_templates.py is current (``python -m linter.records`` writes it), so no
+    record of gpulint's compiles its ``__init__`` template."""
+    done = subprocess.run(
+        [sys.executable, "-c", _EVERY_SHAPE], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    count, _, text = done.stdout.partition("\n")
+    written = (REPO / "linter" / "record_templates.py").read_text(encoding="utf-8")
+    assert text == written, "linter/record_templates.py is stale: python -m linter.records"
+    assert count == "0"
+
+
+def test_a_generated_template_is_the_one_compiled_for_its_shape() -> None:
+    """The same bytecode and names as a template compiled from the same source (a test's
+    record, of a shape no gpulint record has, is compiled)."""
+    for shape, function in TEMPLATES.items():
+        compiled = records._compiled_template(*shape)
+        assert function.__code__.co_code == compiled.co_code, shape
+        assert function.__code__.co_varnames == compiled.co_varnames
+        assert function.__code__.co_names == compiled.co_names
 
 
 def test_a_record_refuses_what_its_init_cannot_take() -> None:
