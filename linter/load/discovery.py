@@ -105,8 +105,11 @@ def find_candidates(
         seen.add(display)
         if excluded(display, patterns):
             out.excluded.append(display)
-        else:
-            out.candidates.append(PathCandidate(os.fspath(path), display, explicit, boundary))
+            return
+        location = os.fspath(path)
+        if location == display:  # a relative path named below the working directory: one string
+            location = display
+        out.candidates.append(PathCandidate(location, display, explicit, boundary))
 
     for raw in paths:
         path = Path(raw)
