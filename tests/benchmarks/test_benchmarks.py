@@ -18,6 +18,7 @@ report = importlib.import_module("report")
 targets = importlib.import_module("targets")
 stages = importlib.import_module("stages")
 startup = importlib.import_module("startup")
+timeline = importlib.import_module("timeline")
 environment = importlib.import_module("environment")
 
 
@@ -517,3 +518,73 @@ def test_the_startup_probes_time_pydantic_where_a_run_imports_it(tmp_path: Path)
     )
     assert checked.returncode == 0
     assert startup._importing([]) == "pass"
+
+
+def _event(ms: float, what: str, pid: int = 1, **more: object) -> dict[str, object]:
+    return {"ms": ms, "pid": pid, "what": what, **more}
+
+
+def test_the_timeline_gives_each_phase_and_each_workers_warm_up() -> None:
+    events = [
+        _event(40.0, "CLI imported"),
+        _event(70.0, "_first_pass begins"),
+        _event(100.0, "fork_map called", index=0),
+        _event(300.0, "slice", pid=7, index=0, begun=110.0, files=100),
+        _event(320.0, "slice", pid=8, index=0, begun=111.0, files=100),
+        _event(420.0, "slice", pid=7, index=0, begun=300.0, files=100),
+        _event(430.0, "slice", pid=8, index=0, begun=320.0, files=100),
+        _event(540.0, "slice", pid=7, index=0, begun=420.0, files=100),
+        _event(545.0, "_first_pass ends"),
+        _event(546.0, "run_wide_findings begins"),
+        _event(560.0, "fork_map called", index=1),
+        _event(570.0, "run_wide_findings ends"),
+        _event(571.0, "finalise begins"),
+        _event(575.0, "finalise ends"),
+        _event(590.0, "done"),
+    ]
+    assert timeline.render("sets/k", events) == (
+        "One run of gpulint check sets/k (ms since the interpreter started the probe):\n"
+        "       40.0  CLI imported\n"
+        "       70.0  first pass begins (plans, then files)\n"
+        "      100.0  first pass: workers forked\n"
+        "      545.0  first pass ends\n"
+        "      546.0  run-wide pass begins (indices, then files)\n"
+        "      570.0  run-wide pass ends\n"
+        "      571.0  suppressions and severities begin\n"
+        "      575.0  suppressions and severities end\n"
+        "      590.0  report written\n"
+        "first pass: 500 files in 5 slices over 2 workers, 110.0 to 540.0 ms\n"
+        "  worker 1: 3 slices, 300 files; first slice 190.0 ms for 100 files, later ones 1.200 ms"
+        " a file (median), so 70.0 ms of warm-up\n"
+        "  worker 2: 2 slices, 200 files; first slice 209.0 ms for 100 files, later ones 1.100 ms"
+        " a file (median), so 99.0 ms of warm-up\n"
+    )
+
+
+def test_a_run_in_one_process_has_phases_and_no_slices(tmp_path: Path) -> None:
+    _generate(tmp_path / "set", 3)
+    events = timeline.record(tmp_path / "set", ["--jobs", "1"])
+    assert [event["what"] for event in events] == [
+        "CLI imported",
+        "_first_pass begins",
+        "fork_map called",
+        "_first_pass ends",
+        "run_wide_findings begins",
+        "fork_map called",
+        "run_wide_findings ends",
+        "finalise begins",
+        "finalise ends",
+        "done",
+    ]
+    text = timeline.render("set", events)
+    assert "workers forked" not in text
+    assert text.endswith("No pass forked workers: every file was read in the run's own process.\n")
+
+
+def test_every_forked_slice_is_recorded_with_its_pass(tmp_path: Path) -> None:
+    files = _generate(tmp_path / "set", 200)  # a pass forks from 200 files (run/workers.py)
+    slices = timeline._slices(timeline.record(tmp_path / "set", ["--jobs", "2"]))
+    for index in (0, 1):
+        mine = [s for s in slices if s.index == index]
+        assert sum(s.files for s in mine) == len(files)
+        assert {s.worker for s in mine} <= {1, 2}
