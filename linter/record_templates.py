@@ -2341,6 +2341,57 @@ def _shape_60(
     _record_parameter_8: Any,
     _record_parameter_9: Any,
     _record_parameter_10: Any,
+) -> None:
+    self._record_attribute_0 = (
+        _record_parameter_0
+    )
+    self._record_attribute_1 = (
+        _record_parameter_1
+    )
+    self._record_attribute_2 = (
+        _record_parameter_2
+    )
+    self._record_attribute_3 = (
+        _record_parameter_3
+    )
+    self._record_attribute_4 = (
+        _record_parameter_4
+    )
+    self._record_attribute_5 = (
+        _record_parameter_5
+    )
+    self._record_attribute_6 = (
+        _record_parameter_6
+    )
+    self._record_attribute_7 = (
+        _record_parameter_7
+    )
+    self._record_attribute_8 = (
+        _record_parameter_8
+    )
+    self._record_attribute_9 = (
+        _record_parameter_9
+    )
+    self._record_attribute_10 = (
+        _record_factory_10()
+        if _record_parameter_10 is _record_factory_default
+        else _record_parameter_10
+    )
+
+
+def _shape_61(
+    self: Any,
+    _record_parameter_0: Any,
+    _record_parameter_1: Any,
+    _record_parameter_2: Any,
+    _record_parameter_3: Any,
+    _record_parameter_4: Any,
+    _record_parameter_5: Any,
+    _record_parameter_6: Any,
+    _record_parameter_7: Any,
+    _record_parameter_8: Any,
+    _record_parameter_9: Any,
+    _record_parameter_10: Any,
     _record_parameter_11: Any,
 ) -> None:
     self._record_attribute_0 = (
@@ -2381,7 +2432,7 @@ def _shape_60(
     )
 
 
-def _shape_61(
+def _shape_62(
     self: Any,
     _record_parameter_0: Any,
     _record_parameter_1: Any,
@@ -2440,7 +2491,7 @@ def _shape_61(
     )
 
 
-def _shape_62(
+def _shape_63(
     self: Any,
     _record_parameter_0: Any,
     _record_parameter_1: Any,
@@ -2495,7 +2546,7 @@ def _shape_62(
     )
 
 
-def _shape_63(
+def _shape_64(
     self: Any,
     _record_parameter_0: Any,
     _record_parameter_1: Any,
@@ -2552,7 +2603,7 @@ def _shape_63(
     )
 
 
-def _shape_64(
+def _shape_65(
     self: Any,
     _record_parameter_0: Any,
     _record_parameter_1: Any,
@@ -2611,7 +2662,7 @@ def _shape_64(
     )
 
 
-def _shape_65(
+def _shape_66(
     self: Any,
     _record_parameter_0: Any,
     _record_parameter_1: Any,
@@ -2674,7 +2725,7 @@ def _shape_65(
     )
 
 
-def _shape_66(
+def _shape_67(
     self: Any,
     _record_parameter_0: Any,
     _record_parameter_1: Any,
@@ -2749,7 +2800,7 @@ def _shape_66(
     )
 
 
-def _shape_67(
+def _shape_68(
     self: Any,
     _record_parameter_0: Any,
     _record_parameter_1: Any,
@@ -2862,7 +2913,7 @@ def _shape_67(
     )
 
 
-def _shape_68(
+def _shape_69(
     self: Any,
     _record_parameter_0: Any,
     _record_parameter_1: Any,
@@ -3011,7 +3062,7 @@ def _shape_68(
     )
 
 
-def _shape_69(
+def _shape_70(
     self: Any,
     _record_parameter_0: Any,
     _record_parameter_1: Any,
@@ -3190,7 +3241,7 @@ def _shape_69(
     )
 
 
-def _shape_70(
+def _shape_71(
     self: Any,
     _record_parameter_0: Any,
     _record_parameter_1: Any,
@@ -3442,17 +3493,18 @@ _SHAPES: list[tuple[int, str, int, bool, Callable[..., None]]] = [
     (10, '0000000000', 0, False, _shape_57),
     (10, '0000000001', 0, False, _shape_58),
     (11, '00000000000', 0, False, _shape_59),
-    (12, '000000000000', 0, False, _shape_60),
-    (12, '000000001110', 0, False, _shape_61),
-    (12, '000000100000', 0, False, _shape_62),
-    (13, '0000000000000', 0, False, _shape_63),
-    (13, '0000000000001', 0, False, _shape_64),
-    (14, '00000000000001', 0, False, _shape_65),
-    (14, '00001111110001', 0, False, _shape_66),
-    (26, '00000000000000000110000000', 0, False, _shape_67),
-    (36, '000000000000000000000000000000000000', 0, False, _shape_68),
-    (43, '0000000000000000000000000000000000000000001', 0, False, _shape_69),
-    (46, '0000000000000000000000000000000000000000000000', 0, False, _shape_70),
+    (11, '00000000001', 0, False, _shape_60),
+    (12, '000000000000', 0, False, _shape_61),
+    (12, '000000001110', 0, False, _shape_62),
+    (12, '000000100000', 0, False, _shape_63),
+    (13, '0000000000000', 0, False, _shape_64),
+    (13, '0000000000001', 0, False, _shape_65),
+    (14, '00000000000001', 0, False, _shape_66),
+    (14, '00001111110001', 0, False, _shape_67),
+    (26, '00000000000000000110000000', 0, False, _shape_68),
+    (36, '000000000000000000000000000000000000', 0, False, _shape_69),
+    (43, '0000000000000000000000000000000000000000001', 0, False, _shape_70),
+    (46, '0000000000000000000000000000000000000000000000', 0, False, _shape_71),
 ]
 #: Each shape's template (linter/records.py ``Shape``).
 TEMPLATES: dict[tuple[int, tuple[bool, ...], int, bool], Callable[..., None]] = {

@@ -18,15 +18,7 @@ from linter.cel import backend as cel
 from linter.cel import work_limits
 from linter.cel.flat_names import SEPARATOR, activation_roots
 from linter.cel.lexer import ExpressionError
-from linter.cel.syntax import (
-    Comprehension,
-    Has,
-    Ident,
-    Node,
-    Select,
-    children,
-    parse,
-)
+from linter.cel.syntax import Has, Ident, Node, Scoped, Select, parse, walk_scoped
 
 
 def flatten(source: str, roots: Iterable[str]) -> str:
@@ -44,21 +36,18 @@ def flatten(source: str, roots: Iterable[str]) -> str:
 def flatten_tree(source: str, tree: Node, roots: frozenset[str]) -> str:
     """``flatten`` of a tree already parsed from ``source``."""
     edits: list[tuple[int, int, str]] = []
-    stack: list[tuple[Node, frozenset[str]]] = [(tree, frozenset())]
-    while stack:
-        node, bound = stack.pop()
+
+    def visit(node: Node, bound: frozenset[str]) -> list[Scoped] | None:
         if isinstance(node, Select):
             flat = _flat_chain(node, roots - bound)
             if flat is not None:
                 edits.append(flat)
-                continue
+                return []
         if isinstance(node, Has):  # the selection itself stays; its operand may flatten
-            stack.append((node.select.operand, bound))
-        elif isinstance(node, Comprehension):
-            stack.append((node.range, bound))
-            stack.extend((arg, bound | {node.variable}) for arg in node.args)
-        else:
-            stack.extend((child, bound) for child in children(node))
+            return [(node.select.operand, bound)]
+        return None
+
+    walk_scoped(tree, visit)
     out: list[str] = []
     last = 0
     for start, end, text in sorted(edits):

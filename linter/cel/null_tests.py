@@ -12,32 +12,26 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from linter.cel.syntax import Binary, Comprehension, Ident, Literal, Node, children, parse
+from linter.cel.syntax import Binary, Ident, Literal, Node, Scoped, read_elsewhere
 
 
 def null_tested(sources: Iterable[str]) -> frozenset[str]:
     """The free variables the expressions ``sources`` (valid CEL) read, and read only as a whole
     operand of ``== null`` or ``!= null``."""
     tested: set[str] = set()
-    other: set[str] = set()
-    for source in sources:
-        stack: list[tuple[Node, frozenset[str]]] = [(parse(source), frozenset())]
-        while stack:
-            node, bound = stack.pop()
-            if isinstance(node, Ident):
-                if node.name not in bound:
-                    other.add(node.name)
-            elif isinstance(node, Binary) and node.op in ("==", "!="):
-                for side, opposite in ((node.left, node.right), (node.right, node.left)):
-                    if _is_null(opposite) and isinstance(side, Ident) and side.name not in bound:
-                        tested.add(side.name)
-                    else:
-                        stack.append((side, bound))
-            elif isinstance(node, Comprehension):
-                stack.append((node.range, bound))
-                stack.extend((arg, bound | {node.variable}) for arg in node.args)
+
+    def visit(node: Node, bound: frozenset[str]) -> list[Scoped] | None:
+        if not (isinstance(node, Binary) and node.op in ("==", "!=")):
+            return None
+        rest = []
+        for side, opposite in ((node.left, node.right), (node.right, node.left)):
+            if _is_null(opposite) and isinstance(side, Ident) and side.name not in bound:
+                tested.add(side.name)
             else:
-                stack.extend((child, bound) for child in children(node))
+                rest.append((side, bound))
+        return rest
+
+    other = read_elsewhere(sources, visit)
     return frozenset(tested - other)
 
 

@@ -15,7 +15,7 @@ two trees are equal when they mean the same.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import field, replace
 from typing import Literal as TypingLiteral
 from typing import NoReturn, TypeVar, cast
@@ -45,6 +45,8 @@ __all__ = [
     "Unary",
     "children",
     "parse",
+    "read_elsewhere",
+    "walk_scoped",
 ]
 
 # The backend stops at 95 levels of brackets; staying under it keeps the two in agreement and
@@ -192,6 +194,47 @@ def children(node: Node) -> tuple[Node, ...]:
     if isinstance(node, Message):
         return tuple(value for _, value in node.fields)
     raise TypeError(f"not a CEL node: {node!r}")
+
+
+#: A node, and the comprehension variables in scope where it is.
+Scoped = tuple[Node, frozenset[str]]
+#: What a walk does at a node: None to go on into its subexpressions, else the subexpressions
+#: (each with its scope) to go on into instead.
+Visit = Callable[[Node, frozenset[str]], Iterable[Scoped] | None]
+
+
+def walk_scoped(root: Node, visit: Visit) -> None:
+    """Call ``visit`` on ``root`` and on the subexpressions it goes on into, each with the
+    comprehension variables bound there (a comprehension binds its variable in its arguments,
+    not in its range). A loop, not a recursion: trees are as deep as ``MAX_DEPTH``."""
+    stack: list[Scoped] = [(root, frozenset())]
+    while stack:
+        node, bound = stack.pop()
+        chosen = visit(node, bound)
+        if chosen is not None:
+            stack.extend(chosen)
+        elif isinstance(node, Comprehension):
+            stack.append((node.range, bound))
+            stack.extend((arg, bound | {node.variable}) for arg in node.args)
+        else:
+            stack.extend((child, bound) for child in children(node))
+
+
+def read_elsewhere(sources: Iterable[str], visit: Visit) -> set[str]:
+    """The free variables the expressions ``sources`` read outside the nodes ``visit`` answers
+    for (:func:`walk_scoped`): what an analysis of how names are read must leave out."""
+    other: set[str] = set()
+
+    def walk(node: Node, bound: frozenset[str]) -> Iterable[Scoped] | None:
+        if isinstance(node, Ident):
+            if node.name not in bound:
+                other.add(node.name)
+            return ()
+        return visit(node, bound)
+
+    for source in sources:
+        walk_scoped(parse(source), walk)
+    return other
 
 
 @functools.lru_cache(maxsize=2048)

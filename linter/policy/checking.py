@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from linter.cel import backend as cel
+from linter.cel import option_filters
 from linter.cel.flat_names import activation_roots
 from linter.cel.flatten import flattened
 from linter.cel.lexer import ExpressionError
@@ -118,9 +119,19 @@ class Analyser:
         """Asked once every expression has been flattened."""
         return null_tested(self.flat.values())
 
+    def option_filtered(self, meta: RuleFile) -> dict[str, str]:
+        verdict = [source for source in (meta.applies, meta.each) if source is not None]
+        verdict += [*meta.variables.values(), *(check.violation for check in meta.checks)]
+        return option_filters.option_filtered(self.flattened(source) for source in verdict)
+
     def recorded(self, meta: RuleFile) -> RuleAnalysis:
         return RuleAnalysis(
-            self.flat, self.lookups, self.work_models(meta), self.null_tested(), self.reads
+            self.flat,
+            self.lookups,
+            self.work_models(meta),
+            self.null_tested(),
+            self.reads,
+            self.option_filtered(meta),
         )
 
 

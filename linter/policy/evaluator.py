@@ -85,7 +85,11 @@ class _Group:
     #: whether it is a stand-in), and where in that each one's key is.
     keys: tuple[tuple[str, bool], ...]
     positions: Mapping[CompiledRule, tuple[int, ...]]
-    #: How to resolve ``keys``' names (:func:`_plan`).
+    #: Where in ``keys`` the names each rule's verdict reads are, for the rules whose quiet
+    #: outcomes are also remembered under them (:class:`_Verdict`).
+    verdict_positions: Mapping[CompiledRule, tuple[int, ...]]
+    #: How to resolve ``keys``' names (:func:`_plan`), and every name those rules read (that
+    #: none failed is what lets one be given a remembered quiet outcome).
     plan: Plan
 
 
@@ -113,6 +117,27 @@ class _Outcome:
 
 #: The outcome of most evaluations, shared by them (the memo keeps thousands).
 _QUIET = _Outcome(())
+
+
+@datarecord
+class _Verdict:
+    """What a rule's quiet outcome is remembered under besides every value it reads: the
+    values its verdict reads (``applies``, ``variables``, each ``violation``), each name with
+    whether it is a stand-in; of those read only through a filter by an option, the elements
+    that option lists (linter/cel/option_filters.py)."""
+
+    keys: tuple[tuple[str, bool], ...]
+    narrowed: Mapping[str, frozenset[str]]
+
+
+@datarecord
+class _Quiet:
+    """A quiet outcome remembered under its verdict's values, with the values of the rule's
+    ``variables`` when it computed them (None: ``applies`` was false, or it has none): the
+    budget checks that came before the verdict are made again on each document it is given
+    to, on that document's sizes."""
+
+    variables: dict[str, Any] | None
 
 
 class Values:
@@ -256,8 +281,23 @@ class Evaluator:
             and any(isinstance(value, list | dict) for value in settings.options.values())
         )
         self._own_context = frozenset(rule for rule, ok in convertible.items() if not ok)
+        #: Rules whose quiet outcomes are remembered under their verdict's values too
+        #: (:class:`_Verdict`): a rule whose outcome depends on more than its verdict reads
+        #: (GL201 quotes where a workload's words are written, GL205 its name), so that its
+        #: every outcome's key is the workload's own, though most are quiet. Only rules without
+        #: ``each`` (whose budget checks this memo makes again are those of one element) and
+        #: that read no whole document or ``facts`` (whose failure ``resolve_all`` cannot tell).
+        roots = activation_roots()
+        self._verdicts = {
+            rule: verdict
+            for rule, settings in rules
+            if rule.each is None and not rule.reads & roots
+            for verdict in [_verdict(rule, settings.options, self._stand_ins)]
+            if rule not in self._remembered or verdict.narrowed or verdict.keys != self._keys[rule]
+        }
         self._groups: dict[tuple[str, str | None], _Group] = {}
         self._memo: Memo[_Outcome] = Memo(memo_size)
+        self._quiet: Memo[_Quiet] = Memo(memo_size)
 
     def __bool__(self) -> bool:
         return bool(self.by_kind)
@@ -284,16 +324,26 @@ class Evaluator:
                 if not rule.meta.scope.profiles or profile in rule.meta.scope.profiles
             )
             remembered = [rule for rule, _ in rules if rule in self._remembered]
-            keys = sorted({key for rule in remembered for key in self._keys[rule]})
+            verdicts = [rule for rule, _ in rules if rule in self._verdicts]
+            keys = sorted(
+                {key for rule in remembered for key in self._keys[rule]}
+                | {key for rule in verdicts for key in self._verdicts[rule].keys}
+            )
             position = {key: index for index, key in enumerate(keys)}
             names = frozenset(name for rule, _ in rules for name in self._reads[rule])
+            key_names = [name for name, _ in keys]
+            checked = sorted({name for rule in verdicts for name in self._reads[rule]})
             found = self._groups[(kind, profile)] = _Group(
                 rules,
                 tuple(name for name in names if not _of_run_wide_fact(name)),
                 frozenset(provider for rule, _ in rules for provider in rule.fact_providers),
                 tuple(keys),
                 {rule: tuple(position[key] for key in self._keys[rule]) for rule in remembered},
-                _plan([name for name, _ in keys]),
+                {
+                    rule: tuple(position[key] for key in self._verdicts[rule].keys)
+                    for rule in verdicts
+                },
+                _plan([*key_names, *checked]),  # each name once, in this order
             )
         return found
 
@@ -350,21 +400,33 @@ class Evaluator:
         (about 3 us a scalar, 100 us for a fact of a few dozen fields), and rules of one target
         read many of the same values."""
         applicable = group.rules
-        tokens, failing = _tokens(group.keys, values.resolve_all(group.plan), values)
+        unresolved = values.resolve_all(group.plan)
+        tokens, failing = _tokens(group.keys, unresolved, values)
         found: list[_Outcome | str | None] = []
         keys: list[tuple[str, ...] | None] = []
-        for rule, _ in applicable:
+        verdict_keys: dict[int, tuple[str, ...]] = {}
+        for index, (rule, settings) in enumerate(applicable):
             positions = group.positions.get(rule)
             picked = None if positions is None else tuple(map(tokens.__getitem__, positions))
             unread = _first_failed(picked) if failing and picked else None
             key: tuple[str, ...] | None = None
+            outcome: _Outcome | str | None = None
             if unread is not None:
-                found.append(unread.reason)
-            elif picked is None or None in picked:  # not remembered, or a value not plain data
-                found.append(None)
-            else:
+                outcome = unread.reason
+            elif picked is not None and None not in picked:  # remembered, and plain data
                 key = cast("tuple[str, ...]", picked)  # no token failed or None: each a str
-                found.append(self._memo.get(rule, key))
+                outcome = self._memo.get(rule, key)
+            if outcome is None and rule in group.verdict_positions:
+                verdict_key = self._verdict_key(group, rule, tokens, unresolved, values)
+                if verdict_key is not None:
+                    quiet = self._quiet.get(rule, verdict_key)
+                    budget = self.budgets[rule.id]
+                    if quiet is not None and _within_budget(
+                        rule, budget, quiet, size_of, settings.options
+                    ):
+                        outcome = _QUIET
+                    verdict_keys[index] = verdict_key
+            found.append(outcome)
             keys.append(key)
         missed = [index for index, outcome in enumerate(found) if outcome is None]
         if missed:
@@ -387,6 +449,7 @@ class Evaluator:
                 except ValueError as err:  # a value the backend cannot convert
                     found[index] = explain(err)
                     continue
+                computed: dict[str, Any] = {}
                 outcome = _run(
                     rule,
                     settings,
@@ -394,12 +457,39 @@ class Evaluator:
                     prepared,
                     size_of,
                     rule in self._options_in_context,
+                    computed,
                 )
                 found[index] = outcome
                 key = keys[index]
                 if key is not None:
                     self._memo.put(rule, key, outcome)
+                verdict_key = verdict_keys.get(index)
+                if verdict_key is not None and not outcome.fired and outcome.error is None:
+                    self._quiet.put(rule, verdict_key, _Quiet(computed.get("variables")))
         return found  # type: ignore[return-value]  # every None was filled in
+
+    def _verdict_key(
+        self,
+        group: _Group,
+        rule: CompiledRule,
+        tokens: Sequence[str | _Failed | None],
+        unresolved: Mapping[str, Exception],
+        values: Values,
+    ) -> tuple[str, ...] | None:
+        """What ``rule``'s quiet outcome is remembered under on this target (:class:`_Verdict`),
+        or None where it cannot be: a value that is not plain data, or any value the rule
+        reads that could not be computed (the rule then fails as it would have)."""
+        if unresolved and any(name in unresolved for name in self._reads[rule]):
+            return None
+        verdict = self._verdicts[rule]
+        picked = [tokens[position] for position in group.verdict_positions[rule]]
+        for index, (name, _) in enumerate(verdict.keys):
+            kept = verdict.narrowed.get(name)
+            if kept is not None:
+                picked[index] = _narrowed(values.resolved(name), kept, picked[index])
+        if any(type(token) is not str for token in picked):
+            return None
+        return cast("tuple[str, ...]", tuple(picked))
 
 
 @datarecord
@@ -646,9 +736,11 @@ def _run(
     prepared: _Prepared,
     size_of: Callable[[], SizeOf],
     options_in_context: bool = False,
+    computed: dict[str, Any] | None = None,
 ) -> _Outcome:
     """Evaluate a rule on the values it reads (``prepared``; possibly other rules' values too,
-    which it never names), with its options in the context or given by the resolver."""
+    which it never names), with its options in the context or given by the resolver; the
+    values of its ``variables`` go into ``computed`` (the last element's, with ``each``)."""
     context, on_request = prepared.context, prepared.on_request
     options = settings.options
     varying: dict[str, Any] = {}
@@ -691,6 +783,8 @@ def _run(
                 varying["variables"] = values
                 for name, program in rule.variables:
                     values[name] = cel.evaluate(program, context)
+                if computed is not None:
+                    computed["variables"] = values
                 # Only now are the sizes of the variables known: check the rest against them
                 # (the target's sizes as measured for the budget).
                 sizes = _with_sizes(size_of(), {"variables": values, "options": options})
@@ -709,6 +803,46 @@ def _with_sizes(target: SizeOf, variables: dict[str, Any]) -> SizeOf:
     """``target``'s sizes, and those of the paths from ``variables`` measured on them."""
     own = document_sizes(variables)
     return lambda path: own(path) if path[0] in variables else target(path)
+
+
+def _verdict(rule: CompiledRule, options: Mapping[str, Any], stand_ins: frozenset[str]) -> _Verdict:
+    """The names ``rule``'s verdict reads, as its outcomes' keys are made of them, and of those
+    read through a filter by an option that lists strings, the strings."""
+    narrowed = {
+        name: frozenset(listed)
+        for name, key in rule.option_filtered.items()
+        for listed in [options.get(key)]
+        if type(listed) is list and all(type(item) is str for item in listed)
+    }
+    return _Verdict(_key_names(sorted(rule.verdict_reads - VARYING), stand_ins), narrowed)
+
+
+def _narrowed(value: Any, kept: frozenset[str], token: str | _Failed | None) -> Any:
+    """The token of a list of strings read only through a filter by an option: the strings
+    the option lists, in order (a letter first: no other token starts with one but a
+    stand-in's, which is one letter alone); ``token`` for any other value."""
+    if type(value) is list and all(type(item) is str for item in value):
+        return "f" + compact_json([item for item in value if item in kept])
+    return token
+
+
+def _within_budget(
+    rule: CompiledRule,
+    budget: WorkModel,
+    quiet: _Quiet,
+    size_of: Callable[[], SizeOf],
+    options: Mapping[str, Any],
+) -> bool:
+    """Whether the budget checks :func:`_run` makes before a verdict pass on this document as
+    they did where ``quiet`` was computed: the rule's, and with its variables' values the one
+    of what runs per element. A quiet outcome is given only where they do; elsewhere the rule
+    runs and reports why it could not be evaluated."""
+    if over_work_limit(budget, size_of()) is not None:
+        return False
+    if quiet.variables is None:
+        return True
+    sizes = _with_sizes(size_of(), {"variables": quiet.variables, "options": options})
+    return over_work_limit(rule.work_models[1], sizes) is None
 
 
 def _truth(program: Any, context: Any, what: str) -> bool:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -63,6 +64,9 @@ class CompiledRule:
     work_models: tuple[WorkModel, WorkModel]
     #: Of ``reads``, those its expressions only compare with null (linter/cel/null_tests.py).
     null_tested: frozenset[str] = frozenset()
+    #: Of ``verdict_reads``, those read only through a filter by an option, with the option's
+    #: key (linter/cel/option_filters.py).
+    option_filtered: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -245,6 +249,7 @@ def compile_rule(
         verdict_names,
         work_models,
         analysis.null_tested() & names,
+        dict(analysis.option_filtered(meta)),
     )
 
 

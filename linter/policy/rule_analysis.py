@@ -55,6 +55,11 @@ class Analysis(Protocol):
         """The (flattened) names the rule's expressions read only to compare with null
         (linter/cel/null_tests.py)."""
 
+    def option_filtered(self, meta: RuleFile) -> Mapping[str, str]:
+        """The (flattened) names the rule's verdict (``applies``, ``each``, ``variables``, each
+        ``violation``) reads only through a filter by one of its options, each with that
+        option's key (linter/cel/option_filters.py)."""
+
 
 @datarecord
 class RuleAnalysis:
@@ -66,6 +71,7 @@ class RuleAnalysis:
     null_names: frozenset[str]
     #: The variables each flattened expression reads, in the compiled program's order.
     reads: Mapping[str, list[str]]
+    filtered: Mapping[str, str]
 
     def flattened(self, source: str) -> str:
         try:
@@ -90,6 +96,9 @@ class RuleAnalysis:
     def null_tested(self) -> frozenset[str]:
         return self.null_names
 
+    def option_filtered(self, meta: RuleFile) -> Mapping[str, str]:
+        return self.filtered
+
     def as_data(self) -> dict[str, Any]:
         """JSON data that ``from_data`` reads back."""
         return {
@@ -100,6 +109,7 @@ class RuleAnalysis:
             "work_models": [model.as_data() for model in self.rule_work],
             "null_tested": sorted(self.null_names),
             "reads": {flat: list(names) for flat, names in self.reads.items()},
+            "option_filtered": dict(self.filtered),
         }
 
     @classmethod
@@ -107,7 +117,7 @@ class RuleAnalysis:
         """What ``as_data`` wrote; ValueError for anything else."""
         if not isinstance(data, dict) or data.keys() != set(_FIELDS):
             raise ValueError("not a rule analysis")
-        flat, lookups, work_models, null_names, reads = (data[field] for field in _FIELDS)
+        flat, lookups, work_models, null_names, reads, filtered = (data[field] for field in _FIELDS)
         if not (isinstance(flat, dict) and all(isinstance(v, str) for v in flat.values())):
             raise ValueError("flattened expressions are text")
         if (
@@ -118,6 +128,8 @@ class RuleAnalysis:
             or not all(isinstance(name, str) for name in null_names)
             or not isinstance(reads, dict)
             or not all(_names(names) for names in reads.values())
+            or not isinstance(filtered, dict)
+            or not all(isinstance(key, str) for key in filtered.values())
         ):
             raise ValueError("not a rule analysis")
         once, per_item = (WorkModel.from_data(model) for model in work_models)
@@ -127,10 +139,11 @@ class RuleAnalysis:
             (once, per_item),
             frozenset(null_names),
             {flat: list(names) for flat, names in reads.items()},
+            dict(filtered),
         )
 
 
-_FIELDS = ("flat", "lookups", "work_models", "null_tested", "reads")
+_FIELDS = ("flat", "lookups", "work_models", "null_tested", "reads", "option_filtered")
 
 
 def _names(data: Any) -> bool:

@@ -508,3 +508,110 @@ def test_a_failing_value_fails_every_name_within_it_and_is_computed_once() -> No
     with pytest.raises(ValueError, match="no such GPU"):  # not kept: asked again, computed again
         values("facts__memory__gpu")
     assert facts.attempts == 2
+
+
+def _naming_rule(tmp_path: Path) -> Evaluator:
+    """A rule that fires on more than two replicas and names the workload in its message."""
+    compiled = rule(
+        tmp_path, violation="workload.spec.serving.replicas > 2", message="{workload.metadata.name}"
+    )
+    return Evaluator([(compiled, RuleSettings())])
+
+
+def test_a_quiet_outcome_is_shared_by_targets_that_differ_only_in_what_a_message_reads(
+    tmp_path: Path, runs: list[dict[str, Any]]
+) -> None:
+    """The message reads the workload's name, so no outcome is remembered under every value
+    the rule reads; a quiet one is, under what decides it."""
+    evaluator = _naming_rule(tmp_path)
+    targets = [
+        target(3, {"workload__spec__serving__replicas": 1, "workload__metadata__name": "a"}),
+        target(4, {"workload__spec__serving__replicas": 1, "workload__metadata__name": "b"}),
+        target(5, {"workload__spec__serving__replicas": 3, "workload__metadata__name": "c"}),
+        target(6, {"workload__spec__serving__replicas": 3, "workload__metadata__name": "d"}),
+        target(7, {"workload__spec__serving__replicas": 1, "workload__metadata__name": "e"}),
+    ]
+    assert [(f.location.span.line, f.message) for f in findings(evaluator, *targets)] == [
+        (5, "c"),
+        (6, "d"),
+    ]
+    assert [run["workload__metadata__name"] for run in runs] == ["a", "c", "d"]
+
+
+_WORDS_OPTION = (
+    "options:\n  words: {type: list, default: [demo, test], description: x}\n"
+    "variables:\n  idle: facts.environment.wordList.filter(w, w in options.words)"
+)
+
+
+def _words_rule(tmp_path: Path) -> CompiledRule:
+    return rule(
+        tmp_path,
+        extra=_WORDS_OPTION,
+        violation="size(variables.idle) > 0",
+        message="{variables.idle[0]}",
+    )
+
+
+def test_a_list_read_through_an_option_filter_is_remembered_by_the_elements_the_option_lists(
+    tmp_path: Path, runs: list[dict[str, Any]]
+) -> None:
+    compiled = _words_rule(tmp_path)
+    assert compiled.option_filtered == {"facts__environment__wordList": "words"}
+    evaluator = Evaluator([(compiled, RuleSettings(options={"words": ["demo", "test"]}))])
+    lists = [["chat", "a1"], ["chat", "b2"], ["demo", "x"], ["demo", "y"], ["serve", "c3"]]
+    targets = [target(n, {"facts__environment__wordList": words}) for n, words in enumerate(lists)]
+    assert [(f.location.span.line, f.message) for f in findings(evaluator, *targets)] == [
+        (2, "demo"),
+        (3, "demo"),
+    ]
+    # ["chat", "b2"] and ["serve", "c3"] keep nothing either: the quiet outcome of the first;
+    # an outcome that fired is remembered only under every value it read
+    assert [run["facts__environment__wordList"] for run in runs] == [lists[0], *lists[2:4]]
+
+
+_WORDS_ONLY = "options:\n  words: {type: list, default: [demo, test], description: x}"
+
+
+@pytest.mark.parametrize("with_variables", [True, False])
+def test_a_remembered_quiet_outcome_is_not_given_where_the_budget_refuses_to_run_the_rule(
+    tmp_path: Path, runs: list[dict[str, Any]], with_variables: bool
+) -> None:
+    """The filter's bound grows with the list and its longest word: a list the option keeps
+    nothing of has the key of a short one, and is still refused (by the rule's whole budget,
+    and with its variables by the budget of what runs after them)."""
+    compiled = (
+        _words_rule(tmp_path)
+        if with_variables
+        else rule(
+            tmp_path,
+            extra=_WORDS_ONLY,
+            violation="facts.environment.wordList.exists(w, w in options.words)",
+        )
+    )
+    assert compiled.option_filtered == {"facts__environment__wordList": "words"}
+    evaluator = Evaluator([(compiled, RuleSettings(options={"words": ["demo", "test"]}))])
+    short = target(3, {"facts__environment__wordList": ["chat"]})
+    long = target(4, {"facts__environment__wordList": ["x" * 60_000] * 10})
+    found = findings(evaluator, short, long, short)
+    assert [(f.rule_id, f.location.span.line) for f in found] == [("GL006", 1)]
+    assert found[0].location.file == "w4.yaml"
+    assert "not run: evaluating it could take" in found[0].message
+    assert len(runs) == 2
+
+
+def test_a_value_the_rule_reads_that_could_not_be_computed_is_never_given_a_quiet_outcome(
+    tmp_path: Path, runs: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    evaluator = _naming_rule(tmp_path)
+    values = {"workload__spec__serving__replicas": 1, "workload__metadata__name": "a"}
+    findings(evaluator, target(3, values))
+    real = engine.Values.resolve_all
+
+    def failing(self: engine.Values, plan: engine.Plan) -> dict[str, Exception]:
+        failed = real(self, plan)
+        return {**failed, "workload__metadata__name": ValueError("the name fact failed")}
+
+    monkeypatch.setattr(engine.Values, "resolve_all", failing)
+    assert findings(evaluator, target(4, values)) == []
+    assert len(runs) == 2  # run again, as before the quiet outcome was remembered

@@ -8,7 +8,7 @@ import contextlib
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from conftest import REPO, imported_by_check
@@ -102,7 +102,14 @@ def test_an_entry_this_code_did_not_write_is_checked_again(
 
 
 _MODELS = [{"work": [], "values": []}] * 2
-_VALID = {"flat": {}, "lookups": {}, "work_models": _MODELS, "null_tested": [], "reads": {}}
+_VALID = {
+    "flat": {},
+    "lookups": {},
+    "work_models": _MODELS,
+    "null_tested": [],
+    "reads": {},
+    "option_filtered": {},
+}
 
 
 @pytest.mark.parametrize(
@@ -112,6 +119,7 @@ _VALID = {"flat": {}, "lookups": {}, "work_models": _MODELS, "null_tested": [], 
         {"flat": {}, "lookups": {}},
         {key: value for key, value in _VALID.items() if key != "null_tested"},
         {key: value for key, value in _VALID.items() if key != "reads"},  # an older entry
+        {key: value for key, value in _VALID.items() if key != "option_filtered"},  # older too
         {**_VALID, "extra": 1},
         {**_VALID, "null_tested": [1]},
         {**_VALID, "null_tested": "a"},
@@ -124,6 +132,8 @@ _VALID = {"flat": {}, "lookups": {}, "work_models": _MODELS, "null_tested": [], 
         {**_VALID, "reads": []},
         {**_VALID, "reads": {"a > 1": "a"}},
         {**_VALID, "reads": {"a > 1": [1]}},
+        {**_VALID, "option_filtered": ["a"]},
+        {**_VALID, "option_filtered": {"a": 1}},
     ],
 )
 def test_what_is_not_an_analysis_is_refused(data: Any) -> None:
@@ -133,9 +143,16 @@ def test_what_is_not_an_analysis_is_refused(data: Any) -> None:
 
 def test_a_valid_analysis_is_read() -> None:
     restored = RuleAnalysis.from_data(
-        {**_VALID, "null_tested": ["a__b"], "flat": {"a.b > 1": "a__b > 1"}, "reads": {}}
+        {
+            **_VALID,
+            "null_tested": ["a__b"],
+            "flat": {"a.b > 1": "a__b > 1"},
+            "reads": {},
+            "option_filtered": {"a__c": "words"},
+        }
     )
     assert restored.null_tested() == frozenset({"a__b"})
+    assert restored.option_filtered(cast(Any, None)) == {"a__c": "words"}
     with pytest.raises(cel.CelError, match=re.escape("no analysis of 'a.b > 1'")):
         restored.compiled("a.b > 1")  # flattened, but what it reads was not recorded
 
