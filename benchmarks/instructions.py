@@ -111,10 +111,15 @@ def measure(
     environment.pop("PYTHONDONTWRITEBYTECODE", None)
     environment.pop("GPULINT_NO_CACHE", None)
     run = run or command(set_folder, jobs)
-    subprocess.run(run, env=environment, capture_output=True, check=True)
+    # Run from the cache folder: ``python -m linter`` puts its working directory first on the
+    # import path, so run from inside a checkout it would measure that checkout's code for
+    # every tree.
+    cache.mkdir(parents=True, exist_ok=True)
+    subprocess.run(run, env=environment, cwd=cache, capture_output=True, check=True)
     done = subprocess.run(
         [*valgrind(jobs), *run],
         env=environment,
+        cwd=cache,
         capture_output=True,
         text=True,
         check=False,

@@ -588,3 +588,22 @@ def test_every_forked_slice_is_recorded_with_its_pass(tmp_path: Path) -> None:
         mine = [s for s in slices if s.index == index]
         assert sum(s.files for s in mine) == len(files)
         assert {s.worker for s in mine} <= {1, 2}
+
+
+def test_each_tree_is_run_from_outside_every_checkout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``python -m linter`` imports from its working directory first: run from inside a
+    checkout, every tree would be that checkout."""
+    calls: list[dict[str, Any]] = []
+
+    def run(command: list[str], **options: Any) -> subprocess.CompletedProcess[str]:
+        calls.append(options)
+        return subprocess.CompletedProcess(command, 0, "", "==1== I   refs:      1,000\n")
+
+    monkeypatch.chdir(BENCHMARKS.parent)
+    monkeypatch.setattr(instructions.subprocess, "run", run)
+    cache = tmp_path / "cache"
+    assert instructions.measure(BENCHMARKS.parent, tmp_path / "set", 1, cache) == 1_000
+    assert [call["cwd"] for call in calls] == [cache, cache]
+    assert [call["env"]["PYTHONPATH"] for call in calls] == [str(BENCHMARKS.parent)] * 2
