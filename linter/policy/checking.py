@@ -120,6 +120,8 @@ class Analyser:
         return null_tested(self.flat.values())
 
     def option_filtered(self, meta: RuleFile) -> dict[str, str]:
+        """Of the expressions that decide whether a check fires, as ``compile_rule`` gathers
+        them into ``verdict_reads``."""
         verdict = [source for source in (meta.applies, meta.each) if source is not None]
         verdict += [*meta.variables.values(), *(check.violation for check in meta.checks)]
         return option_filters.option_filtered(self.flattened(source) for source in verdict)

@@ -420,9 +420,8 @@ class Evaluator:
                 verdict_key = self._verdict_key(group, rule, tokens, unresolved, values)
                 if verdict_key is not None:
                     quiet = self._quiet.get(rule, verdict_key)
-                    budget = self.budgets[rule.id]
                     if quiet is not None and _within_budget(
-                        rule, budget, quiet, size_of, settings.options
+                        rule, self.budgets[rule.id], quiet, size_of, settings.options
                     ):
                         outcome = _QUIET
                     verdict_keys[index] = verdict_key
@@ -817,7 +816,9 @@ def _verdict(rule: CompiledRule, options: Mapping[str, Any], stand_ins: frozense
     return _Verdict(_key_names(sorted(rule.verdict_reads - VARYING), stand_ins), narrowed)
 
 
-def _narrowed(value: Any, kept: frozenset[str], token: str | _Failed | None) -> Any:
+def _narrowed(
+    value: Any, kept: frozenset[str], token: str | _Failed | None
+) -> str | _Failed | None:
     """The token of a list of strings read only through a filter by an option: the strings
     the option lists, in order (a letter first: no other token starts with one but a
     stand-in's, which is one letter alone); ``token`` for any other value."""
