@@ -2,15 +2,27 @@
 
 Workers are forked so they inherit everything already loaded (compiled rules, parsed manifests,
 catalogues, run-wide indices) instead of receiving it pickled; only each slice's results travel
-back. Where ``fork`` is unavailable (Windows, or macOS where it is unsafe) or the work is small,
-callers run it in-process instead. multiprocessing and concurrent.futures are imported only when
-workers are started: a run of a few files never needs them.
+back. Where ``fork`` is unavailable (anything but Linux: macOS, where it is unsafe, and Windows)
+or the work is small, callers run it in-process instead.
+
+The pool is gpulint's own, a pair of pipes a worker, rather than ``concurrent.futures``: over
+its two passes a run over 1,000 Kubernetes Deployments waited some 33 ms on that machinery with
+a CPU idle (importing multiprocessing, concurrent.futures and what they import, ~12 ms; starting
+its queues and threads; shutting it down), 12 ms with this pool, from a pass's call to its
+first slice begun and from its last slice done to the pass's end (``benchmarks/timeline.py``'s
+events, medians of 8 runs; issue 31). The parent hands out slices one at a time as workers
+finish them, so a worker slowed by a busy machine takes fewer.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import pickle
+import select
+import signal
 import sys
+import traceback
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -31,6 +43,17 @@ PARALLEL_THRESHOLD = 200
 # in four slices a worker held 2,500 files' results at once).
 SLICE_ITEMS = 500
 
+#: A slice handed to a worker: its start and stop, each in this many bytes, big-endian.
+_BOUND_BYTES = 8
+#: The length of a worker's message (its pickled outcome) before the message, as above.
+_LENGTH_BYTES = 8
+#: How much of a worker's message the parent reads at a time.
+_READ_BYTES = 1 << 20
+
+
+class WorkerFailed(RuntimeError):
+    """A worker process died, or its task raised; the message says which, and how."""
+
 
 def available_cpus() -> int:
     try:
@@ -40,11 +63,7 @@ def available_cpus() -> int:
 
 
 def can_fork() -> bool:
-    if not sys.platform.startswith("linux"):
-        return False
-    import multiprocessing
-
-    return "fork" in multiprocessing.get_all_start_methods()
+    return sys.platform.startswith("linux") and hasattr(os, "fork")
 
 
 def slices(total: int, parts: int) -> list[tuple[int, int]]:
@@ -66,6 +85,7 @@ def work_slices(total: int, jobs: int) -> list[tuple[int, int]]:
 
 
 def _run(bounds: tuple[int, int]) -> object:
+    """One slice of the current task (a name of its own: ``benchmarks/timeline.py`` times it)."""
     assert _TASK is not None
     return _TASK(*bounds)
 
@@ -74,22 +94,202 @@ def fork_map(task: Task[T], total: int, jobs: int) -> Sequence[T] | None:
     """``task(start, stop)`` for slices of ``range(total)`` in ``jobs`` forked workers, results in
     order; None when it should run in-process instead (one job, too few items, or no fork).
     What the workers inherit and the results they send back live on
-    (linter/run/garbage_collection.py)."""
+    (linter/run/garbage_collection.py). :class:`WorkerFailed` if a worker dies or its task
+    raises."""
     global _TASK
     if jobs <= 1 or total < PARALLEL_THRESHOLD or not can_fork():
         return None
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
     _TASK = task
     try:
-        context = multiprocessing.get_context("fork")
         garbage_collection.lives_on()  # what every worker inherits
-        results: list[T] = []
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            for part in pool.map(_run, work_slices(total, jobs)):
-                results.append(part)  # type: ignore[arg-type]  # _run returns the task's T
-                garbage_collection.lives_on()
-        return results
+        return _Pool(work_slices(total, jobs), jobs).results()  # type: ignore[return-value]
     finally:
         _TASK = None
+
+
+class _Worker:
+    """The parent's side of one worker: its pid, the pipe it is given slices on, the pipe its
+    outcomes come back on, and what it is doing."""
+
+    def __init__(self, pid: int, slices_to: int, outcomes_from: int) -> None:
+        self.pid = pid
+        self.slices_to: int | None = slices_to
+        self.outcomes_from = outcomes_from
+        self.slice: int | None = None  # the index of the slice it is working on
+        self.received = bytearray()
+
+    def give(self, index: int | None, bounds: Sequence[tuple[int, int]]) -> None:
+        """Hand it slice ``index``, or, with None, tell it there is no more (it then exits)."""
+        assert self.slices_to is not None
+        self.slice = index
+        if index is None:
+            os.close(self.slices_to)
+            self.slices_to = None
+            return
+        start, stop = bounds[index]
+        _write_all(
+            self.slices_to,
+            start.to_bytes(_BOUND_BYTES, "big") + stop.to_bytes(_BOUND_BYTES, "big"),
+        )
+
+    def message(self) -> bytes | None:
+        """A whole message, once all its bytes have come (taken out of what was received)."""
+        if len(self.received) < _LENGTH_BYTES:
+            return None
+        end = _LENGTH_BYTES + int.from_bytes(self.received[:_LENGTH_BYTES], "big")
+        if len(self.received) < end:
+            return None
+        message = bytes(self.received[_LENGTH_BYTES:end])
+        del self.received[:end]
+        return message
+
+
+class _Pool:
+    """Forked workers that take ``bounds`` one slice at a time, and their outcomes in order."""
+
+    def __init__(self, bounds: Sequence[tuple[int, int]], jobs: int) -> None:
+        self.bounds = bounds
+        self.workers: list[_Worker] = []
+        self.next_slice = 0
+        for _ in range(min(jobs, len(bounds))):
+            self.workers.append(self._fork())
+
+    def _fork(self) -> _Worker:
+        slices_from, slices_to = os.pipe()
+        outcomes_from, outcomes_to = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the worker never returns (coverage is the parent's)
+            os.close(slices_to)
+            os.close(outcomes_from)
+            for worker in self.workers:  # the other workers' pipes, inherited from the parent
+                for fd in (worker.slices_to, worker.outcomes_from):
+                    if fd is not None:
+                        os.close(fd)
+            _serve(slices_from, outcomes_to)
+        os.close(slices_from)
+        os.close(outcomes_to)
+        return _Worker(pid, slices_to, outcomes_from)
+
+    def results(self) -> list[object]:
+        outcomes: list[object] = [None] * len(self.bounds)
+        try:
+            for worker in self.workers:
+                self._give_next(worker)
+            busy = {worker.outcomes_from: worker for worker in self.workers}
+            poller = select.poll()
+            for fd in busy:
+                poller.register(fd, select.POLLIN)
+            while busy:
+                for fd, _ in poller.poll():
+                    worker = busy[fd]
+                    chunk = os.read(fd, _READ_BYTES)
+                    if not chunk:  # it exited, or died
+                        poller.unregister(fd)
+                        del busy[fd]
+                        self._ended(worker)
+                        continue
+                    worker.received += chunk
+                    message = worker.message()
+                    while message is not None:
+                        assert worker.slice is not None
+                        outcomes[worker.slice] = _outcome(message)
+                        garbage_collection.lives_on()  # what came back lives on
+                        self._give_next(worker)
+                        message = worker.message()
+        finally:
+            self._stop()
+        return outcomes
+
+    def _give_next(self, worker: _Worker) -> None:
+        if self.next_slice < len(self.bounds):
+            worker.give(self.next_slice, self.bounds)
+            self.next_slice += 1
+        elif worker.slices_to is not None:
+            worker.give(None, self.bounds)
+
+    def _ended(self, worker: _Worker) -> None:
+        """Its outcomes pipe closed: fine once it was told there is no more work."""
+        os.close(worker.outcomes_from)
+        _, status = os.waitpid(worker.pid, 0)
+        worker.pid = 0
+        if worker.slice is not None or worker.received:
+            raise WorkerFailed(f"a worker process ended before its work was done ({_how(status)})")
+
+    def _stop(self) -> None:
+        """Every worker still running (after a failure elsewhere) is stopped and waited for."""
+        for worker in self.workers:
+            if worker.slices_to is not None:
+                os.close(worker.slices_to)
+                worker.slices_to = None
+            if worker.pid:
+                with contextlib.suppress(ProcessLookupError):  # it has just exited
+                    os.kill(worker.pid, signal.SIGKILL)
+                os.waitpid(worker.pid, 0)
+                os.close(worker.outcomes_from)
+                worker.pid = 0
+
+
+def _serve(slices_from: int, outcomes_to: int) -> None:  # pragma: no cover - runs in a worker
+    """A worker's life: each slice it is given, its outcome sent back; then it exits, without
+    running the parent's exit handlers or flushing buffers it inherited from the parent."""
+    status = 0
+    try:
+        while True:
+            bounds = _read_exactly(slices_from, 2 * _BOUND_BYTES)
+            if bounds is None:
+                break
+            start = int.from_bytes(bounds[:_BOUND_BYTES], "big")
+            stop = int.from_bytes(bounds[_BOUND_BYTES:], "big")
+            try:
+                message = pickle.dumps((True, _run((start, stop))), pickle.HIGHEST_PROTOCOL)
+            except BaseException as error:  # sent to the parent, which raises it
+                message = _failure(error)
+            _write_all(outcomes_to, len(message).to_bytes(_LENGTH_BYTES, "big") + message)
+    except BaseException:
+        status = 1
+    finally:
+        os._exit(status)
+
+
+def _failure(error: BaseException) -> bytes:
+    """What a task's exception is sent back as: the exception where it pickles, with the
+    worker's traceback as text."""
+    where = "".join(traceback.format_exception(error))
+    try:
+        return pickle.dumps((False, (error, where)), pickle.HIGHEST_PROTOCOL)
+    except Exception:
+        return pickle.dumps((False, (None, where)), pickle.HIGHEST_PROTOCOL)
+
+
+def _outcome(message: bytes) -> object:
+    succeeded, value = pickle.loads(message)  # from a worker this process forked
+    if succeeded:
+        return value
+    error, where = value
+    failed = WorkerFailed(f"a worker's task failed:\n{where}")
+    if isinstance(error, BaseException):
+        raise failed from error
+    raise failed
+
+
+def _how(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        return f"killed by signal {os.WTERMSIG(status)}"
+    return f"exit status {os.waitstatus_to_exitcode(status)}"
+
+
+def _read_exactly(fd: int, size: int) -> bytes | None:  # pragma: no cover - runs in a worker
+    """``size`` bytes from ``fd``; None at its end."""
+    data = b""
+    while len(data) < size:
+        chunk = os.read(fd, size - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
