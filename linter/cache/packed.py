@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import pickle
 import zlib
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
@@ -51,11 +51,14 @@ def _unpack(blob: bytes) -> list[Any]:
     return pickle.loads(zlib.decompress(blob))  # type: ignore[no-any-return]
 
 
-def pack(items: Sequence[Any]) -> list[tuple[Chunk, int]]:
-    """Where each of ``items`` is once packed: its chunk and its number in it."""
+def pack(
+    items: Sequence[Any], make: Callable[[Sequence[Any]], Chunk] = Chunk
+) -> list[tuple[Chunk, int]]:
+    """Where each of ``items`` is once packed: its chunk (``make`` of the items in it) and its
+    number in it."""
     out: list[tuple[Chunk, int]] = []
     for start in range(0, len(items), CHUNK_ITEMS):
-        chunk = Chunk(items[start : start + CHUNK_ITEMS])
+        chunk = make(items[start : start + CHUNK_ITEMS])
         out.extend((chunk, number) for number in range(min(CHUNK_ITEMS, len(items) - start)))
     return out
 
@@ -76,6 +79,14 @@ class PackedList(Collection[T], Generic[T]):
         if len(self._open) == CHUNK_ITEMS:
             self._chunks.append(Chunk(self._open))
             self._open = []
+
+    def extend(self, chunk: Chunk, count: int) -> None:
+        """Append the ``count`` items packed in ``chunk``, after those appended so far."""
+        if self._open:
+            self._chunks.append(Chunk(self._open))
+            self._open = []
+        self._chunks.append(chunk)
+        self._length += count
 
     def __iter__(self) -> Iterator[T]:
         for chunk in self._chunks:

@@ -10,11 +10,11 @@ then its record read against the index. Nothing here holds a manifest or a file'
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
-from linter.cache.packed import PackedList
+from linter.cache.packed import Chunk, PackedList
 from linter.records import datarecord
 
 if TYPE_CHECKING:
@@ -59,6 +59,17 @@ class RunSide:
     points_at: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
+def by_provider(records: Iterable[tuple[Target, Mapping[str, Any]]]) -> dict[str, list[Any]]:
+    """Manifests' records (each manifest's: provider -> record; None: none) by provider, in
+    order, as :meth:`RunIndex.add` adds them."""
+    found: dict[str, list[Any]] = {}
+    for target, made in records:
+        for name, record in made.items():
+            if record is not None:
+                found.setdefault(name, []).append((target, record))
+    return found
+
+
 class RunIndex:
     """The records of a run, by provider (packed: linter/cache/packed.py), with each provider's
     index built once on first use."""
@@ -73,9 +84,14 @@ class RunIndex:
 
     def add(self, target: Target, records: Mapping[str, Any]) -> None:
         """The records one manifest made (provider -> record; None: none)."""
-        for name, record in records.items():
-            if record is not None:
-                self._records[name].append((target, record))
+        for name, found in by_provider([(target, records)]).items():
+            self._records[name].append(found[0])
+
+    def add_packed(self, packed: Mapping[str, tuple[Chunk, int]]) -> None:
+        """The records of consecutive manifests, each provider's already packed in run order
+        (:func:`by_provider`): its chunk and how many records it holds."""
+        for name, (chunk, count) in packed.items():
+            self._records[name].extend(chunk, count)
 
     def index(self, provider: str) -> Any:
         if provider not in self._indices:

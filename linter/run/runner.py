@@ -409,7 +409,7 @@ def _lint_all(
                 lint_file(read_source(candidates[index], max_bytes), plans[index]())
                 for index in range(first, last)
             ]
-            pack_wide(done)
+            pack_wide(done, consecutive=True)
             results.extend(done)
             garbage_collection.results_live_on(last - first)
         return results

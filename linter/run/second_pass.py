@@ -18,7 +18,7 @@ from linter.policy.loader import Rulebook
 from linter.policy.selection import RuleSettings, resolve_severity
 from linter.run import suppressions
 from linter.run.failures import contained
-from linter.run.file_result import FileResult
+from linter.run.file_result import FileResult, WideChunk
 from linter.run.wide_parts import WidePart
 from linter.run.workers import fork_map
 
@@ -50,9 +50,7 @@ def run_wide_findings(
     if not any(evaluators):
         return []
     run = RunIndex(run_sides(), inputs)
-    for result in results:
-        for target, records in result.wide_parts().records:
-            run.add(target, records)
+    _add_records(run, results)
     run.prepare()
     find = _Finder(results)
 
@@ -66,6 +64,35 @@ def run_wide_findings(
     if chunks is None:
         return evaluate(0, len(results))
     return [finding for chunk in chunks for finding in chunk]
+
+
+def _add_records(run: RunIndex, results: Sequence[FileResult]) -> None:
+    """Every file's records, in run order: a :class:`WideChunk`'s whole where its files come
+    one after another here as they were packed, the others file by file."""
+    index = 0
+    while index < len(results):
+        chunk = _whole_chunk(results, index)
+        if chunk is not None:
+            run.add_packed(chunk.records)
+            index += chunk.files
+            continue
+        for target, records in results[index].wide_parts().records:
+            run.add(target, records)
+        index += 1
+
+
+def _whole_chunk(results: Sequence[FileResult], index: int) -> WideChunk | None:
+    """The WideChunk packed of ``results[index:]``'s first files, in their order, if any."""
+    wide = results[index].wide
+    if not isinstance(wide, tuple) or wide[1] != 0 or not isinstance(wide[0], WideChunk):
+        return None
+    chunk = wide[0]
+    following = results[index : index + chunk.files]
+    if len(following) == chunk.files and all(
+        result.wide == (chunk, number) for number, result in enumerate(following)
+    ):
+        return chunk
+    return None
 
 
 def _evaluate_file(

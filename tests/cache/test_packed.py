@@ -85,6 +85,60 @@ def test_a_packed_result_unpacks_to_its_own_parts_and_travels_packed() -> None:
     assert [result.wide_to_json() for result in travelled] == [r.wide_to_json() for r in results]
 
 
+def test_a_packed_list_takes_chunks_packed_elsewhere_in_order() -> None:
+    items = [_record(number) for number in range(CHUNK_ITEMS + 30)]
+    packed = PackedList(items[:3])
+    ((chunk, _), *_) = pack(items[3:40])
+    packed.extend(chunk, 37)
+    for item in items[40:]:
+        packed.append(item)
+    assert len(packed) == len(items)
+    assert list(packed) == items
+
+
+def _index_records(results: list[FileResult]) -> dict[str, list[Any]]:
+    from linter.facts.run import RunIndex, RunSide
+    from linter.run.second_pass import _add_records
+
+    unused = RunSide(lambda manifest, facts: None, lambda records, inputs: None, lambda r, i: None)
+    run = RunIndex({"quota": unused, "pool": unused})
+    _add_records(run, results)
+    return {name: list(records) for name, records in run._records.items()}
+
+
+def _two_providers(number: int) -> FileResult:
+    result = _result(number)
+    target, records = result.wide_parts().records[0]
+    file = target[0]
+    second = ((file, 1, 0), {"quota": None, "pool": _pool(file, "shared", "serving")[1]})
+    result.wide = WideParts([(target, records), second], result.wide_parts().deferred)
+    return result
+
+
+def test_consecutive_results_give_the_index_their_records_packed_by_provider() -> None:
+    """The run's index takes a chunk's records as the chunk packed them, in the same order as
+    file by file; a chunk whose files do not come one after another in the run (a result
+    restored from the cache between them) is read file by file."""
+    expected = _index_records([_two_providers(number) for number in range(150)])
+    assert [len(records) for records in expected.values()] == [150, 150]
+    consecutive = [_two_providers(number) for number in range(150)]
+    pack_wide(consecutive, consecutive=True)
+    assert {id(result.wide[0]) for result in consecutive} == {  # type: ignore[index]
+        id(consecutive[n].wide[0])
+        for n in (0, 64, 128)  # type: ignore[index]
+    }
+    assert _index_records(consecutive) == expected
+    travelled = pickle.loads(pickle.dumps(consecutive))  # back from a worker process
+    assert _index_records(travelled) == expected
+    interleaved = [_two_providers(number) for number in range(150)]
+    pack_wide(interleaved[:75] + interleaved[76:], consecutive=True)  # 75 was restored
+    pack_wide([interleaved[75]])
+    assert _index_records(interleaved) == expected
+    assert _index_records(list(reversed(consecutive))) == {
+        name: list(reversed(records)) for name, records in expected.items()
+    }
+
+
 def _pool(file: str, name: str, side: str) -> tuple[tuple[str, int, int], dict[str, Any]]:
     profile = "training" if side == "training" else "inference"
     workload = file.removesuffix(".yaml")
