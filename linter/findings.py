@@ -84,6 +84,21 @@ class Finding:
             ),
         )
 
+    def with_severity(self, severity: Severity) -> Finding:
+        """This finding at ``severity`` (as ``dataclasses.replace`` makes it, without looking
+        every field up by name: half of the time a run's findings took to finalise)."""
+        return Finding(
+            self.rule_id,
+            severity,
+            self.message,
+            self.location,
+            self.related,
+            self.suppressed_reason,
+            self.fix,
+            self.properties,
+            self.baseline,
+        )
+
     @property
     def level(self) -> Severity:
         """The resolved severity (every finding a run returns has one)."""

@@ -8,7 +8,6 @@ severity.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -187,5 +186,5 @@ def finalise(
             if rule_settings is not None:
                 rule = rulebook.by_id[finding.rule_id]
                 severity = resolve_severity(rule.meta, finding.severity, rule_settings)
-                final.append(dataclasses.replace(finding, severity=severity))
+                final.append(finding.with_severity(severity))
     return sorted(final, key=lambda f: f.sort_key)
