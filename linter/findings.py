@@ -67,29 +67,11 @@ class Finding:
     # result with an external suppression
     baseline: bool = False
 
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        """Pickled as its fields, and unpickled sharing its texts (``_finding``)."""
+    def _values(self) -> tuple[Any, ...]:
+        """Its fields' values, in the order ``__init__`` takes them."""
         return (
-            _finding,
-            (
-                self.rule_id,
-                self.severity,
-                self.message,
-                self.location,
-                self.related,
-                self.suppressed_reason,
-                self.fix,
-                self.properties,
-                self.baseline,
-            ),
-        )
-
-    def with_severity(self, severity: Severity) -> Finding:
-        """This finding at ``severity`` (as ``dataclasses.replace`` makes it, without looking
-        every field up by name: half of the time a run's findings took to finalise)."""
-        return Finding(
             self.rule_id,
-            severity,
+            self.severity,
             self.message,
             self.location,
             self.related,
@@ -98,6 +80,16 @@ class Finding:
             self.properties,
             self.baseline,
         )
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as its fields, and unpickled sharing its texts (``_finding``)."""
+        return (_finding, self._values())
+
+    def with_severity(self, severity: Severity) -> Finding:
+        """This finding at ``severity`` (as ``dataclasses.replace`` makes it, without looking
+        every field up by name: half of the time a run's findings took to finalise)."""
+        rule_id, _, *rest = self._values()
+        return Finding(rule_id, severity, *rest)
 
     @property
     def level(self) -> Severity:
