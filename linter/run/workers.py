@@ -92,7 +92,8 @@ def _run(bounds: tuple[int, int]) -> object:
 
 def fork_map(task: Task[T], total: int, jobs: int) -> Sequence[T] | None:
     """``task(start, stop)`` for slices of ``range(total)`` in ``jobs`` forked workers, results in
-    order; None when it should run in-process instead (one job, too few items, or no fork).
+    order; None when it should run in-process instead (one job, too few items, no fork, or a
+    fork or pipe refused by the system's limits).
     What the workers inherit and the results they send back live on
     (linter/run/garbage_collection.py). :class:`WorkerFailed` if a worker dies or its task
     raises."""
@@ -102,7 +103,11 @@ def fork_map(task: Task[T], total: int, jobs: int) -> Sequence[T] | None:
     _TASK = task
     try:
         garbage_collection.lives_on()  # what every worker inherits
-        return _Pool(work_slices(total, jobs), jobs).results()  # type: ignore[return-value]
+        try:
+            pool = _Pool(work_slices(total, jobs), jobs)
+        except OSError:  # no process or pipe to spare (a limit on either): run in-process
+            return None
+        return pool.results()  # type: ignore[return-value]
     finally:
         _TASK = None
 
@@ -139,7 +144,8 @@ class _Worker:
         end = _LENGTH_BYTES + int.from_bytes(self.received[:_LENGTH_BYTES], "big")
         if len(self.received) < end:
             return None
-        message = bytes(self.received[_LENGTH_BYTES:end])
+        with memoryview(self.received) as received:  # one copy of a message of megabytes
+            message = received[_LENGTH_BYTES:end].tobytes()
         del self.received[:end]
         return message
 
@@ -151,20 +157,31 @@ class _Pool:
         self.bounds = bounds
         self.workers: list[_Worker] = []
         self.next_slice = 0
-        for _ in range(min(jobs, len(bounds))):
-            self.workers.append(self._fork())
+        try:
+            for _ in range(min(jobs, len(bounds))):
+                self.workers.append(self._fork())
+        except OSError:  # the workers forked so far are stopped
+            self._stop()
+            raise
 
     def _fork(self) -> _Worker:
-        slices_from, slices_to = os.pipe()
-        outcomes_from, outcomes_to = os.pipe()
-        pid = os.fork()
+        fds: list[int] = []
+        try:
+            fds.extend(os.pipe())
+            fds.extend(os.pipe())
+            pid = os.fork()
+        except OSError:
+            for fd in fds:
+                os.close(fd)
+            raise
+        slices_from, slices_to, outcomes_from, outcomes_to = fds
         if pid == 0:  # pragma: no cover - the worker never returns (coverage is the parent's)
             os.close(slices_to)
             os.close(outcomes_from)
             for worker in self.workers:  # the other workers' pipes, inherited from the parent
-                for fd in (worker.slices_to, worker.outcomes_from):
-                    if fd is not None:
-                        os.close(fd)
+                for inherited in (worker.slices_to, worker.outcomes_from):
+                    if inherited is not None:
+                        os.close(inherited)
             _serve(slices_from, outcomes_to)
         os.close(slices_from)
         os.close(outcomes_to)

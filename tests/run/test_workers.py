@@ -110,3 +110,24 @@ def test_large_results_travel_whole() -> None:
     assert len(parts) == len(cut)
     for part, (start, _) in zip(parts, cut, strict=True):
         assert part == bytes([start % 251]) * 3_000_000
+
+
+def test_a_fork_that_fails_runs_the_work_in_process_and_leaves_no_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A limit on processes (EAGAIN from fork) after one worker started: that one is stopped
+    and the caller is told to run the work itself; no pipe is left open."""
+    real_fork, forks = os.fork, []
+
+    def fork() -> int:
+        if forks:
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+        forks.append(1)
+        return real_fork()
+
+    open_before = len(os.listdir("/proc/self/fd"))
+    monkeypatch.setattr(os, "fork", fork)
+    assert fork_map(lambda start, stop: stop, 1000, 2) is None
+    assert forks == [1]
+    assert _no_children_left()
+    assert len(os.listdir("/proc/self/fd")) == open_before
