@@ -80,7 +80,7 @@ class PackedList(Collection[T], Generic[T]):
             self._chunks.append(Chunk(self._open))
             self._open = []
 
-    def extend(self, chunk: Chunk, count: int) -> None:
+    def extend_packed(self, chunk: Chunk, count: int) -> None:
         """Append the ``count`` items packed in ``chunk``, after those appended so far."""
         if self._open:
             self._chunks.append(Chunk(self._open))

@@ -91,7 +91,7 @@ class RunIndex:
         """The records of consecutive manifests, each provider's already packed in run order
         (:func:`by_provider`): its chunk and how many records it holds."""
         for name, (chunk, count) in packed.items():
-            self._records[name].extend(chunk, count)
+            self._records[name].extend_packed(chunk, count)
 
     def index(self, provider: str) -> Any:
         if provider not in self._indices:

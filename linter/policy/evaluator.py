@@ -200,8 +200,9 @@ class Values:
         return failed
 
     def resolved(self, name: str) -> Any:
-        """The value of a name :meth:`resolve_all` resolved, as :meth:`__call__` gives it (the
-        test inline, not a shared helper: this is asked a hundred times per workload)."""
+        """The value of a name :meth:`resolve_all` resolved, as :meth:`__call__` gives it
+        (``_tokens``, which asks for a hundred or more names a workload, reads ``nodes``
+        itself)."""
         value = self.nodes[name]
         return dict(value) if type(value) is Facts else value
 

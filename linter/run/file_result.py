@@ -177,7 +177,7 @@ class WideChunk(Chunk):
     file's parts and packed the records again, some 18 ms of a run over 1,000 Kubernetes
     Deployments with a CPU idle (issue 31)."""
 
-    __slots__ = ("files", "records")
+    __slots__ = ("files", "provider_records")
 
     def __init__(self, items: Sequence[WideParts]) -> None:
         from linter.facts.run import by_provider  # only once files are linted: facts are loaded
@@ -185,7 +185,7 @@ class WideChunk(Chunk):
         super().__init__(items)
         self.files = len(items)
         found = by_provider(record for parts in items for record in parts.records)
-        self.records = {name: (Chunk(made), len(made)) for name, made in found.items()}
+        self.provider_records = {name: (Chunk(made), len(made)) for name, made in found.items()}
 
 
 def _target(raw: Any, display: str) -> tuple[str, int, int]:

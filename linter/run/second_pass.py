@@ -72,7 +72,7 @@ def _add_records(run: RunIndex, results: Sequence[FileResult]) -> None:
     while index < len(results):
         chunk = _whole_chunk(results, index)
         if chunk is not None:
-            run.add_packed(chunk.records)
+            run.add_packed(chunk.provider_records)
             index += chunk.files
             continue
         for target, records in results[index].wide_parts().records:

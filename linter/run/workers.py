@@ -261,7 +261,8 @@ def _serve(slices_from: int, outcomes_to: int) -> None:  # pragma: no cover - ru
                 message = pickle.dumps((True, _run((start, stop))), pickle.HIGHEST_PROTOCOL)
             except BaseException as error:  # sent to the parent, which raises it
                 message = _failure(error)
-            _write_all(outcomes_to, len(message).to_bytes(_LENGTH_BYTES, "big") + message)
+            _write_all(outcomes_to, len(message).to_bytes(_LENGTH_BYTES, "big"))
+            _write_all(outcomes_to, message)  # not joined to its length: a copy of megabytes
     except BaseException:
         status = 1
     finally:

@@ -89,7 +89,7 @@ def test_a_packed_list_takes_chunks_packed_elsewhere_in_order() -> None:
     items = [_record(number) for number in range(CHUNK_ITEMS + 30)]
     packed = PackedList(items[:3])
     ((chunk, _), *_) = pack(items[3:40])
-    packed.extend(chunk, 37)
+    packed.extend_packed(chunk, 37)
     for item in items[40:]:
         packed.append(item)
     assert len(packed) == len(items)
